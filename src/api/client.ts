@@ -1,0 +1,364 @@
+import { z } from 'zod';
+import { ApiError } from './errors';
+import {
+  AppConversationPageSchema,
+  AppConversationSchema,
+  AppConversationStartTaskPageSchema,
+  AppConversationStartTaskSchema,
+  MessageReplySchema,
+  SandboxInfoSchema,
+  SandboxPageSchema,
+  SandboxSpecInfoSchema,
+  SandboxSpecPageSchema,
+  SettingsSchema,
+  SuccessSchema,
+  type AppConversation,
+  type AppConversationPage,
+  type AppConversationStartRequest,
+  type AppConversationStartTask,
+  type AppConversationStartTaskPage,
+  type MessageReply,
+  type ProviderTokensRequest,
+  type SandboxInfo,
+  type SandboxPage,
+  type SandboxSpecInfo,
+  type SandboxSpecPage,
+  type Settings,
+  type StartTaskSortOrder,
+  type Success,
+} from './models';
+import type { QueryParams } from './query';
+import { checkServerUrl } from './serverUrl';
+import { waitForStartTask, type WaitForStartTaskOptions } from './startTaskPoller';
+import { HttpTransport, type AuthHeader, type RequestLogEntry } from './transport';
+
+export interface OpenHandsClientOptions {
+  baseUrl: string;
+  apiKey?: string;
+  /** `X-Session-API-Key` (OSS, default), `Authorization` (sent as `Bearer <key>`) or `X-Access-Token`. */
+  authHeader?: AuthHeader;
+  timeoutMs?: number;
+  onLog?: (entry: RequestLogEntry) => void;
+  /** Adds redacted request and response bodies to log entries. */
+  logBodies?: boolean;
+  maxRateLimitRetries?: number;
+  maxRetryAfterMs?: number;
+}
+
+export interface CallOptions {
+  signal?: AbortSignal;
+}
+
+export type DateInput = Date | string;
+
+export interface ConversationFilters {
+  titleContains?: string;
+  createdAtGte?: DateInput;
+  createdAtLt?: DateInput;
+  updatedAtGte?: DateInput;
+  updatedAtLt?: DateInput;
+  /** Hosted API only; the OSS server ignores unknown query parameters. */
+  sandboxIdEq?: string;
+}
+
+export interface PageQuery {
+  pageId?: string;
+  /** 1–100; the server answers 500 above 100. */
+  limit?: number;
+}
+
+export interface ConversationSearchQuery extends ConversationFilters, PageQuery {
+  includeSubConversations?: boolean;
+}
+
+export interface StartTaskFilters {
+  conversationIdEq?: string;
+  createdAtGte?: DateInput;
+}
+
+export interface StartTaskSearchQuery extends StartTaskFilters, PageQuery {
+  sortOrder?: StartTaskSortOrder;
+}
+
+const V1 = '/api/v1';
+const MAX_LIMIT = 100;
+/** Conversations, start tasks and sandboxes take fewer than 100 ids per call; specs take 100. */
+const MAX_IDS = 99;
+const MAX_SPEC_IDS = 100;
+
+/**
+ * One client for every endpoint of the OpenHands app server used by the extension. Pure: no
+ * `vscode` import, so it runs (and is tested) in plain Node.
+ */
+export class OpenHandsClient {
+  private readonly transport: HttpTransport;
+
+  constructor(options: OpenHandsClientOptions) {
+    const check = checkServerUrl(options.baseUrl);
+    if (!check.ok) throw new ApiError({ kind: 'validation', message: check.message });
+    this.transport = new HttpTransport({ ...options, baseUrl: check.url });
+  }
+
+  get serverUrl(): string {
+    return this.transport.serverUrl;
+  }
+
+  // ---- App conversations ----
+
+  searchConversations(
+    query: ConversationSearchQuery = {},
+    options: CallOptions = {},
+  ): Promise<AppConversationPage> {
+    return this.get(`${V1}/app-conversations/search`, AppConversationPageSchema, options, {
+      ...conversationFilterParams(query),
+      ...pageParams(query),
+      include_sub_conversations: query.includeSubConversations,
+    });
+  }
+
+  countConversations(filters: ConversationFilters = {}, options: CallOptions = {}): Promise<number> {
+    return this.get(`${V1}/app-conversations/count`, z.number(), options, conversationFilterParams(filters));
+  }
+
+  /** Batch get; `null` where an id is unknown, in input order. */
+  getConversations(ids: readonly string[], options: CallOptions = {}): Promise<(AppConversation | null)[]> {
+    return this.batchGet(`${V1}/app-conversations`, 'ids', ids, MAX_IDS, AppConversationSchema, options);
+  }
+
+  /** Starts a conversation. The reply is a start task (WORKING), not a conversation: see `waitForStartTask`. */
+  createConversation(
+    request: AppConversationStartRequest = {},
+    options: CallOptions = {},
+  ): Promise<AppConversationStartTask> {
+    return this.transport.request({
+      method: 'POST',
+      path: `${V1}/app-conversations`,
+      body: request,
+      schema: AppConversationStartTaskSchema,
+      signal: options.signal,
+    });
+  }
+
+  /**
+   * Starts a conversation over the streaming route, reporting each task update as the server sends
+   * it. Resolves with the last task (READY or ERROR).
+   */
+  async createConversationStreaming(
+    request: AppConversationStartRequest,
+    options: CallOptions & { onProgress?: (task: AppConversationStartTask) => void } = {},
+  ): Promise<AppConversationStartTask> {
+    const tasks = await this.transport.requestArrayStream(
+      {
+        method: 'POST',
+        path: `${V1}/app-conversations/stream-start`,
+        body: request,
+        schema: AppConversationStartTaskSchema,
+        signal: options.signal,
+      },
+      (task) => options.onProgress?.(task),
+    );
+    const last = tasks.at(-1);
+    if (!last)
+      throw new ApiError({ kind: 'invalid_response', message: 'The start stream ended without a task.' });
+    return last;
+  }
+
+  /** Polls the start task until READY (returned) or ERROR (thrown as `StartTaskFailedError`). */
+  waitForStartTask(taskId: string, options: WaitForStartTaskOptions = {}): Promise<AppConversationStartTask> {
+    return waitForStartTask((ids, signal) => this.getStartTasks(ids, { signal }), taskId, options);
+  }
+
+  searchStartTasks(
+    query: StartTaskSearchQuery = {},
+    options: CallOptions = {},
+  ): Promise<AppConversationStartTaskPage> {
+    return this.get(
+      `${V1}/app-conversations/start-tasks/search`,
+      AppConversationStartTaskPageSchema,
+      options,
+      {
+        ...startTaskFilterParams(query),
+        sort_order: query.sortOrder,
+        ...pageParams(query),
+      },
+    );
+  }
+
+  countStartTasks(filters: StartTaskFilters = {}, options: CallOptions = {}): Promise<number> {
+    return this.get(
+      `${V1}/app-conversations/start-tasks/count`,
+      z.number(),
+      options,
+      startTaskFilterParams(filters),
+    );
+  }
+
+  getStartTasks(
+    ids: readonly string[],
+    options: CallOptions = {},
+  ): Promise<(AppConversationStartTask | null)[]> {
+    return this.batchGet(
+      `${V1}/app-conversations/start-tasks`,
+      'ids',
+      ids,
+      MAX_IDS,
+      AppConversationStartTaskSchema,
+      options,
+    );
+  }
+
+  // ---- Sandboxes ----
+
+  searchSandboxes(query: PageQuery = {}, options: CallOptions = {}): Promise<SandboxPage> {
+    return this.get(`${V1}/sandboxes/search`, SandboxPageSchema, options, pageParams(query));
+  }
+
+  getSandboxes(ids: readonly string[], options: CallOptions = {}): Promise<(SandboxInfo | null)[]> {
+    return this.batchGet(`${V1}/sandboxes`, 'id', ids, MAX_IDS, SandboxInfoSchema, options);
+  }
+
+  /** The route takes no body; the spec is a query parameter (the first spec when omitted). */
+  startSandbox(request: { sandboxSpecId?: string } = {}, options: CallOptions = {}): Promise<SandboxInfo> {
+    return this.transport.request({
+      method: 'POST',
+      path: `${V1}/sandboxes`,
+      query: { sandbox_spec_id: request.sandboxSpecId },
+      schema: SandboxInfoSchema,
+      signal: options.signal,
+    });
+  }
+
+  /** Idempotent on the server: pausing a paused sandbox succeeds. */
+  pauseSandbox(id: string, options: CallOptions = {}): Promise<Success> {
+    return this.post(`${V1}/sandboxes/${encodeURIComponent(id)}/pause`, {}, SuccessSchema, options);
+  }
+
+  /** Idempotent on the server: resuming a running sandbox succeeds. May pause the oldest running ones. */
+  resumeSandbox(id: string, options: CallOptions = {}): Promise<Success> {
+    return this.post(`${V1}/sandboxes/${encodeURIComponent(id)}/resume`, {}, SuccessSchema, options);
+  }
+
+  /** The real route ignores the path segment and requires the id as the `sandbox_id` query parameter. */
+  deleteSandbox(id: string, options: CallOptions = {}): Promise<Success> {
+    return this.transport.request({
+      method: 'DELETE',
+      path: `${V1}/sandboxes/${encodeURIComponent(id)}`,
+      query: { sandbox_id: id },
+      schema: SuccessSchema,
+      signal: options.signal,
+    });
+  }
+
+  // ---- Sandbox specs ----
+
+  searchSandboxSpecs(query: PageQuery = {}, options: CallOptions = {}): Promise<SandboxSpecPage> {
+    return this.get(`${V1}/sandbox-specs/search`, SandboxSpecPageSchema, options, pageParams(query));
+  }
+
+  getSandboxSpecs(ids: readonly string[], options: CallOptions = {}): Promise<(SandboxSpecInfo | null)[]> {
+    return this.batchGet(`${V1}/sandbox-specs`, 'id', ids, MAX_SPEC_IDS, SandboxSpecInfoSchema, options);
+  }
+
+  // ---- Settings (legacy /api routes) ----
+
+  /**
+   * `POST /api/add-git-providers`. The server replaces the whole provider map: omitted providers
+   * are deleted, and an empty token keeps the stored one. It validates `mcp_config` but ignores it.
+   */
+  storeProviderTokens(request: ProviderTokensRequest, options: CallOptions = {}): Promise<MessageReply> {
+    return this.post('/api/add-git-providers', request, MessageReplySchema, options);
+  }
+
+  /** `GET /api/settings`: `provider_tokens_set`, `mcp_config` and the rest of the user's settings. */
+  getSettings(options: CallOptions = {}): Promise<Settings> {
+    return this.get('/api/settings', SettingsSchema, options);
+  }
+
+  /**
+   * `POST /api/settings` replaces the settings wholesale (`mcp_config` included), so send back what
+   * `getSettings` returned with only the intended change.
+   */
+  storeSettings(
+    settings: Settings | Record<string, unknown>,
+    options: CallOptions = {},
+  ): Promise<MessageReply> {
+    return this.post('/api/settings', settings, MessageReplySchema, options);
+  }
+
+  /** `POST /api/unset-provider-tokens`: removes every stored git provider token. */
+  unsetProviderTokens(options: CallOptions = {}): Promise<MessageReply> {
+    return this.post('/api/unset-provider-tokens', {}, MessageReplySchema, options);
+  }
+
+  // ---- plumbing ----
+
+  private get<T>(path: string, schema: z.ZodType<T>, options: CallOptions, query?: QueryParams): Promise<T> {
+    return this.transport.request({ method: 'GET', path, query, schema, signal: options.signal });
+  }
+
+  private post<T>(path: string, body: unknown, schema: z.ZodType<T>, options: CallOptions): Promise<T> {
+    return this.transport.request({ method: 'POST', path, body, schema, signal: options.signal });
+  }
+
+  /** Splits the ids into calls the server accepts and joins the results back in input order. */
+  private async batchGet<T>(
+    path: string,
+    param: 'id' | 'ids',
+    ids: readonly string[],
+    chunkSize: number,
+    item: z.ZodType<T>,
+    options: CallOptions,
+  ): Promise<(T | null)[]> {
+    if (ids.length === 0) return [];
+    const schema = z.array(item.nullable());
+    const results: (T | null)[] = [];
+    for (let start = 0; start < ids.length; start += chunkSize) {
+      const chunk = ids.slice(start, start + chunkSize);
+      const page = await this.get(path, schema, options, { [param]: chunk });
+      if (page.length !== chunk.length) {
+        throw new ApiError({
+          kind: 'invalid_response',
+          method: 'GET',
+          path,
+          message: `The server returned ${page.length} results for ${chunk.length} ids.`,
+        });
+      }
+      results.push(...page);
+    }
+    return results;
+  }
+}
+
+function pageParams(query: PageQuery): QueryParams {
+  if (
+    query.limit !== undefined &&
+    (query.limit < 1 || query.limit > MAX_LIMIT || !Number.isInteger(query.limit))
+  ) {
+    throw new ApiError({
+      kind: 'validation',
+      message: `The page size must be a whole number from 1 to ${MAX_LIMIT}.`,
+    });
+  }
+  return { page_id: query.pageId, limit: query.limit };
+}
+
+function conversationFilterParams(filters: ConversationFilters): QueryParams {
+  return {
+    title__contains: filters.titleContains || undefined,
+    created_at__gte: isoDate(filters.createdAtGte),
+    created_at__lt: isoDate(filters.createdAtLt),
+    updated_at__gte: isoDate(filters.updatedAtGte),
+    updated_at__lt: isoDate(filters.updatedAtLt),
+    sandbox_id__eq: filters.sandboxIdEq,
+  };
+}
+
+function startTaskFilterParams(filters: StartTaskFilters): QueryParams {
+  return { conversation_id__eq: filters.conversationIdEq, created_at__gte: isoDate(filters.createdAtGte) };
+}
+
+/** The server wants ISO-8601; a Date becomes UTC with `Z`, which needs no `+` escaping. */
+function isoDate(value: DateInput | undefined): string | undefined {
+  if (value === undefined) return undefined;
+  return value instanceof Date ? value.toISOString() : value;
+}

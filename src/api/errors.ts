@@ -1,0 +1,58 @@
+/** Every way a call to the OpenHands server can fail, as one closed set the UI can switch on. */
+export type ApiErrorKind =
+  | 'network'
+  | 'timeout'
+  | 'cancelled'
+  | 'unauthorized'
+  | 'not_found'
+  | 'validation'
+  | 'rate_limited'
+  | 'server'
+  | 'invalid_response';
+
+/** One item of a FastAPI 422 `detail[]`. The echoed `input` is dropped on purpose: it can hold secrets. */
+export interface ValidationIssue {
+  loc: (string | number)[];
+  msg: string;
+  type: string;
+}
+
+export interface ApiErrorInit {
+  kind: ApiErrorKind;
+  message: string;
+  status?: number;
+  method?: string;
+  path?: string;
+  /** What the server said, when it said something readable (`detail`, `error` or `message`). */
+  serverMessage?: string;
+  issues?: ValidationIssue[];
+  retryAfterMs?: number;
+  cause?: unknown;
+}
+
+export class ApiError extends Error {
+  readonly kind: ApiErrorKind;
+  readonly status: number | undefined;
+  readonly method: string | undefined;
+  readonly path: string | undefined;
+  readonly serverMessage: string | undefined;
+  /** FastAPI validation items for a 422, empty otherwise. */
+  readonly issues: ValidationIssue[];
+  readonly retryAfterMs: number | undefined;
+
+  constructor(init: ApiErrorInit) {
+    super(init.message, init.cause === undefined ? undefined : { cause: init.cause });
+    this.name = 'ApiError';
+    this.kind = init.kind;
+    this.status = init.status;
+    this.method = init.method;
+    this.path = init.path;
+    this.serverMessage = init.serverMessage;
+    this.issues = init.issues ?? [];
+    this.retryAfterMs = init.retryAfterMs;
+  }
+}
+
+export function isApiError(value: unknown): value is ApiError {
+  return value instanceof ApiError;
+}

@@ -1,0 +1,20 @@
+/** The OpenHands app-server client: pure TypeScript, no `vscode` import. */
+export { OpenHandsClient } from './client';
+export type {
+  CallOptions,
+  ConversationFilters,
+  ConversationSearchQuery,
+  DateInput,
+  OpenHandsClientOptions,
+  PageQuery,
+  StartTaskFilters,
+  StartTaskSearchQuery,
+} from './client';
+export { ApiError, isApiError, type ApiErrorKind, type ValidationIssue } from './errors';
+export * from './models';
+export { collectAll, iteratePages, type PageFetcher } from './paging';
+export { REDACTED, redactJson, redactUrl, scrubSecrets } from './redact';
+export { checkServerUrl, type ServerUrlCheck } from './serverUrl';
+export { StartTaskFailedError, type WaitForStartTaskOptions } from './startTaskPoller';
+export type { AuthHeader, RequestLogEntry } from './transport';
+export { isUuid, normalizeUuid, sameUuid } from './uuid';

@@ -1,0 +1,44 @@
+import { z } from 'zod';
+import { normalizeUuid } from '../uuid';
+
+/**
+ * An enum a newer server may extend. Known values keep their literal types for exhaustive UI code,
+ * unknown ones are kept as plain strings instead of failing the whole reply.
+ */
+export type OpenEnum<Known extends string> = Known | (string & {});
+
+export function openEnum<const Known extends readonly string[]>(_known: Known) {
+  return z.custom<OpenEnum<Known[number]>>((value) => typeof value === 'string', {
+    message: 'Expected a string',
+  });
+}
+
+/** A field the server may send as null or (older/hosted servers) leave out. */
+export function nullable<T extends z.ZodType>(schema: T) {
+  return schema.nullable().default(null);
+}
+
+/** A UUID as the server emits it (dashless hex); dashed input is normalised so ids compare equal. */
+export const uuidString = z.string().transform(normalizeUuid);
+
+/** ISO-8601 datetime, kept as the server's string. */
+export const isoDateTime = z.string();
+
+export function pageOf<T extends z.ZodType>(item: T) {
+  return z.looseObject({
+    items: z.array(item),
+    next_page_id: nullable(z.string()),
+  });
+}
+
+export interface Page<T> {
+  items: T[];
+  next_page_id: string | null;
+}
+
+export const SuccessSchema = z.looseObject({ success: z.boolean().default(true) });
+export type Success = z.infer<typeof SuccessSchema>;
+
+/** Replies of the legacy `/api/*` routes: `{"message": …}` */
+export const MessageReplySchema = z.looseObject({ message: z.string().optional() });
+export type MessageReply = z.infer<typeof MessageReplySchema>;

@@ -1,0 +1,6 @@
+export * from './common';
+export * from './conversation';
+export * from './sandbox';
+export * from './sandboxSpec';
+export * from './settings';
+export * from './startTask';

@@ -1,0 +1,80 @@
+import { ApiError } from './errors';
+import type { AppConversationStartTask } from './models';
+import { sleep } from './signals';
+import { normalizeUuid } from './uuid';
+
+export interface WaitForStartTaskOptions {
+  signal?: AbortSignal;
+  /** Called whenever the task's status changes (and once with the first status seen). */
+  onProgress?: (task: AppConversationStartTask) => void;
+  /** Delay between polls; the web UI uses 3 s. */
+  intervalMs?: number;
+  /** Give up after this long; the server's own sandbox wait is 120 s. */
+  timeoutMs?: number;
+  /** Transient failures (network, 5xx, timeouts) tolerated in a row before giving up. */
+  maxConsecutiveErrors?: number;
+}
+
+/** A start task that ended in ERROR. `detail` is the server's text (possibly empty). */
+export class StartTaskFailedError extends ApiError {
+  constructor(readonly task: AppConversationStartTask) {
+    super({
+      kind: 'server',
+      message: task.detail
+        ? `The conversation could not be started: ${task.detail}`
+        : 'The conversation could not be started (the server gave no reason).',
+      serverMessage: task.detail ?? undefined,
+    });
+    this.name = 'StartTaskFailedError';
+  }
+}
+
+const TRANSIENT = new Set(['network', 'timeout', 'server', 'rate_limited', 'invalid_response']);
+
+export async function waitForStartTask(
+  getStartTasks: (
+    ids: string[],
+    signal: AbortSignal | undefined,
+  ) => Promise<(AppConversationStartTask | null)[]>,
+  taskId: string,
+  options: WaitForStartTaskOptions = {},
+): Promise<AppConversationStartTask> {
+  const intervalMs = options.intervalMs ?? 1000;
+  const deadline = Date.now() + (options.timeoutMs ?? 10 * 60_000);
+  const maxErrors = options.maxConsecutiveErrors ?? 3;
+  const id = normalizeUuid(taskId);
+  const cancelled = () =>
+    new ApiError({ kind: 'cancelled', message: 'Stopped waiting for the conversation to start.' });
+  let lastStatus: string | undefined;
+  let errorsInARow = 0;
+  for (;;) {
+    let task: AppConversationStartTask | null = null;
+    try {
+      [task = null] = await getStartTasks([id], options.signal);
+      errorsInARow = 0;
+    } catch (error) {
+      if (!(error instanceof ApiError) || !TRANSIENT.has(error.kind) || ++errorsInARow > maxErrors)
+        throw error;
+    }
+    if (task === null && errorsInARow === 0) {
+      throw new ApiError({ kind: 'not_found', message: `The server does not know start task ${id}.` });
+    }
+    if (task) {
+      if (task.status !== lastStatus) {
+        lastStatus = task.status;
+        options.onProgress?.(task);
+      }
+      if (task.status === 'READY') return task;
+      if (task.status === 'ERROR') throw new StartTaskFailedError(task);
+    }
+    if (Date.now() + intervalMs > deadline) {
+      throw new ApiError({
+        kind: 'timeout',
+        message: `The conversation is still starting (${lastStatus ?? 'unknown status'}) after ${Math.round(
+          (options.timeoutMs ?? 600_000) / 1000,
+        )} s; it may still finish on the server.`,
+      });
+    }
+    await sleep(intervalMs, options.signal, cancelled);
+  }
+}

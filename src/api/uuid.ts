@@ -1,0 +1,18 @@
+/**
+ * The server emits UUIDs as 32 dashless hex characters but accepts both forms, and other clients
+ * (the web UI, hosted deployments) may hand us dashed ones: compare only normalised values.
+ */
+export function normalizeUuid(value: string): string {
+  return value.replace(/-/g, '').toLowerCase();
+}
+
+export function sameUuid(a: string | null | undefined, b: string | null | undefined): boolean {
+  if (a === null || a === undefined || b === null || b === undefined) return false;
+  return normalizeUuid(a) === normalizeUuid(b);
+}
+
+const UUID_PATTERN = /^[0-9a-f]{32}$/;
+
+export function isUuid(value: string): boolean {
+  return UUID_PATTERN.test(normalizeUuid(value));
+}
