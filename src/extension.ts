@@ -1,7 +1,97 @@
 import * as vscode from 'vscode';
+import { registerConnectionCommands } from './commands/connectionCommands';
+import { registerConversationCommands } from './commands/conversationCommands';
+import { registerSandboxCommands } from './commands/sandboxCommands';
+import { ApiKeyStore } from './core/apiKeyStore';
+import { Connection } from './core/connection';
+import { Log } from './core/log';
+import type { OpenHandsNode } from './sidebar/nodes';
+import { RefreshScheduler } from './sidebar/refreshScheduler';
+import { SandboxActions } from './sidebar/sandboxActions';
+import { StatusBar } from './sidebar/statusBar';
+import { OpenHandsStore } from './sidebar/store';
+import { ConversationTreeProvider, SandboxTreeProvider } from './sidebar/treeProviders';
+import { ViewPresenter } from './sidebar/viewPresenter';
 
-export function activate(context: vscode.ExtensionContext): void {
-  context.subscriptions.push();
+/** What `activate` returns: the live services, for other extensions and the integration tests. */
+export interface OpenHandsExtensionApi {
+  connection: Connection;
+  store: OpenHandsStore;
+  scheduler: RefreshScheduler;
+  statusBar: StatusBar;
+  sandboxesProvider: SandboxTreeProvider;
+  conversationsProvider: ConversationTreeProvider;
+  apiKeys: ApiKeyStore;
+}
+
+export async function activate(context: vscode.ExtensionContext): Promise<OpenHandsExtensionApi> {
+  const log = new Log();
+  const apiKeys = new ApiKeyStore(context.secrets);
+  const connection = new Connection(apiKeys, log);
+  const store = new OpenHandsStore(connection);
+  const scheduler = new RefreshScheduler(store, connection);
+  const actions = new SandboxActions(store, connection, log);
+
+  const sandboxesProvider = new SandboxTreeProvider(store);
+  const conversationsProvider = new ConversationTreeProvider(store);
+  const sandboxesView = vscode.window.createTreeView<OpenHandsNode>('openhands.sandboxes', {
+    treeDataProvider: sandboxesProvider,
+    showCollapseAll: true,
+  });
+  const conversationsView = vscode.window.createTreeView<OpenHandsNode>('openhands.conversations', {
+    treeDataProvider: conversationsProvider,
+  });
+  const presenter = new ViewPresenter(store, connection, sandboxesView, conversationsView);
+  const statusBar = new StatusBar(store, connection);
+
+  // Poll only while a view is visible: hidden views cost zero requests.
+  const views = [
+    ['openhands.sandboxes', sandboxesView],
+    ['openhands.conversations', conversationsView],
+  ] as const;
+  for (const [id, view] of views) {
+    context.subscriptions.push(
+      view.onDidChangeVisibility((event) => scheduler.setVisible(id, event.visible)),
+    );
+  }
+
+  context.subscriptions.push(
+    log,
+    apiKeys,
+    connection,
+    store,
+    scheduler,
+    sandboxesProvider,
+    conversationsProvider,
+    sandboxesView,
+    conversationsView,
+    presenter,
+    statusBar,
+    ...registerConnectionCommands({
+      connection,
+      keys: apiKeys,
+      log,
+      scheduler,
+      extensionId: context.extension.id,
+    }),
+    ...registerSandboxCommands({ store, connection, actions }),
+    ...registerConversationCommands({
+      store,
+      connection,
+      log,
+      reveal: (conversation) =>
+        conversationsView.reveal({ kind: 'conversation', conversation }, { select: true, focus: false }),
+    }),
+  );
+
+  // Reads settings and the stored key only. The first request waits until activation is over and
+  // a view is visible.
+  await connection.rebuild();
+  setImmediate(() => {
+    for (const [id, view] of views) if (view.visible) scheduler.setVisible(id, true);
+  });
+
+  return { connection, store, scheduler, statusBar, sandboxesProvider, conversationsProvider, apiKeys };
 }
 
 export function deactivate(): void {}

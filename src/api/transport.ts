@@ -458,5 +458,6 @@ function stripQuery(path: string): string {
 }
 
 function formatSeconds(ms: number): string {
-  return ms % 1000 === 0 ? `${ms / 1000} s` : `${(ms / 1000).toFixed(1)} s`;
+  // up to two decimals, no trailing zeros: 30 s, 1.5 s, 0.15 s
+  return `${Number((ms / 1000).toFixed(2))} s`;
 }

@@ -2,7 +2,16 @@ import { z } from 'zod';
 import { isoDateTime, nullable, openEnum, pageOf, uuidString } from './common';
 import { SandboxStatusSchema } from './sandbox';
 
-export const PROVIDER_TYPES = ['github', 'gitlab', 'bitbucket', 'enterprise_sso'] as const;
+/** The OSS server knows the first four; hosted deployments add the rest. */
+export const PROVIDER_TYPES = [
+  'github',
+  'gitlab',
+  'bitbucket',
+  'enterprise_sso',
+  'bitbucket_data_center',
+  'forgejo',
+  'azure_devops',
+] as const;
 export const ProviderTypeSchema = openEnum(PROVIDER_TYPES);
 export type ProviderType = z.infer<typeof ProviderTypeSchema>;
 

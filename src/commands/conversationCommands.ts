@@ -1,0 +1,245 @@
+import * as vscode from 'vscode';
+import {
+  ApiError,
+  StartTaskFailedError,
+  type AppConversation,
+  type AppConversationStartRequest,
+  type SandboxInfo,
+} from '../api';
+import { startStatusMessage } from '../conversations/startStatus';
+import { workspaceRepository } from '../conversations/workspaceGit';
+import type { Connection } from '../core/connection';
+import type { Log } from '../core/log';
+import { shortSandboxId } from '../sidebar/nodes';
+import { sandboxStatusStyle } from '../sidebar/statusStyle';
+import type { OpenHandsStore } from '../sidebar/store';
+import { resolveConversation, type CommandTarget } from './targets';
+
+/** Arguments other extensions, links and tests may pass to skip the prompts. */
+export interface NewConversationArgs {
+  message?: string;
+  /** `owner/repo`; null for none. */
+  repository?: string | null;
+  branch?: string | null;
+  /** An existing sandbox; null for a new one. */
+  sandboxId?: string | null;
+  gitProvider?: string | null;
+}
+
+export interface ConversationCommandDeps {
+  store: OpenHandsStore;
+  connection: Connection;
+  log: Log;
+  reveal: (conversation: AppConversation) => Thenable<void>;
+}
+
+export function registerConversationCommands(deps: ConversationCommandDeps): vscode.Disposable[] {
+  const { store, connection } = deps;
+  return [
+    vscode.commands.registerCommand(
+      'openhands.newConversation',
+      (arg?: NewConversationArgs | CommandTarget) => newConversation(deps, arg),
+    ),
+    vscode.commands.registerCommand('openhands.openConversation', async (target: CommandTarget) => {
+      const conversation = await resolveConversation(target, store, connection);
+      if (!conversation) return false;
+      return vscode.env.openExternal(vscode.Uri.parse(conversationWebUrl(connection, conversation)));
+    }),
+    vscode.commands.registerCommand('openhands.copyConversationId', async (target: CommandTarget) => {
+      const conversation = await resolveConversation(target, store, connection);
+      if (conversation) await vscode.env.clipboard.writeText(conversation.id);
+      return conversation?.id;
+    }),
+    vscode.commands.registerCommand('openhands.filterConversations', async (filter?: string) => {
+      const value =
+        typeof filter === 'string'
+          ? filter
+          : await vscode.window.showInputBox({
+              title: vscode.l10n.t('Filter Conversations by Title'),
+              prompt: vscode.l10n.t(
+                'Shows conversations whose title contains this text. Leave empty to show all.',
+              ),
+              value: store.titleFilter ?? '',
+            });
+      if (value === undefined) return;
+      await store.setTitleFilter(value);
+    }),
+    vscode.commands.registerCommand('openhands.clearConversationFilter', () =>
+      store.setTitleFilter(undefined),
+    ),
+    vscode.commands.registerCommand('openhands.loadMoreConversations', () =>
+      vscode.window.withProgress({ location: { viewId: 'openhands.conversations' } }, () =>
+        store.loadMoreConversations(),
+      ),
+    ),
+  ];
+}
+
+/** The server's web UI page for a conversation. */
+export function conversationWebUrl(connection: Connection, conversation: AppConversation): string {
+  return `${connection.config.serverUrl ?? connection.config.rawServerUrl}/conversations/${conversation.id}`;
+}
+
+async function newConversation(
+  deps: ConversationCommandDeps,
+  arg: NewConversationArgs | CommandTarget,
+): Promise<string | undefined> {
+  const { store, connection, log } = deps;
+  const client = connection.client;
+  if (!client)
+    throw new Error(vscode.l10n.t('No OpenHands server is configured. Set openhands.serverUrl first.'));
+  const args: NewConversationArgs = isArgs(arg) ? { ...arg } : {};
+  // from a sandbox row or with a sandbox id: start in that sandbox
+  if (!isArgs(arg) && typeof arg === 'object' && arg.kind === 'sandbox') args.sandboxId = arg.sandbox.id;
+  if (typeof arg === 'string') args.sandboxId = arg;
+
+  const request = await askForRequest(deps, args);
+  if (!request) return undefined;
+
+  const controller = new AbortController();
+  try {
+    const ready = await vscode.window.withProgress(
+      {
+        location: vscode.ProgressLocation.Notification,
+        title: vscode.l10n.t('New OpenHands conversation'),
+        cancellable: true,
+      },
+      async (progress, token) => {
+        token.onCancellationRequested(() => controller.abort());
+        const task = await client.createConversation(request, { signal: controller.signal });
+        progress.report({ message: startStatusMessage(task.status) });
+        return client.waitForStartTask(task.id, {
+          signal: controller.signal,
+          intervalMs: 1000,
+          onProgress: (update) => progress.report({ message: startStatusMessage(update.status) }),
+        });
+      },
+    );
+    const conversationId = ready.app_conversation_id;
+    await store.refresh();
+    const conversation = conversationId ? store.findConversation(conversationId) : undefined;
+    if (conversation) await deps.reveal(conversation);
+    log.info(`Conversation ${conversationId} started in sandbox ${ready.sandbox_id}.`);
+    const open = vscode.l10n.t('Open in Browser');
+    void vscode.window
+      .showInformationMessage(vscode.l10n.t('The conversation has started.'), open)
+      .then((choice) => {
+        if (choice === open && conversationId)
+          void vscode.commands.executeCommand('openhands.openConversation', conversationId);
+      });
+    return conversationId ?? undefined;
+  } catch (error) {
+    if (error instanceof ApiError && error.kind === 'cancelled') {
+      void vscode.window.showInformationMessage(
+        vscode.l10n.t(
+          'Stopped waiting. The conversation may still start on the server; it will appear in the list.',
+        ),
+      );
+      return undefined;
+    }
+    const message =
+      error instanceof StartTaskFailedError || error instanceof ApiError ? error.message : String(error);
+    log.error(`New conversation failed: ${message}`);
+    const retry = vscode.l10n.t('Retry');
+    void vscode.window.showErrorMessage(message, retry).then((choice) => {
+      if (choice === retry) void vscode.commands.executeCommand('openhands.newConversation', args);
+    });
+    return undefined;
+  } finally {
+    void store.refresh();
+  }
+}
+
+/** Asks for what the arguments did not give; undefined when the user cancelled. */
+async function askForRequest(
+  { store }: ConversationCommandDeps,
+  args: NewConversationArgs,
+): Promise<AppConversationStartRequest | undefined> {
+  const message =
+    args.message ??
+    (await vscode.window.showInputBox({
+      title: vscode.l10n.t('New Conversation: what should OpenHands do?'),
+      prompt: vscode.l10n.t('The first message to the agent. Leave empty to start a blank conversation.'),
+      placeHolder: vscode.l10n.t('e.g. Fix the failing unit tests in src/auth'),
+      ignoreFocusOut: true,
+    }));
+  if (message === undefined) return undefined;
+
+  let repository = args.repository;
+  let branch = args.branch;
+  let gitProvider = args.gitProvider;
+  if (repository === undefined) {
+    const workspace = await workspaceRepository();
+    const typed = await vscode.window.showInputBox({
+      title: vscode.l10n.t('New Conversation: repository'),
+      prompt: vscode.l10n.t('owner/repository for the agent to clone, or empty for none.'),
+      value: workspace?.repository ?? '',
+      ignoreFocusOut: true,
+    });
+    if (typed === undefined) return undefined;
+    repository = typed.trim() || null;
+    if (repository && repository === workspace?.repository) {
+      gitProvider ??= workspace.provider ?? null;
+      branch ??= workspace.branch ?? null;
+    }
+    if (repository && args.branch === undefined) {
+      const typedBranch = await vscode.window.showInputBox({
+        title: vscode.l10n.t('New Conversation: branch'),
+        prompt: vscode.l10n.t('Branch to check out, or empty for the default branch.'),
+        value: branch ?? '',
+        ignoreFocusOut: true,
+      });
+      if (typedBranch === undefined) return undefined;
+      branch = typedBranch.trim() || null;
+    }
+  }
+
+  let sandboxId = args.sandboxId;
+  if (sandboxId === undefined) {
+    const choice = await pickSandboxForConversation(store);
+    if (choice === undefined) return undefined;
+    sandboxId = choice;
+  }
+
+  const request: AppConversationStartRequest = {};
+  if (message.trim())
+    request.initial_message = { role: 'user', content: [{ type: 'text', text: message.trim() }] };
+  if (repository) request.selected_repository = repository;
+  if (branch) request.selected_branch = branch;
+  if (gitProvider) request.git_provider = gitProvider;
+  if (sandboxId) request.sandbox_id = sandboxId;
+  return request;
+}
+
+/** A sandbox id, null for a new sandbox, undefined when cancelled. */
+async function pickSandboxForConversation(store: OpenHandsStore): Promise<string | null | undefined> {
+  if (store.sandboxes.length === 0) await store.refresh();
+  const usable = store.sandboxes.filter((s) => s.status === 'RUNNING' || s.status === 'PAUSED');
+  if (usable.length === 0) return null;
+  const items: (vscode.QuickPickItem & { sandbox: SandboxInfo | null })[] = [
+    {
+      label: `$(add) ${vscode.l10n.t('New sandbox')}`,
+      description: vscode.l10n.t('recommended'),
+      sandbox: null,
+    },
+    ...usable.map((sandbox) => ({
+      label: shortSandboxId(sandbox.id),
+      description: sandboxStatusStyle(sandbox.status).label,
+      detail:
+        sandbox.status === 'PAUSED'
+          ? vscode.l10n.t('Paused: the server resumes it for the conversation.')
+          : undefined,
+      sandbox,
+    })),
+  ];
+  const chosen = await vscode.window.showQuickPick(items, {
+    title: vscode.l10n.t('New Conversation: sandbox'),
+    placeHolder: vscode.l10n.t('Where should the conversation run?'),
+    ignoreFocusOut: true,
+  });
+  return chosen === undefined ? undefined : (chosen.sandbox?.id ?? null);
+}
+
+function isArgs(value: NewConversationArgs | CommandTarget): value is NewConversationArgs {
+  return typeof value === 'object' && !('kind' in value);
+}

@@ -1,0 +1,124 @@
+import * as vscode from 'vscode';
+import type { SandboxInfo } from '../api';
+import type { Connection } from '../core/connection';
+import { shortSandboxId, shortSpec } from '../sidebar/nodes';
+import type { SandboxActions } from '../sidebar/sandboxActions';
+import type { OpenHandsStore } from '../sidebar/store';
+import { vscodeUrl } from '../sidebar/treeItems';
+import { describeConversations, resolveSandbox, type CommandTarget } from './targets';
+
+export interface SandboxCommandDeps {
+  store: OpenHandsStore;
+  connection: Connection;
+  actions: SandboxActions;
+}
+
+const notBusy = (store: OpenHandsStore) => (sandbox: SandboxInfo) => !store.transitions.has(sandbox.id);
+
+export function registerSandboxCommands({
+  store,
+  connection,
+  actions,
+}: SandboxCommandDeps): vscode.Disposable[] {
+  const idle = notBusy(store);
+  return [
+    vscode.commands.registerCommand('openhands.pauseSandbox', async (target: CommandTarget) => {
+      const sandbox = await resolveSandbox(target, store, connection, {
+        title: vscode.l10n.t('Pause Sandbox'),
+        eligible: (s) => idle(s) && (s.status === 'RUNNING' || s.status === 'STARTING'),
+        none: vscode.l10n.t('No running sandbox to pause.'),
+      });
+      return sandbox ? actions.pause(sandbox) : false;
+    }),
+    vscode.commands.registerCommand('openhands.resumeSandbox', async (target: CommandTarget) => {
+      const sandbox = await resolveSandbox(target, store, connection, {
+        title: vscode.l10n.t('Resume Sandbox'),
+        eligible: (s) => idle(s) && (s.status === 'PAUSED' || s.status === 'ERROR'),
+        none: vscode.l10n.t('No paused sandbox to resume.'),
+      });
+      return sandbox ? actions.resume(sandbox) : false;
+    }),
+    vscode.commands.registerCommand('openhands.deleteSandbox', async (target: CommandTarget) => {
+      const sandbox = await resolveSandbox(target, store, connection, {
+        title: vscode.l10n.t('Delete Sandbox'),
+        eligible: idle,
+        none: vscode.l10n.t('There is no sandbox to delete.'),
+      });
+      if (!sandbox || !(await confirmDelete(sandbox, store))) return false;
+      return actions.delete(sandbox);
+    }),
+    vscode.commands.registerCommand('openhands.startSandbox', async (specId?: string) => {
+      const chosen = typeof specId === 'string' ? specId : await pickSpec(connection);
+      if (chosen === null) return undefined;
+      return actions.start(chosen);
+    }),
+    vscode.commands.registerCommand('openhands.openSandboxVsCode', async (target: CommandTarget) => {
+      const sandbox = await resolveSandbox(target, store, connection, {
+        title: vscode.l10n.t('Open Sandbox in VS Code'),
+        eligible: (s) => vscodeUrl(s) !== undefined,
+        none: vscode.l10n.t('No running sandbox exposes a VS Code URL.'),
+      });
+      const url = sandbox && vscodeUrl(sandbox);
+      if (!sandbox) return false;
+      if (!url) {
+        void vscode.window.showWarningMessage(
+          vscode.l10n.t(
+            'Sandbox {0} exposes no VS Code URL (it must be running).',
+            shortSandboxId(sandbox.id),
+          ),
+        );
+        return false;
+      }
+      return vscode.env.openExternal(vscode.Uri.parse(url, true));
+    }),
+    vscode.commands.registerCommand('openhands.copySandboxId', async (target: CommandTarget) => {
+      const sandbox = await resolveSandbox(target, store, connection, {
+        title: vscode.l10n.t('Copy Sandbox Id'),
+        eligible: () => true,
+        none: vscode.l10n.t('There are no sandboxes.'),
+      });
+      if (sandbox) await vscode.env.clipboard.writeText(sandbox.id);
+      return sandbox?.id;
+    }),
+  ];
+}
+
+/** Deleting removes the sandbox's workspace: say which conversations live there, and ask modally. */
+async function confirmDelete(sandbox: SandboxInfo, store: OpenHandsStore): Promise<boolean> {
+  const hosted = store.conversationsIn(sandbox.id);
+  const detail = hosted.length
+    ? vscode.l10n.t(
+        'It hosts {0} conversation(s): {1}. Their workspace is removed with it. This cannot be undone.',
+        hosted.length,
+        describeConversations(hosted) ?? '',
+      )
+    : vscode.l10n.t('Its workspace is removed with it. This cannot be undone.');
+  const deleteLabel = vscode.l10n.t('Delete');
+  const choice = await vscode.window.showWarningMessage(
+    vscode.l10n.t('Delete sandbox {0}?', shortSandboxId(sandbox.id)),
+    { modal: true, detail },
+    deleteLabel,
+  );
+  return choice === deleteLabel;
+}
+
+/** A spec id, undefined for "the server's default", or null when the user cancelled. */
+async function pickSpec(connection: Connection): Promise<string | undefined | null> {
+  const client = connection.client;
+  if (!client) throw new Error(vscode.l10n.t('No OpenHands server is configured.'));
+  const specs = await vscode.window.withProgress(
+    { location: vscode.ProgressLocation.Window, title: vscode.l10n.t('Loading sandbox specs…') },
+    () => client.searchSandboxSpecs({ limit: 100 }),
+  );
+  if (specs.items.length <= 1) return specs.items[0]?.id;
+  const chosen = await vscode.window.showQuickPick(
+    specs.items.map((spec, index) => ({
+      label: shortSpec(spec.id),
+      description: index === 0 ? vscode.l10n.t('default') : undefined,
+      detail: spec.id,
+      id: spec.id,
+    })),
+    { title: vscode.l10n.t('Start Sandbox'), placeHolder: vscode.l10n.t('Choose the sandbox spec (image)') },
+  );
+  return chosen ? chosen.id : null;
+}

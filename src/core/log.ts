@@ -1,0 +1,47 @@
+import * as vscode from 'vscode';
+import type { RequestLogEntry } from '../api';
+import type { HttpLogLevel } from './config';
+
+/** One output channel for the extension. Entries come from the API client already redacted. */
+export class Log implements vscode.Disposable {
+  readonly channel: vscode.LogOutputChannel;
+  httpLevel: HttpLogLevel = 'requests';
+
+  constructor() {
+    this.channel = vscode.window.createOutputChannel('OpenHands', { log: true });
+  }
+
+  request(entry: RequestLogEntry): void {
+    if (this.httpLevel === 'off') return;
+    const retry = entry.attempt > 1 ? ` (attempt ${entry.attempt})` : '';
+    const line = `${entry.method} ${entry.path} → ${entry.status ?? entry.errorKind ?? '?'} ${entry.durationMs} ms${retry}`;
+    if (entry.errorKind) this.channel.warn(line);
+    else this.channel.info(line);
+    if (
+      this.httpLevel === 'bodies' &&
+      (entry.requestBody !== undefined || entry.responseBody !== undefined)
+    ) {
+      this.channel.debug(JSON.stringify({ request: entry.requestBody, response: entry.responseBody }));
+    }
+  }
+
+  info(message: string): void {
+    this.channel.info(message);
+  }
+
+  warn(message: string): void {
+    this.channel.warn(message);
+  }
+
+  error(message: string): void {
+    this.channel.error(message);
+  }
+
+  show(): void {
+    this.channel.show(true);
+  }
+
+  dispose(): void {
+    this.channel.dispose();
+  }
+}

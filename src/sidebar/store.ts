@@ -1,0 +1,237 @@
+import * as vscode from 'vscode';
+import {
+  ApiError,
+  collectAll,
+  sameUuid,
+  type AppConversation,
+  type OpenHandsClient,
+  type SandboxInfo,
+  type SandboxStatus,
+} from '../api';
+import type { Connection } from '../core/connection';
+
+/** A lifecycle action in flight on one sandbox, shown before the server confirms it. */
+export interface SandboxTransition {
+  kind: 'pausing' | 'resuming' | 'starting' | 'deleting';
+  /** The status the server must report for the transition to be over (`undefined`: gone). */
+  target: SandboxStatus | undefined;
+  startedAt: number;
+}
+
+export type LoadState = 'unconfigured' | 'loading' | 'ready' | 'error';
+
+/**
+ * What the views show: the last data the server gave us, whether it is stale, and the actions in
+ * flight. Views render from here; only `refresh` and the lifecycle methods talk to the server.
+ */
+export class OpenHandsStore implements vscode.Disposable {
+  private readonly changed = new vscode.EventEmitter<void>();
+  readonly onDidChange = this.changed.event;
+
+  sandboxes: SandboxInfo[] = [];
+  conversations: AppConversation[] = [];
+  /** `next_page_id` after the loaded conversations; null when all are loaded. */
+  conversationsNextPage: string | null = null;
+  titleFilter: string | undefined;
+  state: LoadState = 'loading';
+  lastError: ApiError | undefined;
+  lastSuccessAt: Date | undefined;
+  readonly transitions = new Map<string, SandboxTransition>();
+
+  private inFlight: Promise<void> | undefined;
+  private again = false;
+  private loadedConversationCount = 0;
+  private readonly disposables: vscode.Disposable[] = [];
+
+  constructor(private readonly connection: Connection) {
+    this.disposables.push(
+      connection.onDidChange(() => {
+        // a different server or key: the old data says nothing about the new one
+        this.sandboxes = [];
+        this.conversations = [];
+        this.conversationsNextPage = null;
+        this.loadedConversationCount = 0;
+        this.transitions.clear();
+        this.lastError = undefined;
+        this.lastSuccessAt = undefined;
+        this.state = connection.client ? 'loading' : 'unconfigured';
+        this.changed.fire();
+      }),
+    );
+  }
+
+  /** Data from an earlier success is still shown while the server cannot be reached. */
+  get stale(): boolean {
+    return this.state === 'error' && this.lastSuccessAt !== undefined;
+  }
+
+  get busy(): boolean {
+    return this.transitions.size > 0 || this.sandboxes.some((sandbox) => sandbox.status === 'STARTING');
+  }
+
+  conversationsIn(sandboxId: string): AppConversation[] {
+    return this.conversations.filter((conversation) => conversation.sandbox_id === sandboxId);
+  }
+
+  findSandbox(id: string): SandboxInfo | undefined {
+    return this.sandboxes.find((sandbox) => sandbox.id === id);
+  }
+
+  findConversation(id: string): AppConversation | undefined {
+    return this.conversations.find((conversation) => sameUuid(conversation.id, id));
+  }
+
+  /**
+   * Reloads sandboxes and the loaded conversations. Calls while one is running collapse into a
+   * single follow-up, so a burst of triggers costs at most two round trips.
+   */
+  refresh(): Promise<void> {
+    if (this.inFlight) {
+      this.again = true;
+      return this.inFlight;
+    }
+    this.inFlight = (async () => {
+      try {
+        do {
+          this.again = false;
+          await this.load();
+        } while (this.again);
+      } finally {
+        this.inFlight = undefined;
+      }
+    })();
+    return this.inFlight;
+  }
+
+  async loadMoreConversations(): Promise<void> {
+    const client = this.connection.client;
+    if (!client || this.conversationsNextPage === null) return;
+    try {
+      const page = await client.searchConversations({
+        titleContains: this.titleFilter,
+        pageId: this.conversationsNextPage,
+        limit: this.connection.config.pageSize,
+      });
+      this.conversations = dedupe([...this.conversations, ...page.items]);
+      this.conversationsNextPage = page.next_page_id;
+      this.loadedConversationCount = this.conversations.length;
+      this.changed.fire();
+    } catch (error) {
+      this.fail(error);
+      throw error;
+    }
+  }
+
+  async setTitleFilter(filter: string | undefined): Promise<void> {
+    this.titleFilter = filter?.trim() || undefined;
+    this.loadedConversationCount = 0;
+    this.conversations = [];
+    this.conversationsNextPage = null;
+    this.changed.fire();
+    await this.refresh();
+  }
+
+  beginTransition(sandboxId: string, transition: Omit<SandboxTransition, 'startedAt'>): void {
+    this.transitions.set(sandboxId, { ...transition, startedAt: Date.now() });
+    this.changed.fire();
+  }
+
+  endTransition(sandboxId: string): void {
+    if (this.transitions.delete(sandboxId)) this.changed.fire();
+  }
+
+  /** Puts a sandbox the server told us about (e.g. just started) into the list without a reload. */
+  upsertSandbox(sandbox: SandboxInfo): void {
+    const index = this.sandboxes.findIndex((existing) => existing.id === sandbox.id);
+    if (index === -1) this.sandboxes = [sandbox, ...this.sandboxes];
+    else this.sandboxes = this.sandboxes.map((existing, i) => (i === index ? sandbox : existing));
+    this.changed.fire();
+  }
+
+  removeSandbox(sandboxId: string): void {
+    this.sandboxes = this.sandboxes.filter((sandbox) => sandbox.id !== sandboxId);
+    this.changed.fire();
+  }
+
+  private async load(): Promise<void> {
+    const client = this.connection.client;
+    if (!client) {
+      this.state = 'unconfigured';
+      this.changed.fire();
+      return;
+    }
+    try {
+      const [sandboxes, conversations] = await Promise.all([
+        collectAll((pageId, signal) => client.searchSandboxes({ pageId, limit: 100 }, { signal }), {
+          maxItems: 1000,
+        }),
+        this.loadConversations(client),
+      ]);
+      if (client !== this.connection.client) return; // the server changed meanwhile; drop the answer
+      this.sandboxes = sandboxes;
+      this.conversations = conversations.items;
+      this.conversationsNextPage = conversations.next;
+      this.state = 'ready';
+      this.lastError = undefined;
+      this.lastSuccessAt = new Date();
+      this.settleTransitions();
+      this.changed.fire();
+    } catch (error) {
+      if (client !== this.connection.client) return;
+      this.fail(error);
+    }
+  }
+
+  /** As many conversations as the user had loaded (at least one page), newest first. */
+  private async loadConversations(
+    client: OpenHandsClient,
+  ): Promise<{ items: AppConversation[]; next: string | null }> {
+    const pageSize = this.connection.config.pageSize;
+    const wanted = Math.max(pageSize, this.loadedConversationCount);
+    const items: AppConversation[] = [];
+    let pageId: string | undefined;
+    let next: string | null = null;
+    do {
+      const page = await client.searchConversations({
+        titleContains: this.titleFilter,
+        pageId,
+        limit: pageSize,
+      });
+      items.push(...page.items);
+      next = page.next_page_id;
+      pageId = next ?? undefined;
+    } while (next !== null && items.length < wanted);
+    return { items: dedupe(items), next };
+  }
+
+  /** A transition ends when the server reports its target status (or, for deletes, the sandbox is gone). */
+  private settleTransitions(): void {
+    for (const [id, transition] of this.transitions) {
+      const sandbox = this.findSandbox(id);
+      const reached = transition.target === undefined ? !sandbox : sandbox?.status === transition.target;
+      if (reached) this.transitions.delete(id);
+    }
+  }
+
+  private fail(error: unknown): void {
+    this.lastError =
+      error instanceof ApiError
+        ? error
+        : new ApiError({
+            kind: 'invalid_response',
+            message: error instanceof Error ? error.message : String(error),
+          });
+    this.state = 'error';
+    this.changed.fire();
+  }
+
+  dispose(): void {
+    this.changed.dispose();
+    for (const disposable of this.disposables) disposable.dispose();
+  }
+}
+
+function dedupe(conversations: AppConversation[]): AppConversation[] {
+  const seen = new Set<string>();
+  return conversations.filter((conversation) => !seen.has(conversation.id) && seen.add(conversation.id));
+}

@@ -1,0 +1,142 @@
+import * as vscode from 'vscode';
+import type { AppConversation, SandboxInfo } from '../api';
+import {
+  conversationTitle,
+  shortSandboxId,
+  shortSpec,
+  type ConversationNode,
+  type SandboxNode,
+} from './nodes';
+import { conversationIcon, executionStatusLabel, sandboxStatusStyle } from './statusStyle';
+import type { SandboxTransition } from './store';
+import { formatAge, formatTimestamp } from './time';
+
+const TRANSITION_LABEL: Record<SandboxTransition['kind'], () => string> = {
+  pausing: () => vscode.l10n.t('Pausing…'),
+  resuming: () => vscode.l10n.t('Resuming…'),
+  starting: () => vscode.l10n.t('Starting…'),
+  deleting: () => vscode.l10n.t('Deleting…'),
+};
+
+/**
+ * Context values drive the menus: `sandbox.<status>` plus `.vscode` when a VS Code URL is exposed,
+ * or `sandbox.busy` while an action is in flight (no lifecycle actions then).
+ */
+export function sandboxContextValue(sandbox: SandboxInfo, transition: SandboxTransition | undefined): string {
+  if (transition) return 'sandbox.busy';
+  const known = ['RUNNING', 'STARTING', 'PAUSED', 'ERROR', 'MISSING'].includes(sandbox.status);
+  const base = `sandbox.${known ? sandbox.status.toLowerCase() : 'unknown'}`;
+  return vscodeUrl(sandbox) ? `${base}.vscode` : base;
+}
+
+export function vscodeUrl(sandbox: SandboxInfo): string | undefined {
+  return sandbox.exposed_urls?.find((url) => url.name === 'VSCODE')?.url;
+}
+
+export function sandboxTreeItem(
+  node: SandboxNode,
+  transition: SandboxTransition | undefined,
+  conversationCount: number,
+  stale: boolean,
+): vscode.TreeItem {
+  const { sandbox } = node;
+  const style = sandboxStatusStyle(sandbox.status);
+  const item = new vscode.TreeItem(
+    shortSandboxId(sandbox.id),
+    conversationCount > 0 ? vscode.TreeItemCollapsibleState.Collapsed : vscode.TreeItemCollapsibleState.None,
+  );
+  // ids hold only what never changes, so selection and expansion survive refreshes
+  item.id = `sandbox/${sandbox.id}`;
+  const status = transition ? TRANSITION_LABEL[transition.kind]() : style.label;
+  const parts = [status, shortSpec(sandbox.sandbox_spec_id), formatAge(sandbox.created_at)].filter(Boolean);
+  if (stale) parts.push(vscode.l10n.t('(stale)'));
+  item.description = parts.join(' · ');
+  item.iconPath = transition ? new vscode.ThemeIcon('loading~spin') : style.icon;
+  item.contextValue = sandboxContextValue(sandbox, transition);
+  item.tooltip = sandboxTooltip(sandbox, style.label, conversationCount);
+  item.accessibilityInformation = { label: `Sandbox ${shortSandboxId(sandbox.id)}, ${status}` };
+  return item;
+}
+
+function sandboxTooltip(
+  sandbox: SandboxInfo,
+  statusLabel: string,
+  conversationCount: number,
+): vscode.MarkdownString {
+  const md = new vscode.MarkdownString(undefined, true);
+  md.appendMarkdown(`**Sandbox** \`${sandbox.id}\`\n\n`);
+  md.appendMarkdown(`$(circle-filled) ${statusLabel}`);
+  if (sandbox.status_detail) md.appendText(` — ${sandbox.status_detail}`);
+  md.appendMarkdown(`\n\n`);
+  md.appendMarkdown(`Spec: \`${sandbox.sandbox_spec_id || '—'}\`\n\n`);
+  md.appendMarkdown(`Created: ${formatTimestamp(sandbox.created_at)}\n\n`);
+  md.appendMarkdown(`Conversations: ${conversationCount}\n\n`);
+  const urls = sandbox.exposed_urls ?? [];
+  if (urls.length) {
+    md.appendMarkdown(`Exposed URLs:\n`);
+    // the VS Code URL carries the session key as tkn=…; show where it points, never the key
+    for (const url of urls) md.appendMarkdown(`- ${url.name}: \`${withoutQuery(url.url)}\`\n`);
+  }
+  return md;
+}
+
+export function conversationTreeItem(node: ConversationNode, stale: boolean): vscode.TreeItem {
+  const { conversation } = node;
+  const item = new vscode.TreeItem(conversationTitle(conversation), vscode.TreeItemCollapsibleState.None);
+  item.id = node.underSandbox
+    ? `sandbox/${node.underSandbox}/conversation/${conversation.id}`
+    : `conversation/${conversation.id}`;
+  const execution = executionStatusLabel(conversation.execution_status);
+  const sandbox = sandboxStatusStyle(conversation.sandbox_status).label.toLowerCase();
+  const parts = [
+    execution ?? sandbox,
+    execution ? sandbox : undefined,
+    formatAge(conversation.updated_at),
+  ].filter(Boolean);
+  if (stale) parts.push(vscode.l10n.t('(stale)'));
+  item.description = parts.join(' · ');
+  item.iconPath = conversationIcon(conversation.execution_status, conversation.sandbox_status);
+  item.contextValue = `conversation.${conversation.sandbox_status === 'PAUSED' ? 'sandboxPaused' : 'ok'}`;
+  item.tooltip = conversationTooltip(conversation);
+  item.command = { command: 'openhands.openConversation', title: 'Open', arguments: [node] };
+  return item;
+}
+
+function conversationTooltip(conversation: AppConversation): vscode.MarkdownString {
+  const md = new vscode.MarkdownString(undefined, true);
+  md.appendMarkdown(`**${escape(conversationTitle(conversation))}**\n\n`);
+  md.appendMarkdown(`Id: \`${conversation.id}\`\n\n`);
+  md.appendMarkdown(
+    `Agent: ${executionStatusLabel(conversation.execution_status) ?? '—'} · Sandbox: ${conversation.sandbox_status}\n\n`,
+  );
+  if (conversation.selected_repository) {
+    md.appendMarkdown(`Repository: \`${conversation.selected_repository}\``);
+    if (conversation.selected_branch) md.appendMarkdown(` @ \`${conversation.selected_branch}\``);
+    md.appendMarkdown('\n\n');
+  }
+  if (conversation.llm_model) md.appendMarkdown(`Model: \`${conversation.llm_model}\`\n\n`);
+  if (conversation.metrics)
+    md.appendMarkdown(`Cost: $${conversation.metrics.accumulated_cost.toFixed(2)}\n\n`);
+  md.appendMarkdown(
+    `Created: ${formatTimestamp(conversation.created_at)} · Updated: ${formatTimestamp(conversation.updated_at)}`,
+  );
+  return md;
+}
+
+export function loadMoreTreeItem(): vscode.TreeItem {
+  const item = new vscode.TreeItem(vscode.l10n.t('Load more…'), vscode.TreeItemCollapsibleState.None);
+  item.id = 'conversations/load-more';
+  item.iconPath = new vscode.ThemeIcon('ellipsis');
+  item.contextValue = 'loadMore';
+  item.command = { command: 'openhands.loadMoreConversations', title: vscode.l10n.t('Load more…') };
+  return item;
+}
+
+function withoutQuery(url: string): string {
+  const index = url.indexOf('?');
+  return index === -1 ? url : url.slice(0, index);
+}
+
+function escape(text: string): string {
+  return text.replace(/[\\`*_{}[\]()#+\-.!|<>]/g, '\\$&');
+}

@@ -1,0 +1,87 @@
+import * as vscode from 'vscode';
+import type { ConversationNode, OpenHandsNode, SandboxNode } from './nodes';
+import type { OpenHandsStore } from './store';
+import { conversationTreeItem, loadMoreTreeItem, sandboxTreeItem } from './treeItems';
+
+/** Sandboxes, each with the (loaded) conversations that run in it as children. */
+export class SandboxTreeProvider implements vscode.TreeDataProvider<OpenHandsNode>, vscode.Disposable {
+  private readonly changed = new vscode.EventEmitter<void>();
+  readonly onDidChangeTreeData = this.changed.event;
+  private readonly subscription: vscode.Disposable;
+
+  constructor(private readonly store: OpenHandsStore) {
+    this.subscription = store.onDidChange(() => this.changed.fire());
+  }
+
+  getChildren(element?: OpenHandsNode): OpenHandsNode[] {
+    if (!element) return this.store.sandboxes.map((sandbox): SandboxNode => ({ kind: 'sandbox', sandbox }));
+    if (element.kind !== 'sandbox') return [];
+    return this.store
+      .conversationsIn(element.sandbox.id)
+      .map((conversation): ConversationNode => ({
+        kind: 'conversation',
+        conversation,
+        underSandbox: element.sandbox.id,
+      }));
+  }
+
+  getTreeItem(node: OpenHandsNode): vscode.TreeItem {
+    if (node.kind === 'sandbox') {
+      const transition = this.store.transitions.get(node.sandbox.id);
+      return sandboxTreeItem(
+        node,
+        transition,
+        this.store.conversationsIn(node.sandbox.id).length,
+        this.store.stale,
+      );
+    }
+    if (node.kind === 'conversation') return conversationTreeItem(node, this.store.stale);
+    return loadMoreTreeItem();
+  }
+
+  getParent(node: OpenHandsNode): OpenHandsNode | undefined {
+    if (node.kind !== 'conversation' || !node.underSandbox) return undefined;
+    const sandbox = this.store.findSandbox(node.underSandbox);
+    return sandbox ? { kind: 'sandbox', sandbox } : undefined;
+  }
+
+  dispose(): void {
+    this.subscription.dispose();
+    this.changed.dispose();
+  }
+}
+
+/** Conversations newest first (the server's order), with a "Load more…" row while pages remain. */
+export class ConversationTreeProvider implements vscode.TreeDataProvider<OpenHandsNode>, vscode.Disposable {
+  private readonly changed = new vscode.EventEmitter<void>();
+  readonly onDidChangeTreeData = this.changed.event;
+  private readonly subscription: vscode.Disposable;
+
+  constructor(private readonly store: OpenHandsStore) {
+    this.subscription = store.onDidChange(() => this.changed.fire());
+  }
+
+  getChildren(element?: OpenHandsNode): OpenHandsNode[] {
+    if (element) return [];
+    const rows: OpenHandsNode[] = this.store.conversations.map((conversation) => ({
+      kind: 'conversation',
+      conversation,
+    }));
+    if (this.store.conversationsNextPage !== null && rows.length > 0) rows.push({ kind: 'loadMore' });
+    return rows;
+  }
+
+  getTreeItem(node: OpenHandsNode): vscode.TreeItem {
+    if (node.kind === 'conversation') return conversationTreeItem(node, this.store.stale);
+    return loadMoreTreeItem();
+  }
+
+  getParent(): undefined {
+    return undefined;
+  }
+
+  dispose(): void {
+    this.subscription.dispose();
+    this.changed.dispose();
+  }
+}

@@ -1,0 +1,56 @@
+import * as vscode from 'vscode';
+import type { Connection } from '../core/connection';
+import type { OpenHandsNode } from './nodes';
+import type { OpenHandsStore } from './store';
+
+/**
+ * Keeps the views' chrome in step with the store: the context keys that pick the welcome view and
+ * the menus, the "stale" and "filtered" messages, and the view descriptions.
+ */
+export class ViewPresenter implements vscode.Disposable {
+  private readonly subscription: vscode.Disposable;
+
+  constructor(
+    private readonly store: OpenHandsStore,
+    private readonly connection: Connection,
+    private readonly sandboxesView: vscode.TreeView<OpenHandsNode>,
+    private readonly conversationsView: vscode.TreeView<OpenHandsNode>,
+  ) {
+    this.subscription = store.onDidChange(() => this.update());
+    this.update();
+  }
+
+  update(): void {
+    const { store } = this;
+    void setContext('openhands.state', store.state);
+    void setContext('openhands.errorKind', store.lastError?.kind ?? '');
+    void setContext('openhands.conversationsFiltered', store.titleFilter !== undefined);
+    void setContext('openhands.hasApiKey', this.connection.hasApiKey);
+
+    // A message hides the welcome view, so set one only when rows are shown.
+    const staleMessage = store.stale ? this.staleMessage() : undefined;
+    this.sandboxesView.message = store.sandboxes.length ? staleMessage : undefined;
+    const filterMessage = store.titleFilter
+      ? vscode.l10n.t('Filtered by title: “{0}”', store.titleFilter)
+      : undefined;
+    this.conversationsView.message = store.conversations.length
+      ? [staleMessage, filterMessage].filter(Boolean).join(' — ') || undefined
+      : undefined;
+    this.conversationsView.description = store.titleFilter ? vscode.l10n.t('filtered') : undefined;
+    this.sandboxesView.description = store.stale ? vscode.l10n.t('offline') : undefined;
+  }
+
+  private staleMessage(): string {
+    const when = this.store.lastSuccessAt?.toLocaleTimeString() ?? '';
+    const why = this.store.lastError?.message ?? '';
+    return vscode.l10n.t('⚠ Stale: showing data from {0}. {1}', when, why);
+  }
+
+  dispose(): void {
+    this.subscription.dispose();
+  }
+}
+
+function setContext(key: string, value: unknown): Thenable<unknown> {
+  return vscode.commands.executeCommand('setContext', key, value);
+}

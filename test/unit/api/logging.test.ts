@@ -1,0 +1,65 @@
+import assert from 'node:assert/strict';
+import { REDACTED, redactJson, redactUrl, type RequestLogEntry } from '../../../src/api';
+import { useTestServer } from './harness';
+
+const SECRETS = ['api-key-SECRET-1', 'ghp_SECRET2', 'sse-SECRET-3', 'shttp-SECRET-4', 'env-SECRET-5'];
+
+describe('request log', () => {
+  const t = useTestServer({ seed: { sandboxes: 3, conversations: 3 }, sessionApiKey: SECRETS[0] });
+
+  it('logs method, path, status, time and attempt for each request', async () => {
+    await t.client.searchSandboxes({ limit: 2 });
+    const [entry] = t.logs;
+    assert.equal(entry?.method, 'GET');
+    assert.equal(entry?.path, '/api/v1/sandboxes/search?limit=2');
+    assert.equal(entry?.status, 200);
+    assert.equal(entry?.attempt, 1);
+    assert.ok((entry?.durationMs ?? -1) >= 0);
+  });
+
+  it('never contains a secret, even with bodies logged', async () => {
+    const logs: RequestLogEntry[] = [];
+    const client = t.newClient({ apiKey: SECRETS[0], logBodies: true, onLog: (entry) => logs.push(entry) });
+    await client.storeProviderTokens({
+      provider_tokens: { github: { token: SECRETS[1] } },
+      mcp_config: {
+        sse_servers: [{ url: 'https://mcp.example.com/sse', api_key: SECRETS[2] }],
+        shttp_servers: [{ url: 'https://mcp.example.com/mcp', api_key: SECRETS[3] }],
+        stdio_servers: [{ name: 'x', command: 'npx', args: [], env: { GITHUB_TOKEN: SECRETS[4] ?? '' } }],
+      },
+    });
+    const running = (await client.searchSandboxes()).items.find((s) => s.session_api_key);
+    assert.ok(running, 'a running sandbox (its key and VS Code URL are in the reply)');
+    await client.getSettings();
+    const text = JSON.stringify(logs);
+    for (const secret of [...SECRETS, running.session_api_key ?? ''])
+      assert.ok(!text.includes(secret), `leaked ${secret}`);
+    assert.ok(text.includes(REDACTED));
+    assert.ok(text.includes('GITHUB_TOKEN'), 'env names stay readable');
+  });
+
+  it('errors do not echo the API key', async () => {
+    t.server.faults.add({ kind: 'status', status: 500, body: { detail: `bad key ${SECRETS[0]}` } });
+    const client = t.newClient({ apiKey: SECRETS[0] });
+    await assert.rejects(client.getSettings(), (error: Error) => !error.message.includes(SECRETS[0] ?? ''));
+  });
+});
+
+describe('redaction helpers', () => {
+  it('masks tkn= in VS Code URLs and secret-named keys', () => {
+    assert.equal(redactUrl('http://h/?tkn=abc&folder=/w'), `http://h/?tkn=${REDACTED}&folder=/w`);
+    assert.deepEqual(
+      redactJson({ api_key: 'k', url: 'u', nested: [{ token: 't', host: 'h' }], env: { A: 'v' } }),
+      {
+        api_key: REDACTED,
+        url: 'u',
+        nested: [{ token: REDACTED, host: 'h' }],
+        env: { A: REDACTED },
+      },
+    );
+  });
+
+  it('leaves empty and null secret fields visible (they carry no secret, and say "unset")', () => {
+    assert.deepEqual(redactJson({ token: '', api_key: null }), { token: '', api_key: null });
+  });
+});
