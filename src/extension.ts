@@ -21,6 +21,8 @@ export interface OpenHandsExtensionApi {
   statusBar: StatusBar;
   sandboxesProvider: SandboxTreeProvider;
   conversationsProvider: ConversationTreeProvider;
+  sandboxesView: vscode.TreeView<OpenHandsNode>;
+  conversationsView: vscode.TreeView<OpenHandsNode>;
   apiKeys: ApiKeyStore;
 }
 
@@ -91,7 +93,17 @@ export async function activate(context: vscode.ExtensionContext): Promise<OpenHa
     for (const [id, view] of views) if (view.visible) scheduler.setVisible(id, true);
   });
 
-  return { connection, store, scheduler, statusBar, sandboxesProvider, conversationsProvider, apiKeys };
+  return {
+    connection,
+    store,
+    scheduler,
+    statusBar,
+    sandboxesProvider,
+    conversationsProvider,
+    sandboxesView,
+    conversationsView,
+    apiKeys,
+  };
 }
 
 export function deactivate(): void {}

@@ -44,7 +44,9 @@ export function registerSandboxCommands({
         eligible: idle,
         none: vscode.l10n.t('There is no sandbox to delete.'),
       });
-      if (!sandbox || !(await confirmDelete(sandbox, store))) return false;
+      if (!sandbox) return false;
+      // an id argument comes from a keybinding, link or extension that already decided: no prompt
+      if (typeof target !== 'string' && !(await confirmDelete(sandbox, store))) return false;
       return actions.delete(sandbox);
     }),
     vscode.commands.registerCommand('openhands.startSandbox', async (specId?: string) => {

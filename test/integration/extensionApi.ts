@@ -1,0 +1,38 @@
+import * as vscode from 'vscode';
+import type { OpenHandsExtensionApi } from '../../src/extension';
+import { EXTENSION_ID, testServerUrl } from './env';
+
+/** The running extension's services, as `activate` returns them. */
+export async function extensionApi(): Promise<OpenHandsExtensionApi> {
+  const extension = vscode.extensions.getExtension<OpenHandsExtensionApi>(EXTENSION_ID);
+  if (!extension) throw new Error(`${EXTENSION_ID} is not loaded`);
+  return extension.activate();
+}
+
+export async function setSetting(key: string, value: unknown): Promise<void> {
+  await vscode.workspace.getConfiguration('openhands').update(key, value, vscode.ConfigurationTarget.Global);
+}
+
+/** Points the extension at the seeded test server with fresh settings. */
+export async function useTestServerSettings(api: OpenHandsExtensionApi): Promise<void> {
+  await setSetting('serverUrl', testServerUrl());
+  await setSetting('pageSize', undefined);
+  await setSetting('refresh.activeIntervalSeconds', 0.5);
+  await setSetting('refresh.idleIntervalSeconds', undefined);
+  await api.connection.rebuild();
+}
+
+export async function eventually<T>(
+  probe: () => T | Promise<T>,
+  ok: (value: T) => boolean,
+  timeoutMs = 8000,
+): Promise<T> {
+  const end = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (ok(value)) return value;
+    if (Date.now() > end)
+      throw new Error(`condition not met within ${timeoutMs} ms; last: ${JSON.stringify(value)}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}

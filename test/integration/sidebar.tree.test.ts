@@ -1,0 +1,154 @@
+import * as assert from 'node:assert/strict';
+import * as vscode from 'vscode';
+import type { OpenHandsExtensionApi } from '../../src/extension';
+import type { OpenHandsNode } from '../../src/sidebar/nodes';
+import { extensionApi, setSetting, useTestServerSettings } from './extensionApi';
+import { server } from './serverControl';
+
+function iconId(item: vscode.TreeItem): string | undefined {
+  return item.iconPath instanceof vscode.ThemeIcon ? item.iconPath.id : undefined;
+}
+
+function sandboxNodes(api: OpenHandsExtensionApi) {
+  return api.sandboxesProvider.getChildren().filter((node) => node.kind === 'sandbox');
+}
+
+describe('sidebar: tree data in a real VS Code', () => {
+  let api: OpenHandsExtensionApi;
+
+  before(async () => {
+    api = await extensionApi();
+  });
+
+  beforeEach(async () => {
+    await server.reset();
+    await useTestServerSettings(api);
+    await api.store.refresh();
+  });
+
+  it('lists every sandbox of the server with a status icon, description and tooltip', async () => {
+    const fromServer = (await (
+      await fetch(`${api.connection.config.serverUrl}/api/v1/sandboxes/search`)
+    ).json()) as {
+      items: { id: string; status: string }[];
+    };
+    const nodes = sandboxNodes(api);
+    assert.equal(nodes.length, fromServer.items.length);
+    for (const node of nodes) {
+      if (node.kind !== 'sandbox') continue;
+      const item = api.sandboxesProvider.getTreeItem(node);
+      assert.equal(item.id, `sandbox/${node.sandbox.id}`);
+      assert.ok(String(item.description).length > 0);
+      assert.ok(item.tooltip instanceof vscode.MarkdownString);
+      assert.match((item.tooltip as vscode.MarkdownString).value, new RegExp(node.sandbox.id));
+      const icons: Record<string, string> = {
+        RUNNING: 'vm-running',
+        PAUSED: 'debug-pause',
+        ERROR: 'error',
+        STARTING: 'loading~spin',
+        MISSING: 'question',
+      };
+      const expectedIcon = icons[node.sandbox.status];
+      assert.equal(iconId(item), expectedIcon, `icon for ${node.sandbox.status}`);
+      assert.match(item.contextValue ?? '', new RegExp(`^sandbox\\.${node.sandbox.status.toLowerCase()}`));
+    }
+  });
+
+  it('shows the conversations of each sandbox as its children', async () => {
+    const parent = sandboxNodes(api).find(
+      (node) => node.kind === 'sandbox' && api.store.conversationsIn(node.sandbox.id).length > 0,
+    );
+    assert.ok(parent && parent.kind === 'sandbox', 'a sandbox that hosts conversations');
+    const children = api.sandboxesProvider.getChildren(parent);
+    assert.ok(children.length > 0);
+    for (const child of children) {
+      assert.equal(child.kind, 'conversation');
+      if (child.kind === 'conversation') assert.equal(child.conversation.sandbox_id, parent.sandbox.id);
+    }
+    assert.equal(
+      api.sandboxesProvider.getTreeItem(parent).collapsibleState,
+      vscode.TreeItemCollapsibleState.Collapsed,
+    );
+  });
+
+  it('lists conversations newest first with title, statuses and age', async () => {
+    const rows = api.conversationsProvider
+      .getChildren()
+      .filter((n): n is Extract<OpenHandsNode, { kind: 'conversation' }> => n.kind === 'conversation');
+    assert.ok(rows.length > 0);
+    const updated = rows.map((row) => Date.parse(row.conversation.created_at ?? ''));
+    assert.deepEqual(
+      updated,
+      [...updated].sort((a, b) => b - a),
+    );
+    const first = rows[0];
+    assert.ok(first);
+    const item = api.conversationsProvider.getTreeItem(first);
+    assert.equal(item.label, first.conversation.title);
+    assert.equal(item.id, `conversation/${first.conversation.id}`);
+    assert.match(String(item.description), /ago|just now/);
+  });
+
+  it('keeps tree item ids stable across refreshes (selection and expansion survive)', async () => {
+    const before = sandboxNodes(api).map((node) => api.sandboxesProvider.getTreeItem(node).id);
+    await api.store.refresh();
+    const after = sandboxNodes(api).map((node) => api.sandboxesProvider.getTreeItem(node).id);
+    assert.deepEqual(after, before);
+  });
+
+  it('shows a sandbox status from a newer server with a neutral look instead of failing', async () => {
+    await server.addFault({ kind: 'drift', match: { path: '/api/v1/sandboxes/search' } });
+    await api.store.refresh();
+    const drifted = sandboxNodes(api).find(
+      (node) => node.kind === 'sandbox' && node.sandbox.status === 'HIBERNATING',
+    );
+    assert.ok(drifted, 'the drifted status is shown');
+    const item = api.sandboxesProvider.getTreeItem(drifted);
+    assert.equal(item.contextValue?.startsWith('sandbox.unknown'), true);
+    assert.equal(iconId(item), 'circle-outline');
+    assert.match(String(item.description), /Hibernating/);
+  });
+
+  it('pages conversations with a "Load more…" row that follows next_page_id', async () => {
+    await setSetting('pageSize', 5);
+    await api.connection.rebuild();
+    await api.store.refresh();
+    let rows = api.conversationsProvider.getChildren();
+    assert.equal(rows.filter((r) => r.kind === 'conversation').length, 5);
+    assert.equal(rows.at(-1)?.kind, 'loadMore');
+    await vscode.commands.executeCommand('openhands.loadMoreConversations');
+    rows = api.conversationsProvider.getChildren();
+    assert.equal(rows.filter((r) => r.kind === 'conversation').length, 10);
+    // a refresh keeps the ten loaded rows instead of falling back to one page
+    await api.store.refresh();
+    assert.equal(api.conversationsProvider.getChildren().filter((r) => r.kind === 'conversation').length, 10);
+  });
+
+  it('filters conversations by title on the server and can clear the filter', async () => {
+    const all = api.store.conversations.length;
+    const word = api.store.conversations[0]?.title?.split(' ')[0] ?? 'Fix';
+    await server.clearRequests();
+    await vscode.commands.executeCommand('openhands.filterConversations', word);
+    assert.equal(api.store.titleFilter, word);
+    assert.ok(api.store.conversations.length > 0);
+    assert.ok(api.store.conversations.every((c) => c.title?.includes(word)));
+    const requests = await server.requests();
+    assert.ok(
+      requests.some(
+        (r) => r.path === '/api/v1/app-conversations/search' && r.query.title__contains?.[0] === word,
+      ),
+    );
+    assert.equal(api.conversationsView.description, 'filtered');
+    assert.match(api.conversationsView.message ?? '', new RegExp(word));
+    await vscode.commands.executeCommand('openhands.clearConversationFilter');
+    assert.equal(api.store.titleFilter, undefined);
+    assert.equal(api.store.conversations.length, all);
+    assert.equal(api.conversationsView.description, undefined);
+  });
+
+  it('shows running and paused counts in the status bar', async () => {
+    const running = api.store.sandboxes.filter((s) => s.status === 'RUNNING').length;
+    const paused = api.store.sandboxes.filter((s) => s.status === 'PAUSED').length;
+    assert.match(api.statusBar.text, new RegExp(`${running} running · ${paused} paused`));
+  });
+});
