@@ -1,9 +1,24 @@
 // Bundles the extension host code and the webview scripts. `--production` minifies for packaging;
 // `--watch` rebuilds on change.
+import * as fs from 'node:fs';
 import * as esbuild from 'esbuild';
 
 const production = process.argv.includes('--production');
 const watch = process.argv.includes('--watch');
+
+/** vscode-elements links the codicon stylesheet by id, so it ships as files next to the webview bundle. */
+/** @type {esbuild.Plugin} */
+const copyCodicons = {
+  name: 'copy-codicons',
+  setup(build) {
+    build.onEnd(() => {
+      fs.mkdirSync('dist/webview', { recursive: true });
+      for (const file of ['codicon.css', 'codicon.ttf']) {
+        fs.copyFileSync(`node_modules/@vscode/codicons/dist/${file}`, `dist/webview/${file}`);
+      }
+    });
+  },
+};
 
 /** @type {esbuild.BuildOptions[]} */
 const builds = [
@@ -18,6 +33,19 @@ const builds = [
     sourcemap: !production,
     minify: production,
     logLevel: 'warning',
+  },
+  {
+    // The MCP & Git Providers webview: browser code, one script and one stylesheet.
+    entryPoints: { mcpForm: 'src/mcpForm/webview/main.ts' },
+    outdir: 'dist/webview',
+    bundle: true,
+    platform: 'browser',
+    target: 'es2022',
+    format: 'iife',
+    sourcemap: !production,
+    minify: production,
+    logLevel: 'warning',
+    plugins: [copyCodicons],
   },
 ];
 

@@ -20,7 +20,10 @@ export default tseslint.config(
     // The API core must stay pure: it runs in plain Node and in tests without VS Code.
     files: ['src/api/**/*.ts'],
     rules: {
-      'no-restricted-imports': ['error', { paths: [{ name: 'vscode', message: 'src/api must not depend on vscode.' }] }],
+      'no-restricted-imports': [
+        'error',
+        { paths: [{ name: 'vscode', message: 'src/api must not depend on vscode.' }] },
+      ],
     },
   },
 );

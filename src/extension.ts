@@ -5,6 +5,7 @@ import { registerSandboxCommands } from './commands/sandboxCommands';
 import { ApiKeyStore } from './core/apiKeyStore';
 import { Connection } from './core/connection';
 import { Log } from './core/log';
+import { registerMcpForm, type McpFormTestApi } from './mcpForm/register';
 import type { OpenHandsNode } from './sidebar/nodes';
 import { RefreshScheduler } from './sidebar/refreshScheduler';
 import { SandboxActions } from './sidebar/sandboxActions';
@@ -24,6 +25,8 @@ export interface OpenHandsExtensionApi {
   sandboxesView: vscode.TreeView<OpenHandsNode>;
   conversationsView: vscode.TreeView<OpenHandsNode>;
   apiKeys: ApiKeyStore;
+  /** MCP & Git Providers form hooks; only when the extension runs its test suite (they read secrets). */
+  mcpForm: McpFormTestApi | undefined;
 }
 
 export async function activate(context: vscode.ExtensionContext): Promise<OpenHandsExtensionApi> {
@@ -86,6 +89,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<OpenHa
     }),
   );
 
+  const mcpForm = registerMcpForm(context, { connection, log });
+
   // Reads settings and the stored key only. The first request waits until activation is over and
   // a view is visible.
   await connection.rebuild();
@@ -103,6 +108,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<OpenHa
     sandboxesView,
     conversationsView,
     apiKeys,
+    mcpForm,
   };
 }
 

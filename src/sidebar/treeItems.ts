@@ -54,7 +54,7 @@ export function sandboxTreeItem(
   item.iconPath = transition ? new vscode.ThemeIcon('loading~spin') : style.icon;
   item.contextValue = sandboxContextValue(sandbox, transition);
   item.tooltip = sandboxTooltip(sandbox, style.label, conversationCount);
-  item.accessibilityInformation = { label: `Sandbox ${shortSandboxId(sandbox.id)}, ${status}` };
+  item.accessibilityInformation = { label: `Sandbox ${shortSandboxId(sandbox.id)}, ${item.description}` };
   return item;
 }
 
@@ -86,13 +86,13 @@ export function conversationTreeItem(node: ConversationNode, stale: boolean): vs
   item.id = node.underSandbox
     ? `sandbox/${node.underSandbox}/conversation/${conversation.id}`
     : `conversation/${conversation.id}`;
+  // "idle · sandbox running · 5 min ago": the agent's state first, then where it runs
   const execution = executionStatusLabel(conversation.execution_status);
-  const sandbox = sandboxStatusStyle(conversation.sandbox_status).label.toLowerCase();
-  const parts = [
-    execution ?? sandbox,
-    execution ? sandbox : undefined,
-    formatAge(conversation.updated_at),
-  ].filter(Boolean);
+  const sandbox = vscode.l10n.t(
+    'sandbox {0}',
+    sandboxStatusStyle(conversation.sandbox_status).label.toLowerCase(),
+  );
+  const parts = [execution, sandbox, formatAge(conversation.updated_at)].filter(Boolean);
   if (stale) parts.push(vscode.l10n.t('(stale)'));
   item.description = parts.join(' · ');
   item.iconPath = conversationIcon(conversation.execution_status, conversation.sandbox_status);

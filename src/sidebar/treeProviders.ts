@@ -16,13 +16,11 @@ export class SandboxTreeProvider implements vscode.TreeDataProvider<OpenHandsNod
   getChildren(element?: OpenHandsNode): OpenHandsNode[] {
     if (!element) return this.store.sandboxes.map((sandbox): SandboxNode => ({ kind: 'sandbox', sandbox }));
     if (element.kind !== 'sandbox') return [];
-    return this.store
-      .conversationsIn(element.sandbox.id)
-      .map((conversation): ConversationNode => ({
-        kind: 'conversation',
-        conversation,
-        underSandbox: element.sandbox.id,
-      }));
+    return this.store.conversationsIn(element.sandbox.id).map((conversation): ConversationNode => ({
+      kind: 'conversation',
+      conversation,
+      underSandbox: element.sandbox.id,
+    }));
   }
 
   getTreeItem(node: OpenHandsNode): vscode.TreeItem {

@@ -1,0 +1,31 @@
+// Well-known locations shared by the provisioning, test and demo scripts.
+import * as path from 'node:path';
+
+export const ROOT = path.resolve(__dirname, '..', '..');
+
+/** 4.101+ needs Node 24; 4.100.3 runs on Node 20 and ships VS Code 1.100.3. Keep in sync with provision-vscode.sh. */
+export const CODE_SERVER_VERSION = '4.100.3';
+export const CODE_SERVER_DIR =
+  process.env.OPENHANDS_CODE_SERVER_DIR ??
+  path.join(ROOT, '.vscode-test', `code-server-${CODE_SERVER_VERSION}`);
+export const CODE_SERVER_ENTRY = path.join(
+  CODE_SERVER_DIR,
+  'node_modules',
+  'code-server',
+  'out',
+  'node',
+  'entry.js',
+);
+export const PROVISION_SCRIPT = path.join(ROOT, 'scripts', 'provision-vscode.sh');
+
+/** Per-run scratch (user-data-dir, extensions-dir, workspace); git-ignored and wiped at the start of a run. */
+export const RUNS_DIR = path.join(ROOT, '.vscode-test', 'runs');
+/** Screenshots, logs and reports a human looks at after a run; git-ignored. */
+export const ARTIFACTS_DIR = path.join(ROOT, '.artifacts');
+export const SCREENSHOTS_DIR = path.join(ARTIFACTS_DIR, 'screenshots');
+
+export const INTEGRATION_SRC_DIR = path.join(ROOT, 'test', 'integration');
+export const INTEGRATION_OUT_DIR = path.join(ROOT, 'out', 'test', 'integration');
+export const INTEGRATION_ENTRY = path.join(INTEGRATION_OUT_DIR, 'index.js');
+
+export const CHROMIUM_PATH = process.env.OPENHANDS_CHROMIUM ?? '/usr/bin/chromium';

@@ -1,0 +1,125 @@
+// `npm run test:vscode`: runs test/integration in a real VS Code (code-server 1.100.3 in Chromium) with
+// the extension in development mode and a seeded test server, then reports `N passed, N failed`.
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { REPORT_PATH_ENV, TEST_SERVER_URL_ENV } from '../../test/integration/env';
+import { summaryLine, type TestFailure, type TestReport } from '../../test/integration/report';
+import { collectCodeServerLogs, freshArtifactsDir } from './artifacts';
+import { launchBrowser, type BrowserSession } from './browser';
+import { buildExtension, buildIntegrationSuite } from './build';
+import { Cleanup } from './cleanup';
+import { startCodeServer } from './code-server';
+import { recordConsole } from './console-log';
+import { since } from './elapsed';
+import { INTEGRATION_ENTRY, ROOT, RUNS_DIR, SCREENSHOTS_DIR } from './paths';
+import { provision } from './provision';
+import { startSeededTestServer } from './test-server';
+import { waitForFile } from './wait-file';
+import { screenshot } from './workbench';
+import { workbenchUrl } from './workbench-url';
+
+const REPORT_TIMEOUT_MS = Number(process.env.OPENHANDS_TEST_TIMEOUT_MS ?? 5 * 60_000);
+
+function printFailures(failures: TestFailure[]): void {
+  failures.forEach((failure, index) => {
+    console.log(
+      `\n  ${index + 1}) ${failure.fullTitle}\n     ${failure.message.split('\n').join('\n     ')}`,
+    );
+  });
+  if (failures.length > 0) console.log('');
+}
+
+/** Runs the suite and returns its report; infrastructure problems throw. */
+async function runSuite(
+  cleanup: Cleanup,
+  artifacts: string,
+  onPage: (b: BrowserSession) => void,
+): Promise<TestReport> {
+  let step = Date.now();
+  provision();
+  buildExtension();
+  await buildIntegrationSuite();
+  console.log(`[integration] provisioned and built (${since(step)})`);
+
+  const reportFile = path.join(artifacts, 'report.json');
+  const server = await startSeededTestServer({ fast: true });
+  cleanup.add('test server', () => server.close());
+
+  step = Date.now();
+  const runDir = path.join(RUNS_DIR, 'integration');
+  const codeServer = await startCodeServer({
+    runDir,
+    logFile: path.join(artifacts, 'code-server.log'),
+    settings: { 'openhands.serverUrl': server.url },
+    env: { [TEST_SERVER_URL_ENV]: server.url, [REPORT_PATH_ENV]: reportFile },
+  });
+  // Registered first so it runs after code-server stopped and flushed its logs.
+  cleanup.add('collect logs', () => collectCodeServerLogs(codeServer.userDataDir, artifacts));
+  cleanup.add('code-server', () => codeServer.stop());
+  console.log(`[integration] code-server pid ${codeServer.pid} at ${codeServer.url} (${since(step)})`);
+
+  const browser = await launchBrowser();
+  cleanup.add('chromium', () => browser.close());
+  onPage(browser);
+  recordConsole(browser.page, path.join(artifacts, 'browser-console.log'));
+  let pageCrashed: string | undefined;
+  browser.page.once('crash', () => (pageCrashed = 'the workbench page crashed'));
+
+  step = Date.now();
+  const url = workbenchUrl({
+    baseUrl: codeServer.url,
+    folder: codeServer.workspaceFolder,
+    extensionDevelopmentPath: ROOT,
+    extensionTestsPath: INTEGRATION_ENTRY,
+  });
+  await browser.page.goto(url);
+  await waitForFile(reportFile, {
+    timeoutMs: REPORT_TIMEOUT_MS,
+    abortReason: () => codeServer.exitReason() ?? pageCrashed,
+  });
+  console.log(`[integration] suite finished in VS Code (${since(step)})`);
+  return JSON.parse(fs.readFileSync(reportFile, 'utf8')) as TestReport;
+}
+
+async function main(): Promise<number> {
+  const started = Date.now();
+  const cleanup = new Cleanup();
+  cleanup.handleSignals();
+  const artifacts = freshArtifactsDir('integration');
+  const failurePng = path.join(SCREENSHOTS_DIR, 'integration-failure.png');
+  fs.rmSync(failurePng, { force: true });
+  let browser: BrowserSession | undefined;
+  const failureScreenshot = async () => {
+    if (!browser) return;
+    const file = await screenshot(browser.page, failurePng).catch(() => undefined);
+    if (file) console.log(`[integration] screenshot: ${path.relative(ROOT, file)}`);
+  };
+
+  try {
+    const report = await runSuite(cleanup, artifacts, (b) => (browser = b));
+    console.log(
+      `[integration] VS Code ${report.vscodeVersion} (${report.uiKind}), suite ${report.durationMs} ms`,
+    );
+    for (const pending of report.pending) console.log(`  - skipped: ${pending.fullTitle}`);
+    printFailures(report.failures);
+    const total = report.passes.length + report.failures.length + report.pending.length;
+    if (report.failures.length > 0) await failureScreenshot();
+    if (total === 0) console.log('[integration] no tests ran');
+    console.log(`[integration] logs: ${path.relative(ROOT, artifacts)}/ (${since(started)} total)`);
+    console.log(summaryLine(report));
+    return report.failures.length === 0 && total > 0 ? 0 : 1;
+  } catch (error) {
+    console.error(`[integration] ${error instanceof Error ? error.message : String(error)}`);
+    await failureScreenshot();
+    console.log(`[integration] logs: ${path.relative(ROOT, artifacts)}/`);
+    // The run itself failed: count it as one failure so the summary never reads as success.
+    console.log(
+      summaryLine({ passes: [], failures: [{ title: '', fullTitle: '', message: '' }], pending: [] }),
+    );
+    return 1;
+  } finally {
+    await cleanup.runAll();
+  }
+}
+
+void main().then((code) => process.exit(code));

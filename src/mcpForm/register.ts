@@ -1,0 +1,106 @@
+/**
+ * Wires the MCP & Git Providers form into the extension: the command, the panel serializer (so
+ * the panel survives a reload) and the reaction to a changed server or key.
+ */
+import { randomBytes } from 'node:crypto';
+import * as vscode from 'vscode';
+import type { Connection } from '../core/connection';
+import type { Log } from '../core/log';
+import { ConfigStore } from './configStore';
+import { FormController } from './formController';
+import type { LocalState } from './formStore';
+import { localizedStrings } from './localizedStrings';
+import { McpFormPanel, type PanelEnvironment } from './panel';
+import { VIEW_TYPE, type HostToWebview } from './protocol';
+import { SecretVault } from './secretVault';
+import { SyncService } from './syncService';
+import { VscodeFormStore } from './vscodeFormStore';
+
+export const EDIT_COMMAND = 'openhands.editMcpAndGitProviders';
+
+/** Hooks for the integration tests, returned only when the extension runs its test suite. */
+export interface McpFormTestApi {
+  /** What is stored locally for a server, secrets included. */
+  localState(serverUrl: string): Promise<LocalState>;
+  clearLocalState(serverUrl: string): Promise<void>;
+  /**
+   * Hands a message to the open panel's host as if its webview had posted it, and resolves with
+   * what the host sent back once it is done. Undefined when no panel is open.
+   */
+  sendFromWebview(message: unknown): Promise<HostToWebview[] | undefined>;
+  isPanelOpen(): boolean;
+  closePanel(): void;
+}
+
+export function registerMcpForm(
+  context: vscode.ExtensionContext,
+  deps: { connection: Connection; log: Log },
+): McpFormTestApi | undefined {
+  const { connection, log } = deps;
+  const vault = new SecretVault(context.secrets);
+  const configs = new ConfigStore(context.globalState);
+  const store = new VscodeFormStore(vault, configs);
+  const strings = localizedStrings();
+  const service = new SyncService(
+    store,
+    log,
+    () => strings,
+    () => randomBytes(9).toString('base64url'),
+  );
+
+  const env: PanelEnvironment = {
+    extensionUri: context.extensionUri,
+    strings,
+    warn: (message) => log.warn(message),
+    createController: (post) =>
+      new FormController({
+        post,
+        target: { serverUrl: () => connection.config.serverUrl, client: () => connection.client },
+        service,
+        strings,
+        log,
+        showLog: () => log.show(),
+        configureServer: () => void vscode.commands.executeCommand('openhands.configureServer'),
+      }),
+  };
+
+  let lastClient = connection.client;
+  context.subscriptions.push(
+    vscode.commands.registerCommand(EDIT_COMMAND, () => void McpFormPanel.show(env)),
+    vscode.window.registerWebviewPanelSerializer(VIEW_TYPE, {
+      // The webview restores its own draft from its state; the host only needs to exist again.
+      deserializeWebviewPanel: async (panel) => void McpFormPanel.revive(panel, env),
+    }),
+    connection.onDidChange(() => {
+      if (connection.client === lastClient) return;
+      lastClient = connection.client;
+      McpFormPanel.open?.controller.serverChanged();
+    }),
+    { dispose: () => McpFormPanel.open?.dispose() },
+  );
+
+  if (context.extensionMode !== vscode.ExtensionMode.Test) return undefined;
+  return {
+    localState: (serverUrl) => store.load(serverUrl),
+    clearLocalState: async (serverUrl) => {
+      await vault.clear(serverUrl);
+      await configs.clear(serverUrl);
+    },
+    sendFromWebview: async (message) => {
+      const panel = McpFormPanel.open;
+      if (!panel) return undefined;
+      const answers: HostToWebview[] = [];
+      const listener = panel.onDidPost((answer) => answers.push(answer));
+      try {
+        await panel.controller.idle();
+        panel.controller.receive(message);
+        await panel.controller.idle();
+      } finally {
+        listener.dispose();
+      }
+      return answers;
+    },
+    isPanelOpen: () => McpFormPanel.open !== undefined,
+    closePanel: () => McpFormPanel.open?.dispose(),
+  };
+}

@@ -1,0 +1,134 @@
+/**
+ * Every user-visible string of the form, in English, with `{0}`-style placeholders. The host passes
+ * each through `vscode.l10n.t` (see `localizedStrings.ts`) and sends the result to the webview, so
+ * the validation rules, shared by both sides, speak the user's language on both.
+ */
+import { z } from 'zod';
+
+export const ENGLISH_STRINGS = {
+  // page
+  panelTitle: 'OpenHands: MCP & Git Providers',
+  title: 'MCP & Git Providers',
+  serverLabel: 'Server: {0}',
+  noServer: 'No OpenHands server is configured. Set openhands.serverUrl first.',
+  configureServer: 'Configure Server…',
+  loading: 'Loading…',
+  saving: 'Saving…',
+  syncing: 'Syncing…',
+  save: 'Save',
+  discard: 'Discard Changes',
+  reload: 'Reload from Server',
+  retrySync: 'Retry Sync',
+  showLog: 'Show Log',
+  unsavedChanges: 'Unsaved changes',
+  staleDraft:
+    'The stored configuration changed while you were editing. Your edits are kept; discard them to see the new state.',
+  loadProblem: 'Could not read the server\u2019s current state: {0}',
+  // outcome
+  savedLocally: 'Saved locally.',
+  tokensPart: 'Git providers',
+  mcpPart: 'MCP servers',
+  statusSynced: 'synced with the server',
+  statusSyncedViaSettings: 'synced with the server (stored through /api/settings)',
+  statusUnchanged: 'no changes',
+  statusPending: 'sync pending: {0}',
+  statusFailed: 'not accepted by the server: {0}',
+  pendingBanner: 'Saved locally; not yet synced with the server.',
+  validationBanner: 'Nothing was saved: fix the highlighted fields.',
+  // secrets
+  secretSet: 'Set',
+  secretUnset: 'Not set',
+  secretWillClear: 'Will be removed on save',
+  replace: 'Replace',
+  clear: 'Clear',
+  cancel: 'Cancel',
+  setValue: 'Set…',
+  undo: 'Undo',
+  replaceLabel: 'Replace {0}',
+  clearLabel: 'Clear {0}',
+  setLabel: 'Set {0}',
+  cancelLabel: 'Cancel editing {0}',
+  undoLabel: 'Keep {0}',
+  // providers
+  providersHeading: 'Git providers',
+  providersHelp:
+    'Tokens are stored in VS Code Secret Storage and sent to the server only when you change them.',
+  provider_github: 'GitHub',
+  provider_gitlab: 'GitLab',
+  provider_bitbucket: 'Bitbucket',
+  provider_enterprise_sso: 'Enterprise SSO',
+  tokenLabel: '{0} token',
+  hostLabel: '{0} host',
+  hostHelp: 'A host is needed only for a self-hosted instance, e.g. git.example.com.',
+  serverSet: 'Set on the server',
+  serverSetHost: 'Set on the server ({0})',
+  serverNotSet: 'Not set on the server',
+  serverUnknown: 'Server state unknown',
+  pendingChange: 'Change not yet synced',
+  // mcp
+  mcpHeading: 'MCP servers',
+  mcpHelp: 'API keys and environment values are stored in VS Code Secret Storage.',
+  mcpEmpty: 'No MCP servers configured.',
+  addSse: 'Add SSE Server',
+  addShttp: 'Add HTTP Server',
+  addStdio: 'Add stdio Server',
+  kindSse: 'SSE server',
+  kindShttp: 'Streamable HTTP server',
+  kindStdio: 'stdio server',
+  entryTitle: '{0} {1}',
+  remove: 'Remove',
+  removeLabel: 'Remove {0}',
+  urlLabel: 'URL',
+  apiKeyLabel: 'API key',
+  timeoutLabel: 'Timeout (seconds)',
+  timeoutHelp: 'Optional, 1–3600; the server uses 60 when empty.',
+  nameLabel: 'Name',
+  commandLabel: 'Command',
+  commandHelp: 'A single executable, e.g. npx or uvx. Put its parameters in the arguments.',
+  argsLabel: 'Arguments',
+  argLabel: 'Argument {0}',
+  addArg: 'Add Argument',
+  envLabel: 'Environment',
+  envNameLabel: 'Variable {0} name',
+  envValueLabel: 'Variable {0} value',
+  addEnv: 'Add Variable',
+  // validation
+  errUrlEmpty: 'Enter a URL.',
+  errUrlScheme: 'Use an http, https, ws or wss URL (e.g. https://mcp.example.com/sse).',
+  errUrlHost: 'The URL needs a host, e.g. https://mcp.example.com/sse.',
+  errUrlSpaces: 'A URL cannot contain spaces.',
+  errUrlDuplicate: 'This URL is already used by another SSE or HTTP server.',
+  errTimeout: 'Enter a whole number of seconds from 1 to 3600, or leave empty.',
+  errNameEmpty: 'Enter a name.',
+  errNamePattern: 'Use only letters, digits, hyphens and underscores.',
+  errNameDuplicate: 'Another stdio server has this name.',
+  errCommandEmpty: 'Enter a command.',
+  errCommandSpaces: 'The command cannot contain spaces; put parameters in the arguments.',
+  errArgEmpty: 'Enter a value or remove this argument.',
+  errEnvName: 'Use a name made of letters, digits and underscores, not starting with a digit.',
+  errEnvDuplicate: 'This variable is already defined.',
+  errSecretEmpty: 'Enter a value, or cancel.',
+  errTokenSpaces: 'A token cannot contain spaces.',
+  errHostScheme: 'Enter only the host name, without http:// or https://.',
+  errHostInvalid: 'Enter a host name such as git.example.com (optionally with :port).',
+  errSecretMissing: 'The stored value is no longer available; enter it again.',
+  errServerChanged: 'The server setting changed while the form was open; reload the form.',
+  errTokenRejected: 'The server rejected this token: {0}',
+  errNoSettings:
+    'The server has no user settings yet. Open the OpenHands web UI once to finish its setup, then retry.',
+  errMcpNotKept: 'The server accepted the MCP configuration but did not keep it.',
+} as const;
+
+export type UiStringKey = keyof typeof ENGLISH_STRINGS;
+export type UiStrings = Record<UiStringKey, string>;
+
+const KEYS = Object.keys(ENGLISH_STRINGS) as [UiStringKey, ...UiStringKey[]];
+export const UiStringsSchema = z.record(z.enum(KEYS), z.string().max(1000));
+
+/** Fills `{0}`, `{1}`… like `vscode.l10n.t` does. */
+export function format(template: string, ...args: (string | number)[]): string {
+  return template.replace(/\{(\d+)\}/g, (whole, index: string) => {
+    const value = args[Number(index)];
+    return value === undefined ? whole : String(value);
+  });
+}

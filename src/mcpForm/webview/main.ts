@@ -1,0 +1,255 @@
+/**
+ * The webview of "OpenHands: MCP & Git Providers". Holds the draft, validates as the user types
+ * (the host validates again before storing), and talks to the host only through the protocol.
+ */
+import '@vscode-elements/elements/dist/vscode-button/index.js';
+import '@vscode-elements/elements/dist/vscode-form-helper/index.js';
+import '@vscode-elements/elements/dist/vscode-icon/index.js';
+import '@vscode-elements/elements/dist/vscode-label/index.js';
+import '@vscode-elements/elements/dist/vscode-progress-ring/index.js';
+import '@vscode-elements/elements/dist/vscode-textfield/index.js';
+import './mcpForm.css';
+import { render } from 'lit';
+import { errorDomId, fieldDomId } from '../fieldPath';
+import type { FieldErrors, FormModel } from '../formSchema';
+import {
+  dispatchMessage,
+  HostToWebviewSchema,
+  type BusyOperation,
+  type HostToWebview,
+  type MessageHandlers,
+} from '../protocol';
+import type { SyncStatus } from '../syncOutcome';
+import type { UiStrings } from '../uiStrings';
+import { validateDraft } from '../validation';
+import { baselineOf, draftFromModel, newKey, toProtocolDraft, type EditorDraft } from './editorDraft';
+import { persistedState, readPersistedState } from './persistedState';
+import { appView, type Banner, type ViewActions } from './view';
+import { vscodeApi } from './vscodeApi';
+
+const NO_SYNC: SyncStatus = { pending: { tokens: false, mcp: false }, last: null, loadProblem: null };
+
+class FormApp {
+  private readonly api = vscodeApi();
+  private readonly root: HTMLElement;
+  private strings: UiStrings | null = null;
+  private model: FormModel | null = null;
+  private sync: SyncStatus = NO_SYNC;
+  private draft: EditorDraft | null = null;
+  private baseline = '';
+  private dirty = false;
+  private stale = false;
+  private busy: BusyOperation | null = null;
+  private banner: Banner = null;
+  /** After a save attempt every rule is shown; before, only for fields the user has left. */
+  private submitted = false;
+  private readonly touched = new Set<string>();
+  /** Refusals from the host (its validation or the server), cleared when the field is edited. */
+  private hostErrors: FieldErrors = {};
+  private clientErrors: FieldErrors = {};
+  private focusTarget: string | null = null;
+
+  private readonly handlers: MessageHandlers<HostToWebview> = {
+    init: (message) => {
+      this.strings = message.strings;
+      this.sync = message.sync;
+      this.adoptModel(message.model, true);
+    },
+    state: (message) => {
+      this.sync = message.sync;
+      this.adoptModel(message.model, message.reason !== 'loaded');
+      if (message.reason !== 'loaded') {
+        this.banner = message.reason;
+        this.hostErrors = message.fieldErrors;
+        this.focusFirstError();
+      }
+    },
+    busy: (message) => {
+      this.busy = message.operation;
+    },
+    validationFailed: (message) => {
+      this.hostErrors = message.errors;
+      this.submitted = true;
+      this.banner = 'invalid';
+      this.focusFirstError();
+    },
+  };
+
+  private readonly actions: ViewActions = {
+    edit: (path, apply) => {
+      if (!this.draft) return;
+      apply(this.draft);
+      this.dirty = true;
+      this.clearHostErrors(path);
+      this.changed();
+    },
+    touch: (path) => {
+      this.touched.add(path);
+      this.render();
+    },
+    focusLater: (domId) => {
+      this.focusTarget = domId;
+    },
+    addSse: () => this.addEntry('sse'),
+    addShttp: () => this.addEntry('shttp'),
+    addStdio: () => this.addEntry('stdio'),
+    removeEntry: (kind, index) => {
+      if (!this.draft) return;
+      this.draft[kind].splice(index, 1);
+      this.dirty = true;
+      // Positions shift: messages tied to the old positions no longer apply.
+      this.hostErrors = {};
+      this.focusTarget = `add-${kind}`;
+      this.changed();
+    },
+    save: () => this.save(),
+    discard: () => {
+      if (!this.model) return;
+      this.resetDraft(this.model);
+      this.changed();
+    },
+    reload: () => this.api.postMessage({ type: 'reload' }),
+    retrySync: () => this.api.postMessage({ type: 'retrySync' }),
+    showLog: () => this.api.postMessage({ type: 'showLog' }),
+    configureServer: () => this.api.postMessage({ type: 'configureServer' }),
+  };
+
+  constructor() {
+    const root = document.getElementById('app');
+    if (!root) throw new Error('missing #app');
+    this.root = root;
+    window.addEventListener('message', (event: MessageEvent<unknown>) => {
+      console.log('DBG msg', JSON.stringify(event.data).slice(0, 80));
+      const dispatched = dispatchMessage(HostToWebviewSchema, this.handlers, event.data);
+      if (!dispatched.ok) console.warn(`MCP form: ignored a malformed host message (${dispatched.problem})`);
+      else this.render();
+    });
+    this.api.postMessage({ type: 'ready' });
+  }
+
+  /** A new stored state: start over from it unless the user has unsaved edits (then say it moved). */
+  private adoptModel(model: FormModel | null, fresh: boolean): void {
+    const previous = this.model;
+    this.model = model;
+    if (!model) {
+      this.draft = null;
+      return;
+    }
+    const baseline = baselineOf(model);
+    if (this.draft === null) {
+      // First message of this webview: pick up the draft kept while it was hidden or reloaded.
+      const raw = this.api.getState();
+      console.log('DBG getState', JSON.stringify(raw)?.slice(0, 300));
+      const kept = readPersistedState(raw);
+      console.log('DBG kept', Boolean(kept), kept?.draft.sse.length, kept?.dirty, kept?.draft.sse.map((e) => e.url).join());
+      if (kept && kept.draft.serverUrl === model.serverUrl && kept.dirty) {
+        this.draft = kept.draft;
+        this.baseline = kept.baseline;
+        this.dirty = true;
+        this.stale = kept.baseline !== baseline;
+        return;
+      }
+    }
+    const serverChanged = previous?.serverUrl !== model.serverUrl;
+    if (fresh || serverChanged || !this.dirty) this.resetDraft(model);
+    else this.stale = this.baseline !== baseline;
+  }
+
+  private resetDraft(model: FormModel): void {
+    this.draft = draftFromModel(model);
+    this.baseline = baselineOf(model);
+    this.dirty = false;
+    this.stale = false;
+    this.submitted = false;
+    this.touched.clear();
+    this.hostErrors = {};
+    this.banner = null;
+  }
+
+  private addEntry(kind: 'sse' | 'shttp' | 'stdio'): void {
+    const draft = this.draft;
+    if (!draft) return;
+    const unset = { input: { state: 'unset' as const }, stored: 'unset' as const };
+    if (kind === 'sse') draft.sse.push({ key: newKey(), id: null, url: '', apiKey: unset });
+    if (kind === 'shttp') draft.shttp.push({ key: newKey(), id: null, url: '', apiKey: unset, timeout: '' });
+    if (kind === 'stdio')
+      draft.stdio.push({ key: newKey(), id: null, name: '', command: '', args: [], env: [] });
+    const index = draft[kind].length - 1;
+    this.focusTarget = fieldDomId(kind === 'stdio' ? `mcp.stdio.${index}.name` : `mcp.${kind}.${index}.url`);
+    this.dirty = true;
+    this.hostErrors = {};
+    this.changed();
+  }
+
+  private save(): void {
+    if (!this.draft || !this.strings) return;
+    this.submitted = true;
+    const draft = toProtocolDraft(this.draft);
+    this.clientErrors = validateDraft(draft, this.strings);
+    if (Object.keys(this.clientErrors).length > 0) {
+      // Nothing leaves the webview while a rule is broken; the host would refuse it anyway.
+      this.banner = 'invalid';
+      this.focusFirstError();
+      this.render();
+      return;
+    }
+    this.banner = null;
+    this.api.postMessage({ type: 'save', draft });
+    this.render();
+  }
+
+  private clearHostErrors(path: string): void {
+    if (this.hostErrors[path] === undefined) return;
+    const { [path]: _cleared, ...rest } = this.hostErrors;
+    this.hostErrors = rest;
+  }
+
+  private errorFor(path: string): string | undefined {
+    const client = this.submitted || this.touched.has(path) ? this.clientErrors[path] : undefined;
+    return this.hostErrors[path] ?? client;
+  }
+
+  private focusFirstError(): void {
+    const paths = [...Object.keys(this.hostErrors), ...Object.keys(this.clientErrors)];
+    // After rendering, in document order: the field of the first message shown.
+    requestAnimationFrame(() => {
+      const first = [...document.querySelectorAll<HTMLElement>('.message.error')][0];
+      const path = paths.find((p) => errorDomId(p) === first?.id);
+      const field = path ? document.getElementById(fieldDomId(path)) : null;
+      field?.focus();
+    });
+  }
+
+  private changed(): void {
+    if (this.draft) this.api.setState(persistedState(this.draft, this.baseline, this.dirty));
+    this.render();
+  }
+
+  private render(): void {
+    if (!this.strings) return;
+    if (this.draft) this.clientErrors = validateDraft(toProtocolDraft(this.draft), this.strings);
+    this.root.setAttribute('aria-busy', String(this.busy !== null));
+    render(
+      appView(
+        {
+          strings: this.strings,
+          model: this.model,
+          sync: this.sync,
+          draft: this.draft,
+          busy: this.busy,
+          dirty: this.dirty,
+          stale: this.stale,
+          banner: this.banner,
+          errorFor: (path) => this.errorFor(path),
+        },
+        this.actions,
+      ),
+      this.root,
+    );
+    const target = this.focusTarget;
+    this.focusTarget = null;
+    if (target) requestAnimationFrame(() => document.getElementById(target)?.focus());
+  }
+}
+
+new FormApp();

@@ -1,0 +1,12 @@
+// What every UI step gets from the driver.
+import type { Page } from 'playwright-core';
+
+export interface E2EContext {
+  page: Page;
+  /** The workbench URL with the extension loaded in development mode. */
+  workbenchUrl: string;
+  /** The seeded test server the extension is configured to use (`openhands.serverUrl`). */
+  serverUrl: string;
+  /** Saves an extra PNG mid-step (the runner already saves one at the end of every step). */
+  screenshot(name: string): Promise<string>;
+}

@@ -1,0 +1,284 @@
+// The MCP & Git Providers form in the real workbench against the test server, which behaves like
+// OpenHands today (add-git-providers ignores mcp_config): open it, break a rule, save for real,
+// survive hiding and a reload, and reopen it from the view's title menu.
+import { isDeepStrictEqual } from 'node:util';
+import type { FrameLocator } from 'playwright-core';
+import { waitForWorkbench } from '../../scripts/vscode/workbench';
+import type { E2EContext } from './context';
+import {
+  click,
+  EDIT_COMMAND_TITLE,
+  errorText,
+  fill,
+  formFrame,
+  runCommand,
+  secretState,
+  setSecret,
+  valueOf,
+  waitForForm,
+  waitIdle,
+} from './mcpForm';
+import {
+  bodyOf,
+  clearServerRequests,
+  seedProviderTokens,
+  serverRequests,
+  serverState,
+  settingsCalls,
+} from './mcpFormServer';
+import { openOpenHandsView, viewPane } from './openhands-view';
+import type { StepRunner } from './runner';
+import { SANDBOXES_VIEW } from './selectors';
+import { eventually } from './wait';
+import { OPEN_WORKBENCH } from './workbench.steps';
+
+export const OPEN_FORM = 'MCP & Git Providers: open from the command palette (empty form)';
+const INVALID_SAVE =
+  'MCP & Git Providers: a save with invalid fields shows why and sends nothing (validation error)';
+const SAVE =
+  'MCP & Git Providers: save tokens and MCP servers (successful save, MCP persisted, no provider lost)';
+const SURVIVES =
+  'MCP & Git Providers: an unsaved draft survives hiding and a window reload, typed secrets do not';
+
+const SECRETS = { github: 'ghp_e2e_token_1234', sseKey: 'sse-e2e-key-5678', env: 'env-e2e-secret-9012' };
+
+function expectEqual(actual: unknown, expected: unknown, what: string): void {
+  if (!isDeepStrictEqual(actual, expected)) {
+    throw new Error(`${what}: expected ${JSON.stringify(expected)}, got ${JSON.stringify(actual)}`);
+  }
+}
+
+async function textOf(frame: FrameLocator, selector: string): Promise<string> {
+  return (
+    (await frame.locator(selector).first().textContent({ timeout: 2_000 }))?.replace(/\s+/g, ' ').trim() ?? ''
+  );
+}
+
+/** No secret value anywhere in the webview's document (markup and text). */
+async function expectNoSecretsInWebview(frame: FrameLocator): Promise<void> {
+  const html = await frame.locator('html').evaluate((element) => element.outerHTML);
+  for (const secret of Object.values(SECRETS)) {
+    if (html.includes(secret))
+      throw new Error(`the webview document contains a secret (${secret.slice(0, 6)}…)`);
+  }
+}
+
+export function mcpFormSteps(runner: StepRunner, ctx: E2EContext): void {
+  const frame = () => formFrame(ctx.page);
+
+  runner.step(
+    OPEN_FORM,
+    async () => {
+      await runCommand(ctx.page, EDIT_COMMAND_TITLE);
+      const form = await waitForForm(ctx.page);
+      await waitIdle(form);
+      const status = await textOf(form, '#provider-github .badges');
+      if (!status.includes('Not set on the server')) throw new Error(`GitHub badge says "${status}"`);
+      const empty = await textOf(form, '.empty');
+      if (!empty.includes('No MCP servers')) throw new Error(`no empty-list message (got "${empty}")`);
+    },
+    { needs: [OPEN_WORKBENCH] },
+  );
+
+  runner.step(
+    INVALID_SAVE,
+    async () => {
+      const form = frame();
+      await clearServerRequests(ctx.serverUrl);
+      await click(form, 'add-sse');
+      await fill(form, 'mcp.sse.0.url', 'ftp://files.example.com');
+      await click(form, 'add-stdio');
+      await fill(form, 'mcp.stdio.0.name', 'bad name');
+      await fill(form, 'mcp.stdio.0.command', 'npx -y server');
+      await click(form, 'save');
+      await eventually('messages next to the three fields', async () => {
+        const errors = await Promise.all(
+          ['mcp.sse.0.url', 'mcp.stdio.0.name', 'mcp.stdio.0.command'].map((path) => errorText(form, path)),
+        );
+        return errors.every(Boolean) ? errors : undefined;
+      });
+      expectEqual(
+        await errorText(form, 'mcp.stdio.0.name'),
+        'Use only letters, digits, hyphens and underscores.',
+        'name',
+      );
+      const banner = await textOf(form, '#validation-banner');
+      if (!banner.includes('Nothing was saved')) throw new Error(`banner says "${banner}"`);
+      expectEqual(
+        settingsCalls(await serverRequests(ctx.serverUrl)),
+        [],
+        'settings calls after an invalid save',
+      );
+      const state = await serverState(ctx.serverUrl);
+      expectEqual(state.providerTokens, {}, 'provider tokens on the server');
+      expectEqual(state.settings?.mcp_config ?? null, null, 'MCP config on the server');
+    },
+    { needs: [OPEN_FORM] },
+  );
+
+  runner.step(
+    SAVE,
+    async () => {
+      // GitLab was set elsewhere (the web UI); a save from VS Code must keep it, host and all.
+      await seedProviderTokens(ctx.serverUrl, {
+        gitlab: { token: 'glpat-from-web-ui', host: 'gitlab.acme.dev' },
+      });
+      const form = frame();
+      await click(form, 'discard');
+      await click(form, 'reload');
+      await waitIdle(form);
+      await eventually('GitLab reported as set on the server', async () =>
+        (await textOf(form, '#provider-gitlab .badges')).includes('gitlab.acme.dev') ? true : undefined,
+      );
+
+      await setSecret(form, 'providers.github.token', SECRETS.github);
+      await click(form, 'add-sse');
+      await fill(form, 'mcp.sse.0.url', 'https://sse.example.com/sse');
+      await setSecret(form, 'mcp.sse.0.apiKey', SECRETS.sseKey);
+      await click(form, 'add-shttp');
+      await fill(form, 'mcp.shttp.0.url', 'https://http.example.com/mcp');
+      await fill(form, 'mcp.shttp.0.timeout', '120');
+      await click(form, 'add-stdio');
+      await fill(form, 'mcp.stdio.0.name', 'fetch');
+      await fill(form, 'mcp.stdio.0.command', 'uvx');
+      await click(form, 'add-arg-0');
+      await fill(form, 'mcp.stdio.0.args.0', 'mcp-server-fetch');
+      await click(form, 'add-env-0');
+      await fill(form, 'mcp.stdio.0.env.0.name', 'FETCH_TOKEN');
+      await fill(form, 'mcp.stdio.0.env.0.value', SECRETS.env);
+
+      await clearServerRequests(ctx.serverUrl);
+      await click(form, 'save');
+      await eventually(
+        'the outcome of both parts',
+        async () => {
+          const mcp = await textOf(form, '#outcome-mcp');
+          return mcp.includes('synced') ? mcp : undefined;
+        },
+        { timeoutMs: 15_000, lastSeen: () => textOf(form, '.status') },
+      );
+      expectEqual(
+        await textOf(form, '#outcome-tokens'),
+        'Git providers: synced with the server',
+        'tokens outcome',
+      );
+      expectEqual(
+        await textOf(form, '#outcome-mcp'),
+        'MCP servers: synced with the server (stored through /api/settings)',
+        'MCP outcome',
+      );
+
+      const requests = await serverRequests(ctx.serverUrl);
+      expectEqual(
+        settingsCalls(requests),
+        [
+          'GET /api/settings',
+          'POST /api/add-git-providers',
+          'GET /api/settings',
+          'POST /api/settings',
+          'GET /api/settings',
+        ],
+        'settings calls of the save',
+      );
+      const sent = bodyOf(requests, 'POST', '/api/add-git-providers');
+      expectEqual(
+        sent && typeof sent === 'object' && 'provider_tokens' in sent ? sent.provider_tokens : undefined,
+        { github: { token: SECRETS.github, host: null }, gitlab: { token: '', host: 'gitlab.acme.dev' } },
+        'provider_tokens sent',
+      );
+      const state = await serverState(ctx.serverUrl);
+      expectEqual(
+        state.providerTokens,
+        {
+          github: { token: SECRETS.github, host: null, user_id: null },
+          gitlab: { token: 'glpat-from-web-ui', host: 'gitlab.acme.dev', user_id: null },
+        },
+        'provider tokens the server holds',
+      );
+      expectEqual(
+        state.settings?.mcp_config,
+        {
+          sse_servers: [{ url: 'https://sse.example.com/sse', api_key: SECRETS.sseKey }],
+          stdio_servers: [
+            { name: 'fetch', command: 'uvx', args: ['mcp-server-fetch'], env: { FETCH_TOKEN: SECRETS.env } },
+          ],
+          shttp_servers: [{ url: 'https://http.example.com/mcp', api_key: null, timeout: 120 }],
+        },
+        'MCP config the server holds',
+      );
+      expectEqual(
+        state.settings?.llm_model,
+        'anthropic/claude-sonnet-4-5-20250929',
+        'the other settings kept',
+      );
+      // Write-only: the form now says "Set" and holds no value.
+      expectEqual(await secretState(form, 'providers.github.token'), 'Set', 'GitHub token state');
+      expectEqual(await secretState(form, 'mcp.sse.0.apiKey'), 'Set', 'SSE key state');
+      expectEqual(await secretState(form, 'mcp.stdio.0.env.0.value'), 'Set', 'env value state');
+      await expectNoSecretsInWebview(form);
+    },
+    { needs: [OPEN_FORM] },
+  );
+
+  runner.step(
+    SURVIVES,
+    async () => {
+      let form = frame();
+      await click(form, 'add-sse');
+      await fill(form, 'mcp.sse.1.url', 'https://unsaved.example.com/sse');
+      await setSecret(form, 'mcp.sse.1.apiKey', 'typed-but-never-saved');
+
+      // Hidden: another editor in front. The webview is destroyed (not retained) and rebuilt.
+      await runCommand(ctx.page, 'Help: Welcome');
+      await ctx.page.locator('.tabs-container .tab', { hasText: 'MCP & Git Providers' }).click();
+      form = await waitForForm(ctx.page);
+      expectEqual(
+        await valueOf(form, 'mcp.sse.1.url'),
+        'https://unsaved.example.com/sse',
+        'URL after hiding',
+      );
+      expectEqual(await valueOf(form, 'mcp.sse.1.apiKey'), '', 'typed key after hiding');
+
+      // Reloaded: the serializer restores the panel, the webview its draft.
+      await ctx.page.reload();
+      await waitForWorkbench(ctx.page);
+      form = await waitForForm(ctx.page, 30_000);
+      await waitIdle(form);
+      expectEqual(
+        await valueOf(form, 'mcp.sse.1.url'),
+        'https://unsaved.example.com/sse',
+        'URL after reload',
+      );
+      expectEqual(await valueOf(form, 'mcp.sse.1.apiKey'), '', 'typed key after reload');
+      const dirty = await textOf(form, '.dirty');
+      if (!dirty.includes('Unsaved changes')) throw new Error(`no unsaved-changes marker (got "${dirty}")`);
+      await ctx.screenshot('mcp-form-restored-after-reload');
+      await click(form, 'discard');
+    },
+    { needs: [SAVE] },
+  );
+
+  runner.step(
+    'MCP & Git Providers: reopen from the view title menu; secrets show as "Set" only',
+    async () => {
+      await runCommand(ctx.page, 'View: Close All Editors');
+      await openOpenHandsView(ctx.page);
+      const pane = await viewPane(ctx.page, SANDBOXES_VIEW);
+      await pane.hover();
+      await pane.locator('.pane-header .action-label[aria-label*="More Actions"]').first().click();
+      const item = ctx.page
+        .locator('.monaco-menu .action-item', { hasText: 'Edit MCP & Git Providers' })
+        .first();
+      await item.hover();
+      await ctx.page.keyboard.press('Enter');
+      const form = await waitForForm(ctx.page);
+      await waitIdle(form);
+      expectEqual(await secretState(form, 'providers.github.token'), 'Set', 'GitHub token state');
+      expectEqual(await secretState(form, 'providers.gitlab.token'), 'Set', 'GitLab token state');
+      expectEqual(await valueOf(form, 'providers.gitlab.host'), 'gitlab.acme.dev', 'GitLab host');
+      expectEqual(await secretState(form, 'mcp.sse.0.apiKey'), 'Set', 'SSE key state');
+      await expectNoSecretsInWebview(form);
+    },
+    { needs: [SAVE] },
+  );
+}

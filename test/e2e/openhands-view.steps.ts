@@ -1,0 +1,124 @@
+// The OpenHands sidebar against the seeded test server: lists, statuses and the pause/resume round trip.
+import type { E2EContext } from './context';
+import { openOpenHandsView, rowContaining, rowLabels, viewPane } from './openhands-view';
+import type { StepRunner } from './runner';
+import { CONVERSATIONS_VIEW, PAUSE_SANDBOX, RESUME_SANDBOX, SANDBOXES_VIEW } from './selectors';
+import { listConversations, listSandboxes, mentions, sandboxStatus, shortSandboxId } from './server-api';
+import { OPEN_WORKBENCH } from './workbench.steps';
+import { eventually } from './wait';
+
+export const OPEN_VIEW = 'open the OpenHands view from the activity bar';
+const PAUSE = 'pause a running sandbox: "Pausing…" then PAUSED';
+/** Conversations visible without scrolling that must be found (the list is virtualised). */
+const MIN_CONVERSATIONS_SHOWN = 5;
+
+export function openHandsViewSteps(runner: StepRunner, ctx: E2EContext): void {
+  /** The sandbox the pause step paused, for the resume step. */
+  let pausedSandboxId: string | undefined;
+
+  runner.step(OPEN_VIEW, () => openOpenHandsView(ctx.page), { needs: [OPEN_WORKBENCH] });
+
+  runner.step(
+    'Sandboxes view lists the seeded sandboxes with their statuses',
+    async () => {
+      const pane = await viewPane(ctx.page, SANDBOXES_VIEW);
+      const sandboxes = await listSandboxes(ctx.serverUrl);
+      if (sandboxes.length === 0) throw new Error('the test server has no seeded sandboxes');
+      await eventually(
+        `a row with id and status for each of ${sandboxes.length} sandboxes`,
+        async () => {
+          const labels = await rowLabels(pane);
+          const missing = sandboxes.filter(
+            (s) => !labels.some((l) => l.includes(shortSandboxId(s.id)) && mentions(l, s.status)),
+          );
+          return missing.length === 0 ? true : undefined;
+        },
+        { timeoutMs: 15_000, lastSeen: async () => (await rowLabels(pane)).join(' | ') || 'no rows' },
+      );
+    },
+    { needs: [OPEN_VIEW] },
+  );
+
+  runner.step(
+    'Conversations view lists the seeded conversations with their statuses',
+    async () => {
+      const pane = await viewPane(ctx.page, CONVERSATIONS_VIEW);
+      const conversations = await listConversations(ctx.serverUrl);
+      if (conversations.length === 0) throw new Error('the test server has no seeded conversations');
+      const wanted = Math.min(MIN_CONVERSATIONS_SHOWN, conversations.length);
+      await eventually(
+        `rows with title and status for at least ${wanted} seeded conversations`,
+        async () => {
+          const labels = await rowLabels(pane);
+          const shown = conversations.filter((c) =>
+            labels.some(
+              (l) =>
+                mentions(l, c.title ?? c.id.slice(0, 5)) &&
+                [c.execution_status, c.sandbox_status].some((status) => status && mentions(l, status)),
+            ),
+          );
+          return shown.length >= wanted ? true : undefined;
+        },
+        { timeoutMs: 15_000, lastSeen: async () => (await rowLabels(pane)).join(' | ') || 'no rows' },
+      );
+    },
+    { needs: [OPEN_VIEW] },
+  );
+
+  runner.step(
+    PAUSE,
+    async () => {
+      const running = (await listSandboxes(ctx.serverUrl)).find((s) => s.status === 'RUNNING');
+      if (!running) throw new Error('the seed has no RUNNING sandbox to pause');
+      const pane = await viewPane(ctx.page, SANDBOXES_VIEW);
+      const row = rowContaining(pane, shortSandboxId(running.id));
+      await row.hover({ timeout: 10_000 });
+      await row.locator(PAUSE_SANDBOX).click({ timeout: 5_000 });
+      const label = async () => (await row.getAttribute('aria-label')) ?? '';
+      await eventually(
+        '"Pausing…" on the row',
+        async () => (mentions(await label(), 'Pausing') ? true : undefined),
+        {
+          timeoutMs: 5_000,
+          lastSeen: label,
+        },
+      );
+      await ctx.screenshot('sandbox-pausing');
+      await eventually(
+        'PAUSED on the row',
+        async () => (mentions(await label(), 'PAUSED') ? true : undefined),
+        {
+          timeoutMs: 15_000,
+          lastSeen: label,
+        },
+      );
+      const status = await sandboxStatus(ctx.serverUrl, running.id);
+      if (status !== 'PAUSED') throw new Error(`the server reports ${status ?? 'no sandbox'}, not PAUSED`);
+      pausedSandboxId = running.id;
+    },
+    { needs: [OPEN_VIEW] },
+  );
+
+  runner.step(
+    'resume the paused sandbox: RUNNING again',
+    async () => {
+      if (!pausedSandboxId) throw new Error('no sandbox was paused');
+      const pane = await viewPane(ctx.page, SANDBOXES_VIEW);
+      const row = rowContaining(pane, shortSandboxId(pausedSandboxId));
+      await row.hover({ timeout: 10_000 });
+      await row.locator(RESUME_SANDBOX).click({ timeout: 5_000 });
+      const label = async () => (await row.getAttribute('aria-label')) ?? '';
+      await eventually(
+        'RUNNING on the row',
+        async () => (mentions(await label(), 'RUNNING') ? true : undefined),
+        {
+          timeoutMs: 15_000,
+          lastSeen: label,
+        },
+      );
+      const status = await sandboxStatus(ctx.serverUrl, pausedSandboxId);
+      if (status !== 'RUNNING') throw new Error(`the server reports ${status ?? 'no sandbox'}, not RUNNING`);
+    },
+    { needs: [PAUSE] },
+  );
+}

@@ -1,0 +1,47 @@
+// Finding the OpenHands views and their rows in the workbench DOM.
+import type { Locator, Page } from 'playwright-core';
+import { activityBarEntry, openActivityBarView, widenSidebar } from '../../scripts/vscode/workbench';
+import { OPENHANDS_ACTIVITY, PANE, PANE_HEADER, ROW } from './selectors';
+
+/** Opens the OpenHands container; fails fast and says so when the extension contributes none. */
+export async function openOpenHandsView(page: Page): Promise<void> {
+  const present = await activityBarEntry(page, 'OpenHands')
+    .waitFor({ state: 'visible', timeout: 10_000 })
+    .then(() => true)
+    .catch(() => false);
+  if (!present) {
+    const labels = await page
+      .locator('.activitybar .action-label')
+      .evaluateAll((els) => els.map((el) => el.getAttribute('aria-label')).filter(Boolean));
+    throw new Error(
+      `OpenHands view is missing: no "${OPENHANDS_ACTIVITY}" (activity bar has: ${labels.join(' | ')})`,
+    );
+  }
+  await openActivityBarView(page, 'OpenHands');
+  await widenSidebar(page);
+}
+
+/** The view pane with this title, expanded so its rows render. */
+export async function viewPane(page: Page, title: string): Promise<Locator> {
+  const pane = page
+    .locator(PANE)
+    .filter({ has: page.locator(PANE_HEADER, { hasText: title }) })
+    .first();
+  const found = await pane
+    .waitFor({ state: 'visible', timeout: 10_000 })
+    .then(() => true)
+    .catch(() => false);
+  if (!found) throw new Error(`no "${title}" view in the OpenHands container`);
+  const header = pane.locator(PANE_HEADER).first();
+  if ((await header.getAttribute('aria-expanded')) === 'false') await header.click();
+  return pane;
+}
+
+export async function rowLabels(pane: Locator): Promise<string[]> {
+  return pane.locator(ROW).evaluateAll((rows) => rows.map((row) => row.getAttribute('aria-label') ?? ''));
+}
+
+/** The row whose aria-label contains `text` (tree rows read "label, description"). */
+export function rowContaining(pane: Locator, text: string): Locator {
+  return pane.locator(`${ROW}[aria-label*="${text.replace(/["\\]/g, '\\$&')}"]`).first();
+}

@@ -1,0 +1,86 @@
+// A tiny step runner for UI flows: steps run in order, each is timed, screenshotted and recorded as
+// passed or failed. A step whose prerequisite failed is reported as failed ("blocked"), never skipped,
+// so a missing view shows up as red in the summary instead of disappearing from it.
+import * as path from 'node:path';
+import type { Page } from 'playwright-core';
+import { screenshot } from '../../scripts/vscode/workbench';
+
+export type StepBody = () => Promise<void>;
+
+export interface StepOptions {
+  /** Names of earlier steps that must have passed. */
+  needs?: string[];
+}
+
+export interface StepResult {
+  name: string;
+  passed: boolean;
+  error?: string;
+  durationMs: number;
+  screenshot?: string;
+}
+
+interface Step {
+  name: string;
+  body: StepBody;
+  options: StepOptions;
+}
+
+function slug(name: string): string {
+  return name
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-|-$/g, '')
+    .slice(0, 60);
+}
+
+export class StepRunner {
+  private readonly steps: Step[] = [];
+
+  constructor(
+    private readonly page: Page,
+    private readonly screenshotDir: string,
+    private readonly log: (line: string) => void = console.log,
+  ) {}
+
+  step(name: string, body: StepBody, options: StepOptions = {}): void {
+    if (this.steps.some((s) => s.name === name)) throw new Error(`duplicate step name: ${name}`);
+    this.steps.push({ name, body, options });
+  }
+
+  async run(): Promise<StepResult[]> {
+    const results: StepResult[] = [];
+    for (const [index, step] of this.steps.entries()) {
+      const started = Date.now();
+      const result: StepResult = { name: step.name, passed: false, durationMs: 0 };
+      const blockedBy = (step.options.needs ?? []).filter(
+        (need) => !results.find((r) => r.name === need)?.passed,
+      );
+      if (blockedBy.length > 0) {
+        result.error = `blocked: needs ${blockedBy.map((n) => `"${n}"`).join(', ')}, which did not pass`;
+      } else {
+        try {
+          await step.body();
+          result.passed = true;
+        } catch (error) {
+          result.error = error instanceof Error ? error.message.split('\n')[0] : String(error);
+        }
+        // Every executed step leaves a picture of the workbench as it ended, pass or fail.
+        const name = `${String(index + 1).padStart(2, '0')}-${slug(step.name)}${result.passed ? '' : '-FAILED'}`;
+        result.screenshot = await screenshot(this.page, path.join(this.screenshotDir, `${name}.png`)).catch(
+          () => undefined,
+        );
+      }
+      result.durationMs = Date.now() - started;
+      results.push(result);
+      this.log(`${result.passed ? '  ✔' : '  ✘'} ${step.name} (${result.durationMs} ms)`);
+      if (result.error) this.log(`      ${result.error}`);
+    }
+    return results;
+  }
+}
+
+export function stepSummary(results: StepResult[]): string {
+  const passed = results.filter((r) => r.passed).length;
+  return `${passed} passed, ${results.length - passed} failed`;
+}

@@ -1,0 +1,124 @@
+// What the sidebar shows when things go wrong: stale data when the server goes away, and the welcome
+// views for an unreachable server and for no server at all. Each state is screenshotted.
+import type { Locator } from 'playwright-core';
+import type { E2EContext } from './context';
+import { rowLabels, viewPane } from './openhands-view';
+import { OPEN_VIEW } from './openhands-view.steps';
+import { answerInputBox, runCommand, setStringSettingInEditor } from './palette';
+import type { StepRunner } from './runner';
+import { SANDBOXES_VIEW } from './selectors';
+import { eventually } from './wait';
+
+const STALE = 'stale: the server goes away, the rows stay and are marked stale';
+
+async function control(serverUrl: string, method: string, path: string, body?: unknown): Promise<void> {
+  const response = await fetch(`${serverUrl}/__control/${path}`, {
+    method,
+    headers: body === undefined ? {} : { 'Content-Type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  if (!response.ok) throw new Error(`${method} /__control/${path}: HTTP ${response.status}`);
+}
+
+/** Clicks the Refresh action in the view's title bar (shown while the pane is hovered). */
+async function clickRefresh(pane: Locator): Promise<void> {
+  await pane.hover();
+  await pane.locator('.pane-header .action-label[aria-label^="Refresh"]').first().click({ timeout: 5_000 });
+}
+
+async function welcomeText(pane: Locator): Promise<string> {
+  return (
+    (await pane
+      .locator('.welcome-view-content')
+      .first()
+      .innerText()
+      .catch(() => '')) ?? ''
+  );
+}
+
+export function sidebarStateSteps(runner: StepRunner, ctx: E2EContext): void {
+  runner.step(
+    STALE,
+    async () => {
+      const pane = await viewPane(ctx.page, SANDBOXES_VIEW);
+      const before = (await rowLabels(pane)).length;
+      if (before === 0) throw new Error('no rows to go stale');
+      await control(ctx.serverUrl, 'POST', 'faults', { kind: 'reset' });
+      try {
+        await clickRefresh(pane);
+        await eventually(
+          'rows marked "(stale)" and the stale message',
+          async () => {
+            const labels = await rowLabels(pane);
+            const message = await pane
+              .locator('.message')
+              .first()
+              .innerText()
+              .catch(() => '');
+            return labels.length === before &&
+              labels.every((l) => l.includes('(stale)')) &&
+              /Stale/.test(message)
+              ? true
+              : undefined;
+          },
+          { timeoutMs: 15_000, lastSeen: async () => (await rowLabels(pane)).join(' | ') },
+        );
+      } finally {
+        await control(ctx.serverUrl, 'DELETE', 'faults');
+      }
+      await ctx.screenshot('sandboxes-stale');
+      await clickRefresh(pane);
+      await eventually(
+        'fresh rows again',
+        async () => ((await rowLabels(pane)).every((l) => !l.includes('(stale)')) ? true : undefined),
+        { timeoutMs: 15_000, lastSeen: async () => (await rowLabels(pane)).join(' | ') },
+      );
+    },
+    { needs: [OPEN_VIEW] },
+  );
+
+  runner.step(
+    'unreachable server: the welcome view says so and offers Retry and Open Settings',
+    async () => {
+      await runCommand(ctx.page, 'OpenHands: Configure Server…');
+      await answerInputBox(ctx.page, 'http://127.0.0.1:9');
+      const pane = await viewPane(ctx.page, SANDBOXES_VIEW);
+      await eventually(
+        'the unreachable welcome view',
+        async () => {
+          const text = await welcomeText(pane);
+          return /Cannot reach the OpenHands server/.test(text) && /Retry/.test(text) ? true : undefined;
+        },
+        { timeoutMs: 20_000, lastSeen: () => welcomeText(pane) },
+      );
+    },
+    { needs: [OPEN_VIEW] },
+  );
+
+  runner.step(
+    'no server configured: the welcome view offers Configure Server',
+    async () => {
+      await setStringSettingInEditor(ctx.page, 'openhands.serverUrl', 'Server Url', '');
+      const pane = await viewPane(ctx.page, SANDBOXES_VIEW);
+      await eventually(
+        'the unconfigured welcome view',
+        async () => {
+          const text = await welcomeText(pane);
+          return /No OpenHands server is configured/.test(text) && /Configure Server/.test(text)
+            ? true
+            : undefined;
+        },
+        { timeoutMs: 20_000, lastSeen: () => welcomeText(pane) },
+      );
+      await ctx.screenshot('sandboxes-unconfigured');
+      await runCommand(ctx.page, 'OpenHands: Configure Server…');
+      await answerInputBox(ctx.page, ctx.serverUrl);
+      await eventually(
+        'rows again after the URL is restored',
+        async () => ((await rowLabels(pane)).length > 0 ? true : undefined),
+        { timeoutMs: 20_000, lastSeen: async () => welcomeText(pane) },
+      );
+    },
+    { needs: [OPEN_VIEW] },
+  );
+}

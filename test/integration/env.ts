@@ -1,0 +1,13 @@
+// Environment the drivers give the extension host (set on code-server or passed by test-electron).
+
+export const REPORT_PATH_ENV = 'OPENHANDS_TEST_REPORT';
+export const TEST_SERVER_URL_ENV = 'OPENHANDS_TEST_SERVER_URL';
+
+export const EXTENSION_ID = 'openhands-community.openhands-vscode';
+
+/** The seeded test server the suite may talk to; tests that need it fail loudly when it is unset. */
+export function testServerUrl(): string {
+  const url = process.env[TEST_SERVER_URL_ENV];
+  if (!url) throw new Error(`${TEST_SERVER_URL_ENV} is not set: run the suite through npm run test:vscode`);
+  return url;
+}

@@ -1,0 +1,45 @@
+import * as assert from 'node:assert/strict';
+import * as vscode from 'vscode';
+import type { OpenHandsExtensionApi } from '../../src/extension';
+import { EXTENSION_ID } from './env';
+
+async function api(): Promise<OpenHandsExtensionApi> {
+  const extension = vscode.extensions.getExtension<OpenHandsExtensionApi>(EXTENSION_ID);
+  if (!extension) throw new Error(`${EXTENSION_ID} is not loaded`);
+  return extension.activate();
+}
+
+// Servers nobody else uses, so this cannot disturb the sidebar tests' connection.
+const SERVER_A = 'http://secrets-a.invalid:1';
+const SERVER_B = 'http://secrets-b.invalid:1';
+
+describe('SecretStorage', () => {
+  it('round-trips an API key through the extension (context.secrets), one key per server', async () => {
+    const { apiKeys } = await api();
+    const changed: string[] = [];
+    const listener = apiKeys.onDidChange((url) => changed.push(url));
+    try {
+      await apiKeys.set(SERVER_A, 'key-a');
+      assert.equal(await apiKeys.get(SERVER_A), 'key-a');
+      assert.equal(
+        await apiKeys.get(`${SERVER_A.toUpperCase()}/`),
+        'key-a',
+        'trailing slash and case are ignored',
+      );
+      assert.equal(await apiKeys.get(SERVER_B), undefined, "one server's key is never another's");
+      await apiKeys.clear(SERVER_A);
+      assert.equal(await apiKeys.get(SERVER_A), undefined);
+      // SecretStorage reports changes asynchronously.
+      const deadline = Date.now() + 5000;
+      while (!changed.includes(SERVER_A) && Date.now() < deadline)
+        await new Promise((r) => setTimeout(r, 50));
+      assert.ok(
+        changed.includes(SERVER_A),
+        `onDidChange did not fire for ${SERVER_A} (got ${changed.join(', ')})`,
+      );
+    } finally {
+      listener.dispose();
+      await apiKeys.clear(SERVER_A);
+    }
+  });
+});

@@ -1,0 +1,99 @@
+// Public options of the test server and their resolved defaults.
+
+export interface SeedOptions {
+  sandboxes?: number;
+  conversations?: number;
+  /** PRNG seed: same seed, same data (ids, titles, statuses, times relative to `baseTime`). */
+  seed?: number;
+  /** Epoch ms the seeded times are relative to; defaults to the server start (so "2 h ago" stays true). */
+  baseTime?: number;
+}
+
+export interface TimingOptions {
+  sandboxStartMs?: number;
+  sandboxPauseMs?: number;
+  sandboxResumeMs?: number;
+  startTaskStepMs?: number;
+  /** How long requests 11-20 within a second are held when `rateLimit` is on (the real server: 1 s). */
+  rateLimitDelayMs?: number;
+}
+
+export interface HostedAuthOptions {
+  header: 'authorization-bearer' | 'x-access-token';
+  apiKey: string;
+}
+
+import type { FaultRule } from './faults';
+import type { RecordedRequest } from './requestLog';
+
+export interface TestServerOptions {
+  port?: number;
+  host?: string;
+  seed?: SeedOptions;
+  sessionApiKey?: string;
+  hostedAuth?: HostedAuthOptions;
+  timings?: TimingOptions;
+  storeMcpConfigOnAddGitProviders?: boolean;
+  rateLimit?: boolean;
+  maxRunningSandboxes?: number;
+  /** Faults installed at start and re-installed by every reset() (the CLI's --latency/--fault-rate). */
+  persistentFaults?: FaultRule[];
+  /** Called once per (non-control) request when its response is done or the socket closed. */
+  onRequestComplete?: (request: RecordedRequest) => void;
+}
+
+export interface ResolvedTimings {
+  sandboxStartMs: number;
+  sandboxPauseMs: number;
+  sandboxResumeMs: number;
+  startTaskStepMs: number;
+  rateLimitDelayMs: number;
+}
+
+export interface ResolvedOptions {
+  port: number;
+  host: string;
+  seed: { sandboxes: number; conversations: number; seed: number; baseTime: number };
+  sessionApiKey: string | null;
+  hostedAuth: HostedAuthOptions | null;
+  timings: ResolvedTimings;
+  storeMcpConfigOnAddGitProviders: boolean;
+  rateLimit: boolean;
+  maxRunningSandboxes: number;
+  persistentFaults: FaultRule[];
+  onRequestComplete: ((request: RecordedRequest) => void) | null;
+}
+
+/** Demo-friendly defaults: slow enough to watch a sandbox start, fast enough not to bore. */
+export const DEFAULT_TIMINGS: ResolvedTimings = {
+  sandboxStartMs: 1500,
+  sandboxPauseMs: 800,
+  sandboxResumeMs: 1200,
+  startTaskStepMs: 700,
+  rateLimitDelayMs: 1000,
+};
+
+export function resolveOptions(options: TestServerOptions = {}): ResolvedOptions {
+  return {
+    port: options.port ?? 0,
+    host: options.host ?? '127.0.0.1',
+    seed: {
+      sandboxes: options.seed?.sandboxes ?? 0,
+      conversations: options.seed?.conversations ?? 0,
+      seed: options.seed?.seed ?? 1,
+      baseTime: options.seed?.baseTime ?? Date.now(),
+    },
+    sessionApiKey: options.sessionApiKey ?? null,
+    hostedAuth: options.hostedAuth ?? null,
+    timings: { ...DEFAULT_TIMINGS, ...definedOnly(options.timings ?? {}) },
+    storeMcpConfigOnAddGitProviders: options.storeMcpConfigOnAddGitProviders ?? false,
+    rateLimit: options.rateLimit ?? false,
+    maxRunningSandboxes: options.maxRunningSandboxes ?? 5,
+    persistentFaults: options.persistentFaults ?? [],
+    onRequestComplete: options.onRequestComplete ?? null,
+  };
+}
+
+function definedOnly(timings: TimingOptions): Partial<ResolvedTimings> {
+  return Object.fromEntries(Object.entries(timings).filter(([, value]) => value !== undefined));
+}

@@ -1,0 +1,55 @@
+// Route table types and matching. A path that matches no route (for the method) falls through to the
+// SPA mount, like Starlette routing with the frontend mounted at `/`.
+import type { IncomingHttpHeaders } from 'node:http';
+import type { RequestBody } from './body';
+import type { ServerContext } from './context';
+import type { Reply } from './http';
+import type { QueryParams } from './query';
+
+export type HttpMethod = 'GET' | 'POST' | 'DELETE';
+
+export interface RouteRequest {
+  method: string;
+  path: string;
+  /** Percent-decoded named groups of the route pattern. */
+  params: Record<string, string>;
+  query: QueryParams;
+  body: RequestBody;
+  headers: IncomingHttpHeaders;
+}
+
+export interface Route {
+  method: HttpMethod;
+  /** Anchored; named groups become `params`. */
+  pattern: RegExp;
+  /** The handler declares a body parameter, so malformed JSON is a 422 before any auth check. */
+  readsBody?: boolean;
+  /** Legacy `/api/*` route guarded by SESSION_API_KEY when it is configured. */
+  legacyAuth?: boolean;
+  handle(request: RouteRequest, context: ServerContext): Reply | Promise<Reply>;
+}
+
+export interface RouteMatch {
+  route: Route;
+  params: Record<string, string>;
+}
+
+export function matchRoute(routes: readonly Route[], method: string, path: string): RouteMatch | null {
+  for (const route of routes) {
+    if (route.method !== method) continue;
+    const match = route.pattern.exec(path);
+    if (!match) continue;
+    const params: Record<string, string> = {};
+    for (const [name, value] of Object.entries(match.groups ?? {})) params[name] = safeDecode(value);
+    return { route, params };
+  }
+  return null;
+}
+
+function safeDecode(value: string): string {
+  try {
+    return decodeURIComponent(value);
+  } catch {
+    return value;
+  }
+}

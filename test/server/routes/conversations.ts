@@ -1,0 +1,98 @@
+// App conversation reads: search (newest first, sub-conversations hidden by default), count
+// (everything, sub-conversations included) and batch get (the only one filling sub_conversation_ids).
+import { MAX_BATCH_IDS_EXCLUSIVE, MAX_PAGE_LIMIT } from '../batch';
+import type { ServerContext } from '../context';
+import { internalServerError, json, validationFailed, type Reply } from '../http';
+import { sqlLikeContains } from '../like';
+import type { ConversationRecord } from '../models';
+import { pageOf } from '../paging';
+import { limitParam, optionalParam, pageOffsetParam, requiredListParam, type QueryParams } from '../query';
+import type { Route, RouteRequest } from '../route';
+import { datetime, uuid } from '../scalars';
+import { findConversation } from '../state';
+import { parseWireTime } from '../time';
+import { bool, INVALID, str, type ValidationIssue } from '../validation';
+import { conversationView } from '../views';
+
+type ConversationFilter = (conversation: ConversationRecord) => boolean;
+
+/** The five filters search and count share; `null` when one of them was malformed. */
+function readFilters(query: QueryParams, issues: ValidationIssue[]): ConversationFilter | null {
+  const titleContains = optionalParam(query, 'title__contains', str(), issues);
+  const bounds = (['created_at__gte', 'created_at__lt', 'updated_at__gte', 'updated_at__lt'] as const).map(
+    (name) => [name, optionalParam(query, name, datetime(), issues)] as const,
+  );
+  if (titleContains === INVALID || bounds.some(([, value]) => value === INVALID)) return null;
+  const titleMatches = titleContains === undefined ? () => true : sqlLikeContains(titleContains);
+  return (conversation) => {
+    if (!titleMatches(conversation.title)) return false;
+    for (const [name, bound] of bounds) {
+      if (bound === undefined || bound === INVALID) continue;
+      const value = parseWireTime(
+        name.startsWith('created') ? conversation.created_at : conversation.updated_at,
+      );
+      if (name.endsWith('__gte') ? value < bound : value >= bound) return false;
+    }
+    return true;
+  };
+}
+
+function newestFirst(conversations: readonly ConversationRecord[]): ConversationRecord[] {
+  return conversations
+    .map((conversation, index) => ({ conversation, index }))
+    .sort(
+      (a, b) =>
+        parseWireTime(b.conversation.created_at) - parseWireTime(a.conversation.created_at) ||
+        b.index - a.index,
+    )
+    .map(({ conversation }) => conversation);
+}
+
+function search(request: RouteRequest, context: ServerContext): Reply {
+  const issues: ValidationIssue[] = [];
+  const filter = readFilters(request.query, issues);
+  const offset = pageOffsetParam(request.query, issues);
+  const limit = limitParam(request.query, issues);
+  const includeSubConversations = optionalParam(request.query, 'include_sub_conversations', bool(), issues);
+  if (issues.length > 0 || filter === null || limit === INVALID || includeSubConversations === INVALID) {
+    return validationFailed(issues);
+  }
+  if (limit > MAX_PAGE_LIMIT) return internalServerError();
+  const matching = newestFirst(context.state.conversations).filter(
+    (conversation) =>
+      filter(conversation) && (includeSubConversations === true || !conversation.parent_conversation_id),
+  );
+  const page = pageOf(matching, offset, limit);
+  return json({
+    items: page.items.map((conversation) =>
+      conversationView(conversation, context.state, context.baseUrl(), false),
+    ),
+    next_page_id: page.next_page_id,
+  });
+}
+
+function count(request: RouteRequest, context: ServerContext): Reply {
+  const issues: ValidationIssue[] = [];
+  const filter = readFilters(request.query, issues);
+  if (issues.length > 0 || filter === null) return validationFailed(issues);
+  return json(context.state.conversations.filter(filter).length);
+}
+
+function batchGet(request: RouteRequest, context: ServerContext): Reply {
+  const issues: ValidationIssue[] = [];
+  const ids = requiredListParam(request.query, 'ids', uuid(), issues);
+  if (ids === INVALID) return validationFailed(issues);
+  if (ids.length >= MAX_BATCH_IDS_EXCLUSIVE) return internalServerError();
+  return json(
+    ids.map((id) => {
+      const conversation = findConversation(context.state, id);
+      return conversation ? conversationView(conversation, context.state, context.baseUrl(), true) : null;
+    }),
+  );
+}
+
+export const conversationRoutes: Route[] = [
+  { method: 'GET', pattern: /^\/api\/v1\/app-conversations\/search$/, handle: search },
+  { method: 'GET', pattern: /^\/api\/v1\/app-conversations\/count$/, handle: count },
+  { method: 'GET', pattern: /^\/api\/v1\/app-conversations$/, handle: batchGet },
+];

@@ -1,0 +1,140 @@
+// startTestServer(): wires state, timers, lifecycle and the request pipeline onto a node:http server.
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { ServerContext } from './context';
+import { FaultRegistry, type FaultController } from './faults';
+import { IdFactory } from './ids';
+import { resolveOptions, type TestServerOptions } from './options';
+import { handleRequest } from './pipeline';
+import { Prng } from './prng';
+import { RateLimiter } from './rateLimiter';
+import type { RecordedRequest } from './requestLog';
+import { SandboxLifecycle } from './sandboxLifecycle';
+import { seedState } from './seed';
+import { StartTaskRunner } from './startTaskRunner';
+import { emptyState, replaceState, type ServerState } from './state';
+import { Clock } from './time';
+import { TimerRegistry } from './timers';
+
+export interface TestServer {
+  /** `http://127.0.0.1:PORT`, no trailing slash. */
+  url: string;
+  port: number;
+  state: ServerState;
+  faults: FaultController;
+  requests: RecordedRequest[];
+  /** The next `count` (default 1) start tasks end in ERROR with this detail (may be ""). */
+  failNextStartTasks(detail: string, count?: number): void;
+  /** Back to the seeded state; clears faults, recorded requests and pending timers. */
+  reset(): void;
+  /** Stops listening, drops open connections (hung ones too) and clears every timer. */
+  close(): Promise<void>;
+}
+
+/** Runtime ids use their own stream so they do not depend on how much seed data was drawn. */
+const RUNTIME_SEED_SALT = 0x9e3779b9;
+
+function urlHost(host: string): string {
+  if (host === '0.0.0.0' || host === '::') return '127.0.0.1';
+  return host.includes(':') ? `[${host}]` : host;
+}
+
+function listen(server: Server, port: number, host: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+}
+
+export async function startTestServer(options: TestServerOptions = {}): Promise<TestServer> {
+  const resolved = resolveOptions(options);
+  const state = emptyState();
+  const timers = new TimerRegistry();
+  const clock = new Clock();
+  const runtimeRandom = new Prng(resolved.seed.seed ^ RUNTIME_SEED_SALT);
+  const ids = new IdFactory(runtimeRandom);
+  const faults = new FaultRegistry();
+  const requests: RecordedRequest[] = [];
+  const rateLimiter = new RateLimiter();
+  let baseUrl = '';
+  const sandboxes = new SandboxLifecycle({
+    state,
+    ids,
+    clock,
+    timers,
+    timings: resolved.timings,
+    maxRunningSandboxes: resolved.maxRunningSandboxes,
+  });
+  const startTasks = new StartTaskRunner({
+    state,
+    ids,
+    clock,
+    timers,
+    timings: resolved.timings,
+    sandboxes,
+    baseUrl: () => baseUrl,
+  });
+
+  const reset = (): void => {
+    timers.clearAll();
+    sandboxes.reset();
+    startTasks.reset();
+    faults.clear();
+    for (const rule of resolved.persistentFaults) faults.add(rule);
+    rateLimiter.reset();
+    requests.length = 0;
+    runtimeRandom.reseed(resolved.seed.seed ^ RUNTIME_SEED_SALT);
+    replaceState(
+      state,
+      seedState({ ...resolved.seed, maxRunningSandboxes: resolved.maxRunningSandboxes, baseUrl }),
+    );
+    // Seeded STARTING sandboxes come up like freshly started ones.
+    for (const sandbox of state.sandboxes) if (sandbox.status === 'STARTING') sandboxes.settle(sandbox.id);
+  };
+
+  const context: ServerContext = {
+    state,
+    options: resolved,
+    clock,
+    ids,
+    timers,
+    sandboxes,
+    startTasks,
+    faults,
+    requests,
+    baseUrl: () => baseUrl,
+    reset,
+  };
+  const server = createServer((request, response) => {
+    void handleRequest(request, response, { context, rateLimiter });
+  });
+  await listen(server, resolved.port, resolved.host);
+  const port = (server.address() as AddressInfo).port;
+  baseUrl = `http://${urlHost(resolved.host)}:${port}`;
+  reset();
+
+  let closing: Promise<void> | null = null;
+  const close = (): Promise<void> => {
+    closing ??= new Promise<void>((resolve) => {
+      timers.clearAll();
+      sandboxes.reset();
+      server.close(() => resolve());
+      server.closeAllConnections();
+    });
+    return closing;
+  };
+
+  return {
+    url: baseUrl,
+    port,
+    state,
+    faults,
+    requests,
+    failNextStartTasks: (detail, count) => startTasks.failNext(detail, count),
+    reset,
+    close,
+  };
+}

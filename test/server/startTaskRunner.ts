@@ -1,0 +1,223 @@
+// Drives start tasks through the real status order on timers:
+// WORKING → WAITING_FOR_SANDBOX → PREPARING_REPOSITORY → RUNNING_SETUP_SCRIPT → SETTING_UP_GIT_HOOKS
+// → STARTING_CONVERSATION → READY (or ERROR), then emulates the auto-title processor.
+import { titleFromMessage, wantsAutoTitle } from './autoTitle';
+import type { IdFactory } from './ids';
+import type {
+  AppConversationStartRequest,
+  AppConversationStartTask,
+  ConversationRecord,
+  StartTaskStatus,
+} from './models';
+import type { ResolvedTimings } from './options';
+import type { SandboxLifecycle } from './sandboxLifecycle';
+import { agentServerUrl } from './sandboxUrls';
+import { findConversation, findSandbox, type ServerState } from './state';
+import type { Clock } from './time';
+import type { TimerRegistry } from './timers';
+
+/** The real server gives up waiting for a sandbox after 120 s. */
+const SANDBOX_WAIT_TIMEOUT_MS = 120_000;
+/** Steps after the sandbox is up, in order. */
+const SETUP_STEPS: readonly StartTaskStatus[] = [
+  'PREPARING_REPOSITORY',
+  'RUNNING_SETUP_SCRIPT',
+  'SETTING_UP_GIT_HOOKS',
+  'STARTING_CONVERSATION',
+];
+/** An agent that was given a first message works for a while, then reports `finished`. */
+const AGENT_WORK_STEPS = 4;
+
+export type TaskListener = (task: AppConversationStartTask) => void;
+
+export interface StartTaskRunnerDeps {
+  state: ServerState;
+  ids: IdFactory;
+  clock: Clock;
+  timers: TimerRegistry;
+  timings: ResolvedTimings;
+  sandboxes: SandboxLifecycle;
+  baseUrl: () => string;
+}
+
+export class StartTaskRunner {
+  private readonly queuedFailures: string[] = [];
+  private readonly listeners = new Map<string, Set<TaskListener>>();
+
+  constructor(private readonly deps: StartTaskRunnerDeps) {}
+
+  /** The next `count` tasks created end in ERROR with `detail` (which may be ""). */
+  failNext(detail: string, count = 1): void {
+    for (let i = 0; i < count; i++) this.queuedFailures.push(detail);
+  }
+
+  /** Saves and returns the first (WORKING) task; the rest happens on timers. */
+  begin(request: AppConversationStartRequest): AppConversationStartTask {
+    const now = this.deps.clock.now();
+    const task: AppConversationStartTask = {
+      id: this.deps.ids.uuidHex(),
+      created_by_user_id: null,
+      status: 'WORKING',
+      detail: null,
+      app_conversation_id: null,
+      sandbox_id: null,
+      agent_server_url: null,
+      request,
+      created_at: now,
+      updated_at: now,
+    };
+    this.deps.state.startTasks.push(task);
+    const failure = this.queuedFailures.shift();
+    this.deps.timers.after(this.deps.timings.startTaskStepMs, () => this.acquireSandbox(task, failure));
+    return task;
+  }
+
+  /** Called with a copy of the task after every persisted change. Returns an unsubscribe function. */
+  subscribe(taskId: string, listener: TaskListener): () => void {
+    const forTask = this.listeners.get(taskId) ?? new Set<TaskListener>();
+    forTask.add(listener);
+    this.listeners.set(taskId, forTask);
+    return () => {
+      forTask.delete(listener);
+      if (forTask.size === 0) this.listeners.delete(taskId);
+    };
+  }
+
+  reset(): void {
+    this.queuedFailures.length = 0;
+    this.listeners.clear();
+  }
+
+  private update(task: AppConversationStartTask, changes: Partial<AppConversationStartTask>): void {
+    Object.assign(task, changes, { updated_at: this.deps.clock.now() });
+    for (const listener of [...(this.listeners.get(task.id) ?? [])]) listener(structuredClone(task));
+  }
+
+  private fail(task: AppConversationStartTask, detail: string): void {
+    this.update(task, { status: 'ERROR', detail });
+  }
+
+  private acquireSandbox(task: AppConversationStartTask, failure: string | undefined): void {
+    const requestedId = task.request.sandbox_id;
+    if (requestedId === null) {
+      const spec = this.deps.state.specs[0];
+      if (!spec) {
+        this.update(task, { status: 'WAITING_FOR_SANDBOX' });
+        this.fail(task, 'No sandbox specs available');
+        return;
+      }
+      const sandbox = this.deps.sandboxes.start(spec.id);
+      this.update(task, { status: 'WAITING_FOR_SANDBOX', sandbox_id: sandbox.id });
+    } else {
+      const sandbox = findSandbox(this.deps.state, requestedId);
+      this.update(task, { status: 'WAITING_FOR_SANDBOX', sandbox_id: sandbox ? sandbox.id : null });
+      if (!sandbox) {
+        this.fail(task, `Sandbox not found: ${requestedId}`);
+        return;
+      }
+      if (sandbox.status === 'ERROR' || sandbox.status === 'MISSING') {
+        this.fail(task, `Sandbox status: ${sandbox.status}`);
+        return;
+      }
+      if (sandbox.status === 'PAUSED' || this.deps.sandboxes.pendingTransition(sandbox.id) === 'pause') {
+        this.deps.sandboxes.resume(sandbox.id);
+      }
+    }
+    this.waitForSandbox(task, Date.now(), failure);
+  }
+
+  private waitForSandbox(
+    task: AppConversationStartTask,
+    startedAt: number,
+    failure: string | undefined,
+  ): void {
+    const sandboxId = task.sandbox_id ?? '';
+    const sandbox = findSandbox(this.deps.state, sandboxId);
+    if (!sandbox) return this.fail(task, `Sandbox not found: ${sandboxId}`);
+    if (sandbox.status === 'RUNNING') {
+      this.deps.timers.after(this.deps.timings.startTaskStepMs, () => this.runSetupStep(task, 0, failure));
+      return;
+    }
+    const stillComing =
+      sandbox.status === 'STARTING' || this.deps.sandboxes.pendingTransition(sandboxId) === 'resume';
+    if (!stillComing) return this.fail(task, `Sandbox not startable: ${sandboxId}`);
+    if (Date.now() - startedAt > SANDBOX_WAIT_TIMEOUT_MS)
+      return this.fail(task, `Sandbox failed to start: ${sandboxId}`);
+    // The real server polls every 2 s; polling faster keeps small test timings fast.
+    const pollMs = Math.max(5, Math.min(this.deps.timings.startTaskStepMs, 250));
+    this.deps.timers.after(pollMs, () => this.waitForSandbox(task, startedAt, failure));
+  }
+
+  private runSetupStep(task: AppConversationStartTask, stepIndex: number, failure: string | undefined): void {
+    const status = SETUP_STEPS[stepIndex];
+    if (status === undefined) return this.finish(task, failure);
+    const changes: Partial<AppConversationStartTask> = { status };
+    if (status === 'STARTING_CONVERSATION') {
+      changes.agent_server_url = agentServerUrl(this.deps.baseUrl(), task.sandbox_id ?? '');
+    }
+    this.update(task, changes);
+    this.deps.timers.after(this.deps.timings.startTaskStepMs, () =>
+      this.runSetupStep(task, stepIndex + 1, failure),
+    );
+  }
+
+  private finish(task: AppConversationStartTask, failure: string | undefined): void {
+    if (failure !== undefined) return this.fail(task, failure);
+    // OSS asserts that the user has settings when building the agent request: the detail is empty.
+    const settings = this.deps.state.settings;
+    if (settings === null) return this.fail(task, '');
+    const conversation = this.createConversation(task, settings.llm_model);
+    this.update(task, { status: 'READY', app_conversation_id: conversation.id });
+    this.emulateAgentAfterStart(conversation.id, task.request);
+  }
+
+  private createConversation(
+    task: AppConversationStartTask,
+    defaultModel: string | null,
+  ): ConversationRecord {
+    const request = task.request;
+    const id = this.deps.ids.uuidHex();
+    const now = this.deps.clock.now();
+    const conversation: ConversationRecord = {
+      id,
+      created_by_user_id: null,
+      sandbox_id: task.sandbox_id ?? '',
+      selected_repository: request.selected_repository,
+      selected_branch: request.selected_branch,
+      git_provider: request.git_provider,
+      // The request's own title is ignored by the real server.
+      title: `Conversation ${id.slice(0, 5)}`,
+      trigger: request.trigger,
+      pr_number: [...request.pr_number],
+      llm_model: request.llm_model ?? defaultModel,
+      metrics: null,
+      parent_conversation_id: request.parent_conversation_id,
+      created_at: now,
+      updated_at: now,
+      execution_status: request.initial_message ? 'running' : 'idle',
+    };
+    this.deps.state.conversations.push(conversation);
+    return conversation;
+  }
+
+  private emulateAgentAfterStart(conversationId: string, request: AppConversationStartRequest): void {
+    const stepMs = this.deps.timings.startTaskStepMs;
+    const title = wantsAutoTitle(request.processors) ? titleFromMessage(request.initial_message) : null;
+    if (title !== null) {
+      this.deps.timers.after(stepMs, () => {
+        const conversation = findConversation(this.deps.state, conversationId);
+        if (!conversation) return;
+        conversation.title = title;
+        conversation.updated_at = this.deps.clock.now();
+      });
+    }
+    if (request.initial_message) {
+      this.deps.timers.after(stepMs * AGENT_WORK_STEPS, () => {
+        const conversation = findConversation(this.deps.state, conversationId);
+        if (!conversation || conversation.execution_status !== 'running') return;
+        conversation.execution_status = 'finished';
+        conversation.updated_at = this.deps.clock.now();
+      });
+    }
+  }
+}

@@ -1,0 +1,49 @@
+// The server's whole mutable store. Tests may read and mutate it directly (through
+// `server.state`); every reply is computed from it at request time.
+import type {
+  AppConversationStartTask,
+  ConversationRecord,
+  ProviderTokenRecord,
+  ProviderType,
+  SandboxRecord,
+  SandboxSpecInfo,
+  SettingsRecord,
+} from './models';
+
+export interface ServerState {
+  /** In creation order; the API lists them newest first. */
+  sandboxes: SandboxRecord[];
+  conversations: ConversationRecord[];
+  startTasks: AppConversationStartTask[];
+  specs: SandboxSpecInfo[];
+  /** What `POST /api/add-git-providers` persisted (entries with an empty token are never kept). */
+  providerTokens: Partial<Record<ProviderType, ProviderTokenRecord>>;
+  /** `null` = no settings saved yet: `GET /api/settings` is 404 and starts end in ERROR with `""`. */
+  settings: SettingsRecord | null;
+}
+
+export function emptyState(): ServerState {
+  return { sandboxes: [], conversations: [], startTasks: [], specs: [], providerTokens: {}, settings: null };
+}
+
+/** Swaps contents in place so references to `server.state` held by tests stay valid after reset(). */
+export function replaceState(target: ServerState, source: ServerState): void {
+  target.sandboxes = source.sandboxes;
+  target.conversations = source.conversations;
+  target.startTasks = source.startTasks;
+  target.specs = source.specs;
+  target.providerTokens = source.providerTokens;
+  target.settings = source.settings;
+}
+
+export function findSandbox(state: ServerState, id: string): SandboxRecord | undefined {
+  return state.sandboxes.find((sandbox) => sandbox.id === id);
+}
+
+export function findConversation(state: ServerState, hexId: string): ConversationRecord | undefined {
+  return state.conversations.find((conversation) => conversation.id === hexId);
+}
+
+export function findStartTask(state: ServerState, hexId: string): AppConversationStartTask | undefined {
+  return state.startTasks.find((task) => task.id === hexId);
+}

@@ -1,0 +1,63 @@
+// Builders for drafts and local state, so each test spells out only what it is about.
+import type { FormDraft, SecretInput } from '../../../src/mcpForm/formSchema';
+import type { FormStore, LocalState } from '../../../src/mcpForm/formStore';
+import { emptyLocalConfig, emptyLocalSecrets } from '../../../src/mcpForm/localState';
+import { ENGLISH_STRINGS, type UiStrings } from '../../../src/mcpForm/uiStrings';
+
+export const STRINGS: UiStrings = ENGLISH_STRINGS;
+export const SERVER = 'http://127.0.0.1:9';
+
+export const keep: SecretInput = { state: 'set' };
+export const none: SecretInput = { state: 'unset' };
+export const clear: SecretInput = { state: 'clear' };
+export const replace = (value: string): SecretInput => ({ state: 'replace', value });
+
+export function draft(
+  overrides: Omit<Partial<FormDraft>, 'mcp'> & { mcp?: Partial<FormDraft['mcp']> } = {},
+): FormDraft {
+  return {
+    serverUrl: overrides.serverUrl ?? SERVER,
+    providers: overrides.providers ?? [
+      { provider: 'github', host: '', token: none },
+      { provider: 'gitlab', host: '', token: none },
+      { provider: 'bitbucket', host: '', token: none },
+    ],
+    mcp: { sse: [], shttp: [], stdio: [], ...overrides.mcp },
+  };
+}
+
+export function emptyState(): LocalState {
+  return { config: emptyLocalConfig(), secrets: emptyLocalSecrets() };
+}
+
+/** Sequential ids, so expectations can name them. */
+export function idSequence(prefix = 'id'): () => string {
+  let next = 0;
+  return () => `${prefix}${++next}`;
+}
+
+/** A FormStore in memory, JSON round-tripped like the real storages. */
+export class MemoryFormStore implements FormStore {
+  readonly states = new Map<string, string>();
+  saves = 0;
+
+  async load(serverUrl: string): Promise<LocalState> {
+    const raw = this.states.get(serverUrl);
+    return raw ? (JSON.parse(raw) as LocalState) : emptyState();
+  }
+
+  async save(serverUrl: string, state: LocalState): Promise<void> {
+    this.saves += 1;
+    this.states.set(serverUrl, JSON.stringify(state));
+  }
+}
+
+export class MemoryLog {
+  readonly lines: string[] = [];
+  info(message: string): void {
+    this.lines.push(`info ${message}`);
+  }
+  warn(message: string): void {
+    this.lines.push(`warn ${message}`);
+  }
+}
