@@ -117,6 +117,15 @@ export class HttpTransport {
       deadline.dispose();
     }
     const contentType = String(response.headers['content-type'] ?? '');
+    const log = (errorKind?: ApiErrorKind) =>
+      this.log({
+        method: spec.method,
+        path: spec.path,
+        status: response.status,
+        durationMs: Date.now() - started,
+        attempt: 1,
+        errorKind,
+      });
     if (response.status < 200 || response.status >= 300 || !/\bjson\b/i.test(contentType)) {
       const text = await readAll(response.data);
       const error =
@@ -130,14 +139,7 @@ export class HttpTransport {
               text,
               response.headers['retry-after'],
             );
-      this.log({
-        method: spec.method,
-        path: spec.path,
-        status: response.status,
-        durationMs: Date.now() - started,
-        attempt: 1,
-        errorKind: error.kind,
-      });
+      log(error.kind);
       throw error;
     }
     const parser = new JsonArrayStreamParser();
@@ -151,23 +153,22 @@ export class HttpTransport {
         }
       }
     } catch (cause) {
-      if (cause instanceof ApiError) throw cause;
-      if (spec.signal?.aborted) throw this.cancelled(spec.method, spec.path);
-      throw new ApiError({
-        kind: cause instanceof SyntaxError ? 'invalid_response' : 'network',
-        method: spec.method,
-        path: spec.path,
-        cause,
-        message: `The stream from ${spec.method} ${spec.path} broke off: ${cause instanceof Error ? cause.message : String(cause)}.`,
-      });
+      const error =
+        cause instanceof ApiError
+          ? cause
+          : spec.signal?.aborted
+            ? this.cancelled(spec.method, spec.path)
+            : new ApiError({
+                kind: cause instanceof SyntaxError ? 'invalid_response' : 'network',
+                method: spec.method,
+                path: spec.path,
+                cause,
+                message: `The stream from ${spec.method} ${spec.path} broke off: ${cause instanceof Error ? cause.message : String(cause)}.`,
+              });
+      log(error.kind);
+      throw error;
     }
-    this.log({
-      method: spec.method,
-      path: spec.path,
-      status: response.status,
-      durationMs: Date.now() - started,
-      attempt: 1,
-    });
+    log();
     return items;
   }
 

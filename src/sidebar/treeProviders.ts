@@ -3,16 +3,27 @@ import type { ConversationNode, OpenHandsNode, SandboxNode } from './nodes';
 import type { OpenHandsStore } from './store';
 import { conversationTreeItem, loadMoreTreeItem, sandboxTreeItem } from './treeItems';
 
-/** Sandboxes, each with the (loaded) conversations that run in it as children. */
-export class SandboxTreeProvider implements vscode.TreeDataProvider<OpenHandsNode>, vscode.Disposable {
+/** Both views redraw whenever the store changes. */
+abstract class StoreTreeProvider implements vscode.TreeDataProvider<OpenHandsNode>, vscode.Disposable {
   private readonly changed = new vscode.EventEmitter<void>();
   readonly onDidChangeTreeData = this.changed.event;
   private readonly subscription: vscode.Disposable;
 
-  constructor(private readonly store: OpenHandsStore) {
+  constructor(protected readonly store: OpenHandsStore) {
     this.subscription = store.onDidChange(() => this.changed.fire());
   }
 
+  abstract getChildren(element?: OpenHandsNode): OpenHandsNode[];
+  abstract getTreeItem(node: OpenHandsNode): vscode.TreeItem;
+
+  dispose(): void {
+    this.subscription.dispose();
+    this.changed.dispose();
+  }
+}
+
+/** Sandboxes, each with the (loaded) conversations that run in it as children. */
+export class SandboxTreeProvider extends StoreTreeProvider {
   getChildren(element?: OpenHandsNode): OpenHandsNode[] {
     if (!element) return this.store.sandboxes.map((sandbox): SandboxNode => ({ kind: 'sandbox', sandbox }));
     if (element.kind !== 'sandbox') return [];
@@ -42,23 +53,10 @@ export class SandboxTreeProvider implements vscode.TreeDataProvider<OpenHandsNod
     const sandbox = this.store.findSandbox(node.underSandbox);
     return sandbox ? { kind: 'sandbox', sandbox } : undefined;
   }
-
-  dispose(): void {
-    this.subscription.dispose();
-    this.changed.dispose();
-  }
 }
 
 /** Conversations newest first (the server's order), with a "Load more…" row while pages remain. */
-export class ConversationTreeProvider implements vscode.TreeDataProvider<OpenHandsNode>, vscode.Disposable {
-  private readonly changed = new vscode.EventEmitter<void>();
-  readonly onDidChangeTreeData = this.changed.event;
-  private readonly subscription: vscode.Disposable;
-
-  constructor(private readonly store: OpenHandsStore) {
-    this.subscription = store.onDidChange(() => this.changed.fire());
-  }
-
+export class ConversationTreeProvider extends StoreTreeProvider {
   getChildren(element?: OpenHandsNode): OpenHandsNode[] {
     if (element) return [];
     const rows: OpenHandsNode[] = this.store.conversations.map((conversation) => ({
@@ -76,10 +74,5 @@ export class ConversationTreeProvider implements vscode.TreeDataProvider<OpenHan
 
   getParent(): undefined {
     return undefined;
-  }
-
-  dispose(): void {
-    this.subscription.dispose();
-    this.changed.dispose();
   }
 }

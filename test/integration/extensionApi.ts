@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import type { OpenHandsExtensionApi } from '../../src/extension';
 import { EXTENSION_ID, testServerUrl } from './env';
+import { server } from './serverControl';
 
 /** The running extension's services, as `activate` returns them. */
 export async function extensionApi(): Promise<OpenHandsExtensionApi> {
@@ -35,4 +36,28 @@ export async function eventually<T>(
       throw new Error(`condition not met within ${timeoutMs} ms; last: ${JSON.stringify(value)}`);
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
+}
+
+/**
+ * For a describe block: the running extension, pointed at the seeded test server, reset and loaded
+ * again before each test so every test starts from the same data.
+ */
+export function useFreshExtension(): { readonly api: OpenHandsExtensionApi } {
+  const fixture: { api?: OpenHandsExtensionApi } = {};
+  before(async () => {
+    fixture.api = await extensionApi();
+  });
+  beforeEach(async () => {
+    const api = fixture.api;
+    if (!api) throw new Error('the extension did not activate');
+    await server.reset();
+    await useTestServerSettings(api);
+    await api.store.refresh();
+  });
+  return {
+    get api(): OpenHandsExtensionApi {
+      if (!fixture.api) throw new Error('the extension did not activate');
+      return fixture.api;
+    },
+  };
 }

@@ -1,64 +1,53 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import type { OpenHandsExtensionApi } from '../../src/extension';
 import { testServerUrl } from './env';
-import { eventually, extensionApi, setSetting, useTestServerSettings } from './extensionApi';
+import { eventually, useFreshExtension, setSetting, useTestServerSettings } from './extensionApi';
 import { server } from './serverControl';
 
 describe('sidebar: connection states, welcome views, stale data', () => {
-  let api: OpenHandsExtensionApi;
-
-  before(async () => {
-    api = await extensionApi();
-  });
-
-  beforeEach(async () => {
-    await server.reset();
-    await useTestServerSettings(api);
-    await api.store.refresh();
-  });
+  const t = useFreshExtension();
 
   after(async () => {
     await server.reset();
-    await useTestServerSettings(api);
+    await useTestServerSettings(t.api);
   });
 
   it('no server configured: unconfigured state and empty trees (the configure welcome view)', async () => {
     await setSetting('serverUrl', '');
-    await api.connection.rebuild();
-    await api.store.refresh();
-    assert.equal(api.store.state, 'unconfigured');
-    assert.deepEqual(api.sandboxesProvider.getChildren(), []);
-    assert.deepEqual(api.conversationsProvider.getChildren(), []);
-    assert.equal(api.sandboxesView.message, undefined, 'no message, so the welcome view shows');
-    assert.match(api.statusBar.text, /OpenHands/);
+    await t.api.connection.rebuild();
+    await t.api.store.refresh();
+    assert.equal(t.api.store.state, 'unconfigured');
+    assert.deepEqual(t.api.sandboxesProvider.getChildren(), []);
+    assert.deepEqual(t.api.conversationsProvider.getChildren(), []);
+    assert.equal(t.api.sandboxesView.message, undefined, 'no message, so the welcome view shows');
+    assert.match(t.api.statusBar.text, /OpenHands/);
   });
 
   it('an invalid server URL is explained and nothing is requested', async () => {
     await setSetting('serverUrl', 'localhost:3000');
-    await api.connection.rebuild();
-    assert.equal(api.connection.client, undefined);
-    assert.match(api.connection.config.serverUrlProblem ?? '', /http:\/\/ or https:\/\//);
+    await t.api.connection.rebuild();
+    assert.equal(t.api.connection.client, undefined);
+    assert.match(t.api.connection.config.serverUrlProblem ?? '', /http:\/\/ or https:\/\//);
   });
 
   it('server unreachable: error state with kind network, empty trees when nothing was loaded', async () => {
     await setSetting('serverUrl', 'http://127.0.0.1:9');
-    await api.connection.rebuild();
-    await api.store.refresh();
-    assert.equal(api.store.state, 'error');
-    assert.equal(api.store.lastError?.kind, 'network');
-    assert.equal(api.store.stale, false);
-    assert.deepEqual(api.sandboxesProvider.getChildren(), []);
-    assert.match(api.statusBar.text, /offline/);
+    await t.api.connection.rebuild();
+    await t.api.store.refresh();
+    assert.equal(t.api.store.state, 'error');
+    assert.equal(t.api.store.lastError?.kind, 'network');
+    assert.equal(t.api.store.stale, false);
+    assert.deepEqual(t.api.sandboxesProvider.getChildren(), []);
+    assert.match(t.api.statusBar.text, /offline/);
   });
 
   it('unauthorized: error kind unauthorized (the set-API-key welcome view)', async () => {
     await server.addFault({ kind: 'status', status: 401, body: { detail: 'Unauthorized' } });
-    await api.connection.rebuild();
-    await api.store.refresh();
-    assert.equal(api.store.lastError?.kind, 'unauthorized');
-    assert.deepEqual(api.sandboxesProvider.getChildren(), []);
-    assert.match(api.statusBar.text, /unauthorized/);
+    await t.api.connection.rebuild();
+    await t.api.store.refresh();
+    assert.equal(t.api.store.lastError?.kind, 'unauthorized');
+    assert.deepEqual(t.api.sandboxesProvider.getChildren(), []);
+    assert.match(t.api.statusBar.text, /unauthorized/);
   });
 
   it('nothing yet: ready with empty trees (the start/new welcome views)', async () => {
@@ -68,44 +57,44 @@ describe('sidebar: connection states, welcome views, stale data', () => {
       body: { items: [], next_page_id: null },
       match: { pathRegex: '/search$' },
     });
-    await api.store.refresh();
-    assert.equal(api.store.state, 'ready');
-    assert.deepEqual(api.sandboxesProvider.getChildren(), []);
-    assert.deepEqual(api.conversationsProvider.getChildren(), []);
+    await t.api.store.refresh();
+    assert.equal(t.api.store.state, 'ready');
+    assert.deepEqual(t.api.sandboxesProvider.getChildren(), []);
+    assert.deepEqual(t.api.conversationsProvider.getChildren(), []);
   });
 
   it('stale, not empty: when the server goes away the last data stays, marked stale, with the reason', async () => {
-    const count = api.store.sandboxes.length;
+    const count = t.api.store.sandboxes.length;
     assert.ok(count > 0);
     await server.addFault({ kind: 'reset' });
-    await api.store.refresh();
-    assert.equal(api.store.stale, true);
-    assert.equal(api.sandboxesProvider.getChildren().length, count);
-    const first = api.sandboxesProvider.getChildren()[0];
+    await t.api.store.refresh();
+    assert.equal(t.api.store.stale, true);
+    assert.equal(t.api.sandboxesProvider.getChildren().length, count);
+    const first = t.api.sandboxesProvider.getChildren()[0];
     assert.ok(first);
-    assert.match(String(api.sandboxesProvider.getTreeItem(first).description), /\(stale\)/);
-    assert.match(api.sandboxesView.message ?? '', /Stale: showing data from .*Cannot reach/);
-    assert.equal(api.sandboxesView.description, 'offline');
+    assert.match(String(t.api.sandboxesProvider.getTreeItem(first).description), /\(stale\)/);
+    assert.match(t.api.sandboxesView.message ?? '', /Stale: showing data from .*Cannot reach/);
+    assert.equal(t.api.sandboxesView.description, 'offline');
     await server.clearFaults();
-    await api.store.refresh();
-    assert.equal(api.store.stale, false);
-    assert.equal(api.sandboxesView.message, undefined);
+    await t.api.store.refresh();
+    assert.equal(t.api.store.stale, false);
+    assert.equal(t.api.sandboxesView.message, undefined);
   });
 
   it('API key: set stores it in SecretStorage for this server, is sent, and clear removes it', async () => {
     const url = testServerUrl();
     assert.equal(await vscode.commands.executeCommand('openhands.setApiKey', 'integration-key-1'), true);
-    assert.equal(await api.apiKeys.get(url), 'integration-key-1');
-    assert.equal(api.connection.hasApiKey, true);
+    assert.equal(await t.api.apiKeys.get(url), 'integration-key-1');
+    assert.equal(t.api.connection.hasApiKey, true);
     await server.clearRequests();
-    await api.store.refresh();
+    await t.api.store.refresh();
     const sent = (await server.requests()).find((r) => r.path === '/api/v1/sandboxes/search');
     assert.equal(sent?.headers['x-session-api-key'], 'integration-key-1');
     const settings = JSON.stringify(vscode.workspace.getConfiguration('openhands'));
     assert.ok(!settings.includes('integration-key-1'), 'the key is not a setting');
     assert.equal(await vscode.commands.executeCommand('openhands.clearApiKey'), true);
-    assert.equal(await api.apiKeys.get(url), undefined);
-    assert.equal(api.connection.hasApiKey, false);
+    assert.equal(await t.api.apiKeys.get(url), undefined);
+    assert.equal(t.api.connection.hasApiKey, false);
   });
 
   it('configure server validates and stores the URL setting', async () => {
@@ -117,12 +106,36 @@ describe('sidebar: connection states, welcome views, stale data', () => {
     assert.equal(vscode.workspace.getConfiguration('openhands').get('serverUrl'), testServerUrl());
   });
 
+  it('refresh, open settings and show log run from the palette', async () => {
+    await server.clearRequests();
+    await vscode.commands.executeCommand('openhands.refresh');
+    const requests = await server.requests();
+    assert.ok(
+      requests.some((r) => r.path === '/api/v1/sandboxes/search'),
+      'refresh asks the server',
+    );
+    assert.ok(requests.some((r) => r.path === '/api/v1/app-conversations/search'));
+    await vscode.commands.executeCommand('openhands.openSettings');
+    await vscode.commands.executeCommand('openhands.showLog');
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+  });
+
+  it('overlapping refreshes collapse into at most one follow-up', async () => {
+    await server.clearRequests();
+    await Promise.all(Array.from({ length: 10 }, () => t.api.store.refresh()));
+    const searches = (await server.requests()).filter((r) => r.path === '/api/v1/sandboxes/search');
+    assert.ok(
+      searches.length >= 1 && searches.length <= 2,
+      `${searches.length} sandbox searches for 10 refreshes`,
+    );
+  });
+
   it('polls only while a view is visible: zero requests while hidden', async () => {
     await setSetting('refresh.idleIntervalSeconds', 2);
-    await api.connection.rebuild();
+    await t.api.connection.rebuild();
     await vscode.commands.executeCommand('workbench.view.explorer');
     await eventually(
-      () => api.scheduler.anyViewVisible,
+      () => t.api.scheduler.anyViewVisible,
       (visible) => !visible,
     );
     await server.clearRequests();
@@ -140,7 +153,7 @@ describe('sidebar: connection states, welcome views, stale data', () => {
     );
     await vscode.commands.executeCommand('workbench.view.explorer');
     await eventually(
-      () => api.scheduler.anyViewVisible,
+      () => t.api.scheduler.anyViewVisible,
       (visible) => !visible,
     );
   });

@@ -2,7 +2,7 @@ import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { OpenHandsExtensionApi } from '../../src/extension';
 import type { OpenHandsNode } from '../../src/sidebar/nodes';
-import { extensionApi, setSetting, useTestServerSettings } from './extensionApi';
+import { setSetting, useFreshExtension } from './extensionApi';
 import { server } from './serverControl';
 
 function iconId(item: vscode.TreeItem): string | undefined {
@@ -14,29 +14,19 @@ function sandboxNodes(api: OpenHandsExtensionApi) {
 }
 
 describe('sidebar: tree data in a real VS Code', () => {
-  let api: OpenHandsExtensionApi;
-
-  before(async () => {
-    api = await extensionApi();
-  });
-
-  beforeEach(async () => {
-    await server.reset();
-    await useTestServerSettings(api);
-    await api.store.refresh();
-  });
+  const t = useFreshExtension();
 
   it('lists every sandbox of the server with a status icon, description and tooltip', async () => {
     const fromServer = (await (
-      await fetch(`${api.connection.config.serverUrl}/api/v1/sandboxes/search`)
+      await fetch(`${t.api.connection.config.serverUrl}/api/v1/sandboxes/search`)
     ).json()) as {
       items: { id: string; status: string }[];
     };
-    const nodes = sandboxNodes(api);
+    const nodes = sandboxNodes(t.api);
     assert.equal(nodes.length, fromServer.items.length);
     for (const node of nodes) {
       if (node.kind !== 'sandbox') continue;
-      const item = api.sandboxesProvider.getTreeItem(node);
+      const item = t.api.sandboxesProvider.getTreeItem(node);
       assert.equal(item.id, `sandbox/${node.sandbox.id}`);
       assert.ok(String(item.description).length > 0);
       assert.ok(item.tooltip instanceof vscode.MarkdownString);
@@ -55,24 +45,24 @@ describe('sidebar: tree data in a real VS Code', () => {
   });
 
   it('shows the conversations of each sandbox as its children', async () => {
-    const parent = sandboxNodes(api).find(
-      (node) => node.kind === 'sandbox' && api.store.conversationsIn(node.sandbox.id).length > 0,
+    const parent = sandboxNodes(t.api).find(
+      (node) => node.kind === 'sandbox' && t.api.store.conversationsIn(node.sandbox.id).length > 0,
     );
     assert.ok(parent && parent.kind === 'sandbox', 'a sandbox that hosts conversations');
-    const children = api.sandboxesProvider.getChildren(parent);
+    const children = t.api.sandboxesProvider.getChildren(parent);
     assert.ok(children.length > 0);
     for (const child of children) {
       assert.equal(child.kind, 'conversation');
       if (child.kind === 'conversation') assert.equal(child.conversation.sandbox_id, parent.sandbox.id);
     }
     assert.equal(
-      api.sandboxesProvider.getTreeItem(parent).collapsibleState,
+      t.api.sandboxesProvider.getTreeItem(parent).collapsibleState,
       vscode.TreeItemCollapsibleState.Collapsed,
     );
   });
 
   it('lists conversations newest first with title, statuses and age', async () => {
-    const rows = api.conversationsProvider
+    const rows = t.api.conversationsProvider
       .getChildren()
       .filter((n): n is Extract<OpenHandsNode, { kind: 'conversation' }> => n.kind === 'conversation');
     assert.ok(rows.length > 0);
@@ -83,27 +73,27 @@ describe('sidebar: tree data in a real VS Code', () => {
     );
     const first = rows[0];
     assert.ok(first);
-    const item = api.conversationsProvider.getTreeItem(first);
+    const item = t.api.conversationsProvider.getTreeItem(first);
     assert.equal(item.label, first.conversation.title);
     assert.equal(item.id, `conversation/${first.conversation.id}`);
     assert.match(String(item.description), /ago|just now/);
   });
 
   it('keeps tree item ids stable across refreshes (selection and expansion survive)', async () => {
-    const before = sandboxNodes(api).map((node) => api.sandboxesProvider.getTreeItem(node).id);
-    await api.store.refresh();
-    const after = sandboxNodes(api).map((node) => api.sandboxesProvider.getTreeItem(node).id);
+    const before = sandboxNodes(t.api).map((node) => t.api.sandboxesProvider.getTreeItem(node).id);
+    await t.api.store.refresh();
+    const after = sandboxNodes(t.api).map((node) => t.api.sandboxesProvider.getTreeItem(node).id);
     assert.deepEqual(after, before);
   });
 
   it('shows a sandbox status from a newer server with a neutral look instead of failing', async () => {
     await server.addFault({ kind: 'drift', match: { path: '/api/v1/sandboxes/search' } });
-    await api.store.refresh();
-    const drifted = sandboxNodes(api).find(
+    await t.api.store.refresh();
+    const drifted = sandboxNodes(t.api).find(
       (node) => node.kind === 'sandbox' && node.sandbox.status === 'HIBERNATING',
     );
     assert.ok(drifted, 'the drifted status is shown');
-    const item = api.sandboxesProvider.getTreeItem(drifted);
+    const item = t.api.sandboxesProvider.getTreeItem(drifted);
     assert.equal(item.contextValue?.startsWith('sandbox.unknown'), true);
     assert.equal(iconId(item), 'circle-outline');
     assert.match(String(item.description), /Hibernating/);
@@ -111,44 +101,47 @@ describe('sidebar: tree data in a real VS Code', () => {
 
   it('pages conversations with a "Load more…" row that follows next_page_id', async () => {
     await setSetting('pageSize', 5);
-    await api.connection.rebuild();
-    await api.store.refresh();
-    let rows = api.conversationsProvider.getChildren();
+    await t.api.connection.rebuild();
+    await t.api.store.refresh();
+    let rows = t.api.conversationsProvider.getChildren();
     assert.equal(rows.filter((r) => r.kind === 'conversation').length, 5);
     assert.equal(rows.at(-1)?.kind, 'loadMore');
     await vscode.commands.executeCommand('openhands.loadMoreConversations');
-    rows = api.conversationsProvider.getChildren();
+    rows = t.api.conversationsProvider.getChildren();
     assert.equal(rows.filter((r) => r.kind === 'conversation').length, 10);
     // a refresh keeps the ten loaded rows instead of falling back to one page
-    await api.store.refresh();
-    assert.equal(api.conversationsProvider.getChildren().filter((r) => r.kind === 'conversation').length, 10);
+    await t.api.store.refresh();
+    assert.equal(
+      t.api.conversationsProvider.getChildren().filter((r) => r.kind === 'conversation').length,
+      10,
+    );
   });
 
   it('filters conversations by title on the server and can clear the filter', async () => {
-    const all = api.store.conversations.length;
-    const word = api.store.conversations[0]?.title?.split(' ')[0] ?? 'Fix';
+    const all = t.api.store.conversations.length;
+    const word = t.api.store.conversations[0]?.title?.split(' ')[0] ?? 'Fix';
     await server.clearRequests();
     await vscode.commands.executeCommand('openhands.filterConversations', word);
-    assert.equal(api.store.titleFilter, word);
-    assert.ok(api.store.conversations.length > 0);
-    assert.ok(api.store.conversations.every((c) => c.title?.includes(word)));
+    assert.equal(t.api.store.titleFilter, word);
+    assert.ok(t.api.store.conversations.length > 0);
+    assert.ok(t.api.store.conversations.every((c) => c.title?.includes(word)));
     const requests = await server.requests();
     assert.ok(
       requests.some(
         (r) => r.path === '/api/v1/app-conversations/search' && r.query.title__contains?.[0] === word,
       ),
     );
-    assert.equal(api.conversationsView.description, 'filtered');
-    assert.match(api.conversationsView.message ?? '', new RegExp(word));
+    assert.equal(t.api.conversationsView.description, 'filtered');
+    assert.match(t.api.conversationsView.message ?? '', new RegExp(word));
     await vscode.commands.executeCommand('openhands.clearConversationFilter');
-    assert.equal(api.store.titleFilter, undefined);
-    assert.equal(api.store.conversations.length, all);
-    assert.equal(api.conversationsView.description, undefined);
+    assert.equal(t.api.store.titleFilter, undefined);
+    assert.equal(t.api.store.conversations.length, all);
+    assert.equal(t.api.conversationsView.description, undefined);
   });
 
   it('shows running and paused counts in the status bar', async () => {
-    const running = api.store.sandboxes.filter((s) => s.status === 'RUNNING').length;
-    const paused = api.store.sandboxes.filter((s) => s.status === 'PAUSED').length;
-    assert.match(api.statusBar.text, new RegExp(`${running} running · ${paused} paused`));
+    const running = t.api.store.sandboxes.filter((s) => s.status === 'RUNNING').length;
+    const paused = t.api.store.sandboxes.filter((s) => s.status === 'PAUSED').length;
+    assert.match(t.api.statusBar.text, new RegExp(`${running} running · ${paused} paused`));
   });
 });
