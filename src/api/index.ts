@@ -17,4 +17,4 @@ export { REDACTED, redactJson, redactUrl, scrubSecrets } from './redact';
 export { checkServerUrl, type ServerUrlCheck } from './serverUrl';
 export { StartTaskFailedError, type WaitForStartTaskOptions } from './startTaskPoller';
 export type { AuthHeader, RequestLogEntry } from './transport';
-export { isUuid, normalizeUuid, sameUuid } from './uuid';
+export { normalizeUuid, sameUuid } from './uuid';

@@ -11,8 +11,3 @@ export function sameUuid(a: string | null | undefined, b: string | null | undefi
   return normalizeUuid(a) === normalizeUuid(b);
 }
 
-const UUID_PATTERN = /^[0-9a-f]{32}$/;
-
-export function isUuid(value: string): boolean {
-  return UUID_PATTERN.test(normalizeUuid(value));
-}

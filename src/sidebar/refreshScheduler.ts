@@ -13,8 +13,6 @@ export class RefreshScheduler implements vscode.Disposable {
   private errorStreak = 0;
   private pendingDelay = 0;
   private readonly disposables: vscode.Disposable[] = [];
-  /** Background refreshes run so far (tests and benchmarks read it). */
-  ticks = 0;
 
   constructor(
     private readonly store: OpenHandsStore,
@@ -50,7 +48,6 @@ export class RefreshScheduler implements vscode.Disposable {
   /** Refresh now (a user action or a changed setting) and plan the next one from the result. */
   async runNow(): Promise<void> {
     this.stop();
-    this.ticks++;
     await this.store.refresh();
     this.errorStreak = this.store.state === 'error' ? this.errorStreak + 1 : 0;
     this.reschedule();

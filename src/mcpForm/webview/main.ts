@@ -53,7 +53,8 @@ class FormApp {
     init: (message) => {
       this.strings = message.strings;
       this.sync = message.sync;
-      this.adoptModel(message.model, true);
+      // Not a reason to drop edits: a restored draft may already be in place.
+      this.adoptModel(message.model, false);
     },
     state: (message) => {
       this.sync = message.sync;
@@ -61,7 +62,9 @@ class FormApp {
       if (message.reason !== 'loaded') {
         this.banner = message.reason;
         this.hostErrors = message.fieldErrors;
-        this.focusFirstError();
+        // The result is news: bring it into view (or the first field the server refused).
+        if (Object.keys(message.fieldErrors).length > 0) this.focusFirstError();
+        else this.focusTarget = 'sync-outcome';
       }
     },
     busy: (message) => {
@@ -81,7 +84,7 @@ class FormApp {
       apply(this.draft);
       this.dirty = true;
       this.clearHostErrors(path);
-      this.changed();
+      this.render();
     },
     touch: (path) => {
       this.touched.add(path);
@@ -100,13 +103,13 @@ class FormApp {
       // Positions shift: messages tied to the old positions no longer apply.
       this.hostErrors = {};
       this.focusTarget = `add-${kind}`;
-      this.changed();
+      this.render();
     },
     save: () => this.save(),
     discard: () => {
       if (!this.model) return;
       this.resetDraft(this.model);
-      this.changed();
+      this.render();
     },
     reload: () => this.api.postMessage({ type: 'reload' }),
     retrySync: () => this.api.postMessage({ type: 'retrySync' }),
@@ -119,7 +122,6 @@ class FormApp {
     if (!root) throw new Error('missing #app');
     this.root = root;
     window.addEventListener('message', (event: MessageEvent<unknown>) => {
-      console.log('DBG msg', JSON.stringify(event.data).slice(0, 80));
       const dispatched = dispatchMessage(HostToWebviewSchema, this.handlers, event.data);
       if (!dispatched.ok) console.warn(`MCP form: ignored a malformed host message (${dispatched.problem})`);
       else this.render();
@@ -138,10 +140,7 @@ class FormApp {
     const baseline = baselineOf(model);
     if (this.draft === null) {
       // First message of this webview: pick up the draft kept while it was hidden or reloaded.
-      const raw = this.api.getState();
-      console.log('DBG getState', JSON.stringify(raw)?.slice(0, 300));
-      const kept = readPersistedState(raw);
-      console.log('DBG kept', Boolean(kept), kept?.draft.sse.length, kept?.dirty, kept?.draft.sse.map((e) => e.url).join());
+      const kept = readPersistedState(this.api.getState());
       if (kept && kept.draft.serverUrl === model.serverUrl && kept.dirty) {
         this.draft = kept.draft;
         this.baseline = kept.baseline;
@@ -178,7 +177,7 @@ class FormApp {
     this.focusTarget = fieldDomId(kind === 'stdio' ? `mcp.stdio.${index}.name` : `mcp.${kind}.${index}.url`);
     this.dirty = true;
     this.hostErrors = {};
-    this.changed();
+    this.render();
   }
 
   private save(): void {
@@ -220,12 +219,9 @@ class FormApp {
     });
   }
 
-  private changed(): void {
-    if (this.draft) this.api.setState(persistedState(this.draft, this.baseline, this.dirty));
-    this.render();
-  }
-
   private render(): void {
+    // Kept on every change (edits and host answers alike), so a reload finds what is on screen.
+    if (this.draft) this.api.setState(persistedState(this.draft, this.baseline, this.dirty));
     if (!this.strings) return;
     if (this.draft) this.clientErrors = validateDraft(toProtocolDraft(this.draft), this.strings);
     this.root.setAttribute('aria-busy', String(this.busy !== null));

@@ -163,7 +163,7 @@ function statusArea(state: ViewState, actions: ViewActions): TemplateResult {
   const last = state.sync.last;
   if ((state.banner === 'saved' || state.banner === 'synced') && last) {
     lines.push(
-      html`<div class="outcome" id="sync-outcome">
+      html`<div class="outcome" id="sync-outcome" tabindex="-1">
         ${state.banner === 'saved' ? html`<p><strong>${s.savedLocally}</strong></p>` : nothing}
         <p id="outcome-tokens" class=${partClass(last.tokens)}>
           ${s.tokensPart}: ${partText(s, last.tokens)}
