@@ -10,4 +10,3 @@ export function sameUuid(a: string | null | undefined, b: string | null | undefi
   if (a === null || a === undefined || b === null || b === undefined) return false;
   return normalizeUuid(a) === normalizeUuid(b);
 }
-

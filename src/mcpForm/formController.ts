@@ -3,6 +3,7 @@
  * runs one operation at a time, and re-sends the state whenever the webview (re)appears. Free of
  * `vscode`, so it is driven directly in tests.
  */
+import { redactUrl } from '../api';
 import type { FieldErrors } from './formSchema';
 import { buildFormModel } from './formModel';
 import { hasPendingTokens } from './localState';
@@ -29,7 +30,7 @@ export interface FormControllerDeps {
   target: FormTarget;
   service: SyncService;
   strings: UiStrings;
-  log: SyncLog;
+  log: SyncLog & { error(message: string): void };
   showLog(): void;
   configureServer(): void;
 }
@@ -99,10 +100,11 @@ export class FormController {
       try {
         await run();
       } catch (error) {
-        // Storage failures and bugs: say so without details that could hold secrets.
-        this.deps.log.warn(
-          `MCP & Git Providers: ${operation} failed: ${error instanceof Error ? error.name : 'error'}`,
-        );
+        // Storage failures and bugs. Messages of our own errors carry no secrets (server text is
+        // scrubbed where it is read); URLs are masked all the same.
+        const detail = error instanceof Error ? `${error.name}: ${redactUrl(error.message)}` : 'error';
+        this.deps.log.error(`MCP & Git Providers: ${operation} failed: ${detail}`);
+        this.post({ type: 'validationFailed', errors: { form: this.deps.strings.errUnexpected } });
       } finally {
         this.post({ type: 'busy', operation: null });
       }
@@ -112,8 +114,13 @@ export class FormController {
 
   private async sendInit(): Promise<void> {
     const serverUrl = this.deps.target.serverUrl();
-    // Shown again (the webview is rebuilt when hidden): answer from memory, no server round trip.
-    if (!this.snapshot || this.snapshot.serverUrl !== serverUrl) await this.load();
+    if (!this.snapshot || this.snapshot.serverUrl !== serverUrl || !serverUrl) await this.load();
+    else {
+      // Shown again (the webview is rebuilt when hidden): no server round trip, but the stored
+      // state is read again in case another window changed it.
+      const local = await this.deps.service.readLocal(serverUrl);
+      this.snapshot = { ...this.snapshot, ...local };
+    }
     this.post({ type: 'init', strings: this.deps.strings, model: this.model(), sync: this.syncStatus() });
   }
 

@@ -6,7 +6,7 @@
  * 3. `GET /api/settings` again: the real server ignores `mcp_config` on that endpoint, so when it
  *    did not persist, a read-modify-write `POST /api/settings` changing only `mcp_config` stores it.
  */
-import { isApiError, scrubSecrets, type OpenHandsClient, type Settings } from '../api';
+import { isApiError, scrubSecrets, type McpConfig, type OpenHandsClient, type Settings } from '../api';
 import { applyDraft } from './applyDraft';
 import { fieldPath } from './fieldPath';
 import type { FieldErrors, FormDraft } from './formSchema';
@@ -61,6 +61,11 @@ export class SyncService {
     private readonly now: () => Date = () => new Date(),
   ) {}
 
+  /** What is stored locally, as is. */
+  readLocal(serverUrl: string): Promise<LocalState> {
+    return this.store.load(serverUrl);
+  }
+
   /** Local state, refreshed from the server for every part without a pending change. */
   async load(serverUrl: string, client: SettingsClient | undefined): Promise<LoadResult> {
     const local = await this.store.load(serverUrl);
@@ -101,17 +106,10 @@ export class SyncService {
     if (!tokensPending && !mcpPending) {
       return this.finish(serverUrl, local, { tokens: unchanged(), mcp: unchanged() }, {}, null, false);
     }
-    if (!client) {
-      const message = this.strings().noServer;
-      return this.finish(
-        serverUrl,
-        local,
-        this.both('pending', message, tokensPending, mcpPending),
-        {},
-        null,
-        false,
-      );
-    }
+    /** Stops before anything reached the server: every pending part reports the same reason. */
+    const giveUp = (status: 'pending' | 'failed', message: string) =>
+      this.finish(serverUrl, local, this.both(status, message, tokensPending, mcpPending), {}, null, false);
+    if (!client) return giveUp('pending', this.strings().noServer);
 
     // 1. What the server has now: the request must carry every provider it reports.
     let before: Settings;
@@ -120,15 +118,7 @@ export class SyncService {
     } catch (error) {
       const missing = isApiError(error) && error.kind === 'not_found';
       const message = missing ? this.strings().errNoSettings : this.describe(error, local);
-      const status = isUnreachable(error) ? 'pending' : 'failed';
-      return this.finish(
-        serverUrl,
-        local,
-        this.both(status, message, tokensPending, mcpPending),
-        {},
-        null,
-        false,
-      );
+      return giveUp(isUnreachable(error) ? 'pending' : 'failed', message);
     }
 
     const desiredMcp = buildMcpConfig(local.config.mcp, local.secrets);
@@ -158,16 +148,7 @@ export class SyncService {
       } else tokens = tokensPending ? { status: 'synced' } : unchanged();
     } catch (error) {
       const message = this.describe(error, local);
-      if (isUnreachable(error)) {
-        return this.finish(
-          serverUrl,
-          local,
-          this.both('pending', message, tokensPending, mcpPending),
-          {},
-          null,
-          false,
-        );
-      }
+      if (isUnreachable(error)) return giveUp('pending', message);
       tokens = { status: 'failed', message };
       const rejected = rejectedTokenProvider(error);
       if (rejected)
@@ -277,10 +258,7 @@ function describePart(part: PartOutcome): string {
 }
 
 /** The settings as read, with only `mcp_config` replaced: `POST /api/settings` stores the whole object. */
-function withMcpConfig(
-  settings: Settings,
-  mcpConfig: ReturnType<typeof buildMcpConfig>,
-): Record<string, unknown> {
+function withMcpConfig(settings: Settings, mcpConfig: McpConfig): Record<string, unknown> {
   const body: Record<string, unknown> = { ...settings, mcp_config: mcpConfig };
   for (const key of READ_ONLY_SETTINGS) delete body[key];
   return body;

@@ -117,6 +117,7 @@ export const ENGLISH_STRINGS = {
   errNoSettings:
     'The server has no user settings yet. Open the OpenHands web UI once to finish its setup, then retry.',
   errMcpNotKept: 'The server accepted the MCP configuration but did not keep it.',
+  errUnexpected: 'Something went wrong; the OpenHands log has the details.',
 } as const;
 
 export type UiStringKey = keyof typeof ENGLISH_STRINGS;

@@ -1,5 +1,6 @@
 // The UI end-to-end flow, in order. Add step groups here; the driver (scripts/vscode/run-e2e.ts) runs them.
 import type { E2EContext } from './context';
+import { mcpFormSteps } from './mcpForm.steps';
 import { openHandsViewSteps } from './openhands-view.steps';
 import type { StepRunner } from './runner';
 import { sidebarStateSteps } from './sidebar-states.steps';
@@ -9,4 +10,5 @@ export function defineSteps(runner: StepRunner, ctx: E2EContext): void {
   workbenchSteps(runner, ctx);
   openHandsViewSteps(runner, ctx);
   sidebarStateSteps(runner, ctx);
+  mcpFormSteps(runner, ctx);
 }

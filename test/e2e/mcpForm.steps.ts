@@ -6,29 +6,24 @@ import type { FrameLocator } from 'playwright-core';
 import { waitForWorkbench } from '../../scripts/vscode/workbench';
 import type { E2EContext } from './context';
 import {
+  blurAndRefocusWindow,
   click,
   EDIT_COMMAND_TITLE,
   errorText,
   fill,
   formFrame,
-  runCommand,
   secretState,
   setSecret,
   valueOf,
   waitForForm,
   waitIdle,
 } from './mcpForm';
-import {
-  bodyOf,
-  clearServerRequests,
-  seedProviderTokens,
-  serverRequests,
-  serverState,
-  settingsCalls,
-} from './mcpFormServer';
+import { runCommand } from './palette';
+import { bodyOf, dropRequests, seedProviderTokens, settingsCalls } from './mcpFormServer';
 import { openOpenHandsView, viewPane } from './openhands-view';
 import type { StepRunner } from './runner';
 import { SANDBOXES_VIEW } from './selectors';
+import { clearFaults, clearServerRequests, serverRequests, serverState } from './serverControl';
 import { eventually } from './wait';
 import { OPEN_WORKBENCH } from './workbench.steps';
 
@@ -85,8 +80,14 @@ export function mcpFormSteps(runner: StepRunner, ctx: E2EContext): void {
     async () => {
       const form = frame();
       await clearServerRequests(ctx.serverUrl);
-      await click(form, 'add-sse');
-      await fill(form, 'mcp.sse.0.url', 'ftp://files.example.com');
+      // Keyboard only: the button answers Enter and the new entry's first field takes the focus.
+      await form.locator('#add-sse').focus();
+      await ctx.page.keyboard.press('Enter');
+      await eventually('the focus in the new URL field', async () =>
+        (await form.locator('#f-mcp-sse-0-url:focus-within').count()) === 1 ? true : undefined,
+      );
+      await ctx.page.keyboard.type('ftp://files.example.com');
+      await ctx.page.keyboard.press('Tab');
       await click(form, 'add-stdio');
       await fill(form, 'mcp.stdio.0.name', 'bad name');
       await fill(form, 'mcp.stdio.0.command', 'npx -y server');
@@ -216,8 +217,53 @@ export function mcpFormSteps(runner: StepRunner, ctx: E2EContext): void {
       expectEqual(await secretState(form, 'mcp.sse.0.apiKey'), 'Set', 'SSE key state');
       expectEqual(await secretState(form, 'mcp.stdio.0.env.0.value'), 'Set', 'env value state');
       await expectNoSecretsInWebview(form);
+      await form.locator('#entry-stdio-0').scrollIntoViewIfNeeded();
+      await ctx.screenshot('mcp-form-saved-stdio-entry');
+      await form.locator('#sync-outcome').scrollIntoViewIfNeeded();
     },
     { needs: [OPEN_FORM] },
+  );
+
+  runner.step(
+    'MCP & Git Providers: server unreachable: saved locally, sync pending, Retry Sync pushes it',
+    async () => {
+      const form = frame();
+      await dropRequests(ctx.serverUrl, '^/api/(settings|add-git-providers)$');
+      try {
+        await fill(form, 'mcp.shttp.0.timeout', '300');
+        await click(form, 'save');
+        await eventually(
+          'the pending banner',
+          async () => ((await form.locator('#pending-banner').count()) === 1 ? true : undefined),
+          { timeoutMs: 15_000, lastSeen: () => textOf(form, '.status') },
+        );
+        const mcp = await textOf(form, '#outcome-mcp');
+        if (!mcp.includes('sync pending') || !mcp.includes('Cannot reach'))
+          throw new Error(`MCP outcome "${mcp}"`);
+        expectEqual(await textOf(form, '#outcome-tokens'), 'Git providers: no changes', 'tokens outcome');
+        expectEqual(await valueOf(form, 'mcp.shttp.0.timeout'), '300', 'the saved value stays in the form');
+        await form.locator('#sync-outcome').scrollIntoViewIfNeeded();
+        await ctx.screenshot('mcp-form-sync-pending');
+      } finally {
+        await clearFaults(ctx.serverUrl);
+      }
+      const before = await serverState(ctx.serverUrl);
+      const held = before.settings?.mcp_config?.shttp_servers[0]?.timeout;
+      expectEqual(held, 120, 'the server still has the old timeout');
+
+      await click(form, 'retry-sync');
+      await eventually(
+        'MCP synced after the retry',
+        async () =>
+          (await textOf(form, '#outcome-mcp')).includes('synced with the server') ? true : undefined,
+        { timeoutMs: 15_000, lastSeen: () => textOf(form, '.status') },
+      );
+      expectEqual(await form.locator('#pending-banner').count(), 0, 'pending banners');
+      const after = await serverState(ctx.serverUrl);
+      expectEqual(after.settings?.mcp_config?.shttp_servers[0]?.timeout, 300, 'the timeout on the server');
+      expectEqual(after.providerTokens.gitlab?.token, 'glpat-from-web-ui', 'GitLab kept');
+    },
+    { needs: [SAVE] },
   );
 
   runner.step(
@@ -240,8 +286,13 @@ export function mcpFormSteps(runner: StepRunner, ctx: E2EContext): void {
       expectEqual(await valueOf(form, 'mcp.sse.1.apiKey'), '', 'typed key after hiding');
 
       // Reloaded: the serializer restores the panel, the webview its draft.
+      await blurAndRefocusWindow(ctx.page);
       await ctx.page.reload();
       await waitForWorkbench(ctx.page);
+      // The restored tab may come back behind the other one; bring it to the front.
+      const restoredTab = ctx.page.locator('.tabs-container .tab', { hasText: 'MCP & Git Providers' });
+      await restoredTab.waitFor({ state: 'visible', timeout: 15_000 });
+      await restoredTab.click();
       form = await waitForForm(ctx.page, 30_000);
       await waitIdle(form);
       expectEqual(

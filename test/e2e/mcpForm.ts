@@ -5,17 +5,6 @@ import { eventually } from './wait';
 
 export const EDIT_COMMAND_TITLE = 'OpenHands: Edit MCP & Git Providers…';
 
-/** Runs a command by its palette title. */
-export async function runCommand(page: Page, title: string): Promise<void> {
-  await page.keyboard.press('F1');
-  const input = page.locator('.quick-input-widget input.input');
-  await input.waitFor({ state: 'visible', timeout: 5_000 });
-  await input.fill(`>${title}`);
-  // The entry with this title (rows are labelled by it), not whatever the palette ranks first.
-  const row = page.locator(`.quick-input-list .monaco-list-row[aria-label^="${title.replace(/"/g, '\\"')}"]`).first();
-  await row.click({ timeout: 5_000 });
-}
-
 /** The document inside the panel's webview (VS Code nests it in two iframes). */
 export function formFrame(page: Page): FrameLocator {
   return page.frameLocator('iframe.webview.ready').frameLocator('iframe#active-frame');
@@ -76,4 +65,19 @@ export async function setSecret(frame: FrameLocator, path: string, value: string
 
 export async function secretState(frame: FrameLocator, path: string): Promise<string> {
   return (await frame.locator(`#${fieldId(path)}-state`).textContent())?.trim() ?? '';
+}
+
+/**
+ * VS Code (web) writes its UI state, webview states included, to IndexedDB when the window loses
+ * focus; a reload right after typing could otherwise come back with an older state. Simulates the
+ * user switching to another application and back.
+ */
+export async function blurAndRefocusWindow(page: Page): Promise<void> {
+  // Strings, not functions: the test runner's transpiler would add helpers the page lacks.
+  await page.evaluate(
+    "Object.defineProperty(document, 'hasFocus', { value: function () { return false; }, configurable: true });" +
+      "document.dispatchEvent(new Event('visibilitychange'));",
+  );
+  await new Promise((resolve) => setTimeout(resolve, 1000));
+  await page.evaluate("delete document.hasFocus; document.dispatchEvent(new Event('visibilitychange'));");
 }

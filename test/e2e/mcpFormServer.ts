@@ -1,23 +1,6 @@
-// What the test server received and holds, read over its control API (the UI tests run out of process).
-import type { RecordedRequest, ServerState } from '../server';
-
-async function control<T>(serverUrl: string, path: string, method = 'GET'): Promise<T> {
-  const response = await fetch(new URL(path, serverUrl), { method });
-  if (!response.ok) throw new Error(`${method} ${path}: HTTP ${response.status}`);
-  return (await response.json()) as T;
-}
-
-export function serverRequests(serverUrl: string): Promise<RecordedRequest[]> {
-  return control<RecordedRequest[]>(serverUrl, '/__control/requests');
-}
-
-export async function clearServerRequests(serverUrl: string): Promise<void> {
-  await control(serverUrl, '/__control/requests', 'DELETE');
-}
-
-export function serverState(serverUrl: string): Promise<ServerState> {
-  return control<ServerState>(serverUrl, '/__control/state');
-}
+// Test-server helpers specific to the MCP & Git Providers steps.
+import type { RecordedRequest } from '../server';
+import { addFault } from './serverControl';
 
 /** `METHOD /path` of the requests the extension made to the settings routes. */
 export function settingsCalls(requests: RecordedRequest[]): string[] {
@@ -46,4 +29,9 @@ export async function seedProviderTokens(
     body: JSON.stringify({ provider_tokens: providerTokens }),
   });
   if (!response.ok) throw new Error(`seeding provider tokens: HTTP ${response.status}`);
+}
+
+/** Makes the test server drop the connection of matching requests (unreachable, as seen by the client). */
+export function dropRequests(serverUrl: string, pathRegex: string): Promise<void> {
+  return addFault(serverUrl, { kind: 'reset', match: { pathRegex } });
 }

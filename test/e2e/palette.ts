@@ -3,15 +3,16 @@ import type { Page } from 'playwright-core';
 
 const QUICK_INPUT = '.quick-input-widget input.input';
 
-/** Runs a command by its palette title. */
+/** Runs a command by its palette title: clicks that entry, not whatever the palette ranks first. */
 export async function runCommand(page: Page, title: string): Promise<void> {
   await page.keyboard.press('F1');
   const input = page.locator(QUICK_INPUT);
   await input.waitFor({ state: 'visible', timeout: 5_000 });
   await input.fill(`>${title}`);
-  const row = page.locator('.quick-input-list .monaco-list-row', { hasText: title }).first();
-  await row.waitFor({ state: 'visible', timeout: 5_000 });
-  await input.press('Enter');
+  const row = page
+    .locator(`.quick-input-list .monaco-list-row[aria-label^="${title.replace(/"/g, '\\"')}"]`)
+    .first();
+  await row.click({ timeout: 5_000 });
 }
 
 /** Answers the input box a command opened (replacing its prefilled value). */

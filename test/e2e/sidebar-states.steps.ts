@@ -7,18 +7,10 @@ import { OPEN_VIEW } from './openhands-view.steps';
 import { answerInputBox, runCommand, setStringSettingInEditor } from './palette';
 import type { StepRunner } from './runner';
 import { SANDBOXES_VIEW } from './selectors';
+import { addFault, clearFaults } from './serverControl';
 import { eventually } from './wait';
 
 const STALE = 'stale: the server goes away, the rows stay and are marked stale';
-
-async function control(serverUrl: string, method: string, path: string, body?: unknown): Promise<void> {
-  const response = await fetch(`${serverUrl}/__control/${path}`, {
-    method,
-    headers: body === undefined ? {} : { 'Content-Type': 'application/json' },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  if (!response.ok) throw new Error(`${method} /__control/${path}: HTTP ${response.status}`);
-}
 
 /** Clicks the Refresh action in the view's title bar (shown while the pane is hovered). */
 async function clickRefresh(pane: Locator): Promise<void> {
@@ -43,7 +35,7 @@ export function sidebarStateSteps(runner: StepRunner, ctx: E2EContext): void {
       const pane = await viewPane(ctx.page, SANDBOXES_VIEW);
       const before = (await rowLabels(pane)).length;
       if (before === 0) throw new Error('no rows to go stale');
-      await control(ctx.serverUrl, 'POST', 'faults', { kind: 'reset' });
+      await addFault(ctx.serverUrl, { kind: 'reset' });
       try {
         await clickRefresh(pane);
         await eventually(
@@ -64,7 +56,7 @@ export function sidebarStateSteps(runner: StepRunner, ctx: E2EContext): void {
           { timeoutMs: 15_000, lastSeen: async () => (await rowLabels(pane)).join(' | ') },
         );
       } finally {
-        await control(ctx.serverUrl, 'DELETE', 'faults');
+        await clearFaults(ctx.serverUrl);
       }
       await ctx.screenshot('sandboxes-stale');
       await clickRefresh(pane);

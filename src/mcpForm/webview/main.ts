@@ -24,7 +24,8 @@ import type { UiStrings } from '../uiStrings';
 import { validateDraft } from '../validation';
 import { baselineOf, draftFromModel, newKey, toProtocolDraft, type EditorDraft } from './editorDraft';
 import { persistedState, readPersistedState } from './persistedState';
-import { appView, type Banner, type ViewActions } from './view';
+import { appView } from './view';
+import type { Banner, ViewActions } from './viewModel';
 import { vscodeApi } from './vscodeApi';
 
 const NO_SYNC: SyncStatus = { pending: { tokens: false, mcp: false }, last: null, loadProblem: null };
@@ -58,7 +59,8 @@ class FormApp {
     },
     state: (message) => {
       this.sync = message.sync;
-      this.adoptModel(message.model, message.reason !== 'loaded');
+      // After a save the stored state is what the user just saved; otherwise unsaved edits are kept.
+      this.adoptModel(message.model, message.reason === 'saved');
       if (message.reason !== 'loaded') {
         this.banner = message.reason;
         this.hostErrors = message.fieldErrors;
@@ -183,6 +185,8 @@ class FormApp {
   private save(): void {
     if (!this.draft || !this.strings) return;
     this.submitted = true;
+    // A new attempt: the host's earlier refusals no longer apply (it answers again).
+    this.hostErrors = {};
     const draft = toProtocolDraft(this.draft);
     this.clientErrors = validateDraft(draft, this.strings);
     if (Object.keys(this.clientErrors).length > 0) {

@@ -60,4 +60,7 @@ export class MemoryLog {
   warn(message: string): void {
     this.lines.push(`warn ${message}`);
   }
+  error(message: string): void {
+    this.lines.push(`error ${message}`);
+  }
 }

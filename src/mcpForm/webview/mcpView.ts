@@ -1,0 +1,267 @@
+/** The three kinds of MCP server entry (SSE, streamable HTTP, stdio), each with Remove. */
+import { html, type TemplateResult } from 'lit';
+import { repeat } from 'lit/directives/repeat.js';
+import { errorDomId, fieldDomId, fieldPath } from '../fieldPath';
+import { format } from '../uiStrings';
+import {
+  newKey,
+  type EditorDraft,
+  type EnvEdit,
+  type ShttpEdit,
+  type SseEdit,
+  type StdioEdit,
+} from './editorDraft';
+import { fieldMessage, secretField, textField } from './fields';
+import type { ViewActions, ViewState } from './viewModel';
+
+function entryHeader(
+  state: ViewState,
+  actions: ViewActions,
+  kind: 'sse' | 'shttp' | 'stdio',
+  index: number,
+  title: string,
+): TemplateResult {
+  return html`<div class="card-header">
+    <h3>${title}</h3>
+    <vscode-button
+      id=${`remove-${kind}-${index}`}
+      secondary
+      icon="trash"
+      aria-label=${format(state.strings.removeLabel, title)}
+      @click=${() => actions.removeEntry(kind, index)}
+      >${state.strings.remove}</vscode-button
+    >
+  </div>`;
+}
+
+export function sseView(
+  state: ViewState,
+  actions: ViewActions,
+  entry: SseEdit,
+  index: number,
+): TemplateResult {
+  const s = state.strings;
+  const title = format(s.entryTitle, s.kindSse, index + 1);
+  return html`<div class="card entry" id=${`entry-sse-${index}`}>
+    ${entryHeader(state, actions, 'sse', index, title)}
+    ${textField(state, actions, {
+      path: fieldPath.url('sse', index),
+      label: s.urlLabel,
+      value: entry.url,
+      placeholder: 'https://mcp.example.com/sse',
+      set: (draft, value) => {
+        const target = draft.sse[index];
+        if (target) target.url = value;
+      },
+    })}
+    ${secretField(state, actions, {
+      path: fieldPath.apiKey('sse', index),
+      label: s.apiKeyLabel,
+      edit: entry.apiKey,
+      set: (draft, edit) => {
+        const target = draft.sse[index];
+        if (target) target.apiKey = edit;
+      },
+    })}
+  </div>`;
+}
+
+export function shttpView(
+  state: ViewState,
+  actions: ViewActions,
+  entry: ShttpEdit,
+  index: number,
+): TemplateResult {
+  const s = state.strings;
+  const title = format(s.entryTitle, s.kindShttp, index + 1);
+  return html`<div class="card entry" id=${`entry-shttp-${index}`}>
+    ${entryHeader(state, actions, 'shttp', index, title)}
+    ${textField(state, actions, {
+      path: fieldPath.url('shttp', index),
+      label: s.urlLabel,
+      value: entry.url,
+      placeholder: 'https://mcp.example.com/mcp',
+      set: (draft, value) => {
+        const target = draft.shttp[index];
+        if (target) target.url = value;
+      },
+    })}
+    ${secretField(state, actions, {
+      path: fieldPath.apiKey('shttp', index),
+      label: s.apiKeyLabel,
+      edit: entry.apiKey,
+      set: (draft, edit) => {
+        const target = draft.shttp[index];
+        if (target) target.apiKey = edit;
+      },
+    })}
+    ${textField(state, actions, {
+      path: fieldPath.timeout(index),
+      label: s.timeoutLabel,
+      value: entry.timeout,
+      help: s.timeoutHelp,
+      inputMode: 'numeric',
+      set: (draft, value) => {
+        const target = draft.shttp[index];
+        if (target) target.timeout = value;
+      },
+    })}
+  </div>`;
+}
+
+export function stdioView(
+  state: ViewState,
+  actions: ViewActions,
+  entry: StdioEdit,
+  index: number,
+): TemplateResult {
+  const s = state.strings;
+  const title = format(s.entryTitle, s.kindStdio, index + 1);
+  const stdio = (draft: EditorDraft) => draft.stdio[index];
+  return html`<div class="card entry" id=${`entry-stdio-${index}`}>
+    ${entryHeader(state, actions, 'stdio', index, title)}
+    ${textField(state, actions, {
+      path: fieldPath.name(index),
+      label: s.nameLabel,
+      value: entry.name,
+      placeholder: 'fetch',
+      set: (draft, value) => {
+        const target = stdio(draft);
+        if (target) target.name = value;
+      },
+    })}
+    ${textField(state, actions, {
+      path: fieldPath.command(index),
+      label: s.commandLabel,
+      value: entry.command,
+      placeholder: 'uvx',
+      help: s.commandHelp,
+      set: (draft, value) => {
+        const target = stdio(draft);
+        if (target) target.command = value;
+      },
+    })}
+    <fieldset class="rows" aria-describedby=${errorDomId(fieldPath.args(index))}>
+      <legend>${s.argsLabel}</legend>
+      ${repeat(
+        entry.args,
+        (arg) => arg.key,
+        (arg, argIndex) => {
+          const path = fieldPath.arg(index, argIndex);
+          const label = format(s.argLabel, argIndex + 1);
+          return html`<div class="row">
+            ${textField(state, actions, {
+              path,
+              label,
+              value: arg.value,
+              hiddenLabel: true,
+              set: (draft, value) => {
+                const target = stdio(draft)?.args[argIndex];
+                if (target) target.value = value;
+              },
+            })}
+            <vscode-button
+              class="row-remove"
+              id=${`${fieldDomId(path)}-remove`}
+              secondary
+              icon="close"
+              aria-label=${format(s.removeLabel, label)}
+              title=${format(s.removeLabel, label)}
+              @click=${() =>
+                actions.edit(fieldPath.args(index), (draft) => {
+                  stdio(draft)?.args.splice(argIndex, 1);
+                })}
+            ></vscode-button>
+          </div>`;
+        },
+      )}
+      ${fieldMessage(state, fieldPath.args(index))}
+      <vscode-button
+        id=${`add-arg-${index}`}
+        secondary
+        icon="add"
+        @click=${() => {
+          const argIndex = entry.args.length;
+          actions.edit(fieldPath.args(index), (draft) => {
+            stdio(draft)?.args.push({ key: newKey(), value: '' });
+          });
+          actions.focusLater(fieldDomId(fieldPath.arg(index, argIndex)));
+        }}
+        >${s.addArg}</vscode-button
+      >
+    </fieldset>
+    <fieldset class="rows" aria-describedby=${errorDomId(fieldPath.env(index))}>
+      <legend>${s.envLabel}</legend>
+      ${repeat(
+        entry.env,
+        (row) => row.key,
+        (row, envIndex) => envRow(state, actions, index, envIndex, row),
+      )}
+      ${fieldMessage(state, fieldPath.env(index))}
+      <vscode-button
+        id=${`add-env-${index}`}
+        secondary
+        icon="add"
+        @click=${() => {
+          const envIndex = entry.env.length;
+          actions.edit(fieldPath.env(index), (draft) => {
+            stdio(draft)?.env.push({
+              key: newKey(),
+              id: null,
+              name: '',
+              value: { input: { state: 'replace', value: '' }, stored: 'unset' },
+            });
+          });
+          actions.focusLater(fieldDomId(fieldPath.envName(index, envIndex)));
+        }}
+        >${s.addEnv}</vscode-button
+      >
+    </fieldset>
+  </div>`;
+}
+
+function envRow(
+  state: ViewState,
+  actions: ViewActions,
+  index: number,
+  envIndex: number,
+  row: EnvEdit,
+): TemplateResult {
+  const s = state.strings;
+  const namePath = fieldPath.envName(index, envIndex);
+  return html`<div class="row env-row">
+    ${textField(state, actions, {
+      path: namePath,
+      label: format(s.envNameLabel, envIndex + 1),
+      value: row.name,
+      placeholder: 'API_TOKEN',
+      hiddenLabel: true,
+      set: (draft, value) => {
+        const target = draft.stdio[index]?.env[envIndex];
+        if (target) target.name = value;
+      },
+    })}
+    ${secretField(state, actions, {
+      path: fieldPath.envValue(index, envIndex),
+      label: format(s.envValueLabel, envIndex + 1),
+      edit: row.value,
+      hiddenLabel: true,
+      set: (draft, edit) => {
+        const target = draft.stdio[index]?.env[envIndex];
+        if (target) target.value = edit;
+      },
+    })}
+    <vscode-button
+      class="row-remove"
+      id=${`${fieldDomId(namePath)}-remove`}
+      secondary
+      icon="close"
+      aria-label=${format(s.removeLabel, format(s.envNameLabel, envIndex + 1))}
+      title=${format(s.removeLabel, format(s.envNameLabel, envIndex + 1))}
+      @click=${() =>
+        actions.edit(fieldPath.env(index), (draft) => {
+          draft.stdio[index]?.env.splice(envIndex, 1);
+        })}
+    ></vscode-button>
+  </div>`;
+}

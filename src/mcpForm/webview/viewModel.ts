@@ -1,0 +1,36 @@
+/** What the form's templates read (state) and call (actions); the app in main.ts provides both. */
+import type { FormModel } from '../formSchema';
+import type { BusyOperation } from '../protocol';
+import type { SyncStatus } from '../syncOutcome';
+import type { UiStrings } from '../uiStrings';
+import type { EditorDraft } from './editorDraft';
+
+export type Banner = 'saved' | 'synced' | 'invalid' | null;
+
+export interface ViewState {
+  strings: UiStrings;
+  model: FormModel | null;
+  sync: SyncStatus;
+  draft: EditorDraft | null;
+  busy: BusyOperation | null;
+  dirty: boolean;
+  stale: boolean;
+  banner: Banner;
+  errorFor(path: string): string | undefined;
+}
+
+export interface ViewActions {
+  edit(path: string, apply: (draft: EditorDraft) => void): void;
+  touch(path: string): void;
+  focusLater(domId: string): void;
+  addSse(): void;
+  addShttp(): void;
+  addStdio(): void;
+  removeEntry(kind: 'sse' | 'shttp' | 'stdio', index: number): void;
+  save(): void;
+  discard(): void;
+  reload(): void;
+  retrySync(): void;
+  showLog(): void;
+  configureServer(): void;
+}

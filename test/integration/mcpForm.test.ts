@@ -1,0 +1,222 @@
+import * as assert from 'node:assert/strict';
+import * as vscode from 'vscode';
+import type { FormDraft } from '../../src/mcpForm/formSchema';
+import type { HostToWebview } from '../../src/mcpForm/protocol';
+import type { McpFormTestApi } from '../../src/mcpForm/register';
+import { testServerUrl } from './env';
+import { extensionApi, useTestServerSettings } from './extensionApi';
+import { server } from './serverControl';
+
+/** What the test server recorded (the shared helper types only what the sidebar tests need). */
+interface RecordedCall {
+  method: string;
+  path: string;
+  body?: unknown;
+}
+
+interface ServerState {
+  providerTokens: Record<string, { token: string; host: string | null; user_id: string | null }>;
+  settings: { llm_model: string | null; mcp_config: unknown } | null;
+}
+
+async function control<T>(method: string, path: string, body?: unknown): Promise<T> {
+  const response = await fetch(`${testServerUrl()}${path}`, {
+    method,
+    headers: body === undefined ? {} : { 'Content-Type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  if (!response.ok) throw new Error(`${method} ${path}: HTTP ${response.status}`);
+  return (await response.json()) as T;
+}
+
+const serverState = () => control<ServerState>('GET', '/__control/state');
+const recorded = () => control<RecordedCall[]>('GET', '/__control/requests');
+
+function settingsCalls(calls: RecordedCall[]): string[] {
+  return calls
+    .filter((c) => c.path === '/api/settings' || c.path === '/api/add-git-providers')
+    .map((c) => `${c.method} ${c.path}`);
+}
+
+const GITHUB_TOKEN = 'ghp_integration_token_0001';
+const SSE_KEY = 'sse-integration-key-0002';
+const ENV_VALUE = 'env-integration-value-0003';
+
+function fullDraft(serverUrl: string): FormDraft {
+  return {
+    serverUrl,
+    providers: [
+      { provider: 'github', host: '', token: { state: 'replace', value: GITHUB_TOKEN } },
+      { provider: 'gitlab', host: 'gitlab.acme.dev', token: { state: 'set' } },
+      { provider: 'bitbucket', host: '', token: { state: 'unset' } },
+    ],
+    mcp: {
+      sse: [{ id: null, url: 'https://sse.example.com/sse', apiKey: { state: 'replace', value: SSE_KEY } }],
+      shttp: [{ id: null, url: 'https://http.example.com/mcp', apiKey: { state: 'unset' }, timeout: '30' }],
+      stdio: [
+        {
+          id: null,
+          name: 'fetch',
+          command: 'uvx',
+          args: ['mcp-server-fetch'],
+          env: [{ id: null, name: 'FETCH_TOKEN', value: { state: 'replace', value: ENV_VALUE } }],
+        },
+      ],
+    },
+  };
+}
+
+function find<T extends HostToWebview['type']>(
+  answers: HostToWebview[] | undefined,
+  type: T,
+): Extract<HostToWebview, { type: T }> {
+  const found = answers?.find((m): m is Extract<HostToWebview, { type: T }> => m.type === type);
+  const refused = answers?.find((m) => m.type === 'validationFailed');
+  assert.ok(
+    found,
+    `no ${type} among ${JSON.stringify(answers?.map((m) => m.type))} ${JSON.stringify(refused ?? '')}`,
+  );
+  return found;
+}
+
+describe('MCP & Git Providers form (in VS Code)', () => {
+  let form: McpFormTestApi;
+  let serverUrl: string;
+
+  before(async () => {
+    const api = await extensionApi();
+    await useTestServerSettings(api);
+    assert.ok(api.mcpForm, 'activate() returns the form hooks when the extension runs its tests');
+    form = api.mcpForm;
+    serverUrl = api.connection.config.serverUrl ?? '';
+    assert.ok(serverUrl);
+  });
+
+  beforeEach(async () => {
+    await server.reset();
+    await form.clearLocalState(serverUrl);
+    // GitLab was set from the web UI: no save from VS Code may lose it.
+    await control('POST', '/api/add-git-providers', {
+      provider_tokens: { gitlab: { token: 'glpat-from-web-ui', host: 'gitlab.acme.dev' } },
+    });
+    await vscode.commands.executeCommand('openhands.editMcpAndGitProviders');
+    assert.equal(form.isPanelOpen(), true, 'the command opens the panel');
+    find(await form.sendFromWebview({ type: 'ready' }), 'init');
+    await server.clearRequests();
+  });
+
+  afterEach(() => form.closePanel());
+
+  after(async () => {
+    await form.clearLocalState(serverUrl);
+    await server.reset();
+  });
+
+  it('the init message describes the server state without any secret', async () => {
+    const init = find(await form.sendFromWebview({ type: 'ready' }), 'init');
+    const gitlab = init.model?.providers.find((p) => p.provider === 'gitlab');
+    assert.deepEqual(gitlab, {
+      provider: 'gitlab',
+      host: 'gitlab.acme.dev',
+      token: 'set',
+      server: { set: true, host: 'gitlab.acme.dev' },
+      pending: false,
+    });
+    assert.ok(!JSON.stringify(init).includes('glpat-from-web-ui'));
+  });
+
+  it('save stores secrets in SecretStorage, syncs, and persists MCP although add-git-providers ignores it', async () => {
+    const answers = await form.sendFromWebview({ type: 'save', draft: fullDraft(serverUrl) });
+    const state = find(answers, 'state');
+    assert.equal(state.reason, 'saved');
+    assert.deepEqual(state.sync.last?.tokens, { status: 'synced' });
+    assert.deepEqual(state.sync.last?.mcp, { status: 'synced', via: 'settings' });
+    assert.deepEqual(state.sync.pending, { tokens: false, mcp: false });
+    const json = JSON.stringify(answers);
+    for (const secret of [GITHUB_TOKEN, SSE_KEY, ENV_VALUE])
+      assert.ok(!json.includes(secret), 'no secret to the webview');
+
+    // What the server received and holds: the MCP config, and GitLab untouched.
+    const calls = await recorded();
+    assert.deepEqual(settingsCalls(calls), [
+      'GET /api/settings',
+      'POST /api/add-git-providers',
+      'GET /api/settings',
+      'POST /api/settings',
+      'GET /api/settings',
+    ]);
+    const add = calls.find((c) => c.path === '/api/add-git-providers');
+    assert.deepEqual((add?.body as { provider_tokens?: unknown } | undefined)?.provider_tokens, {
+      github: { token: GITHUB_TOKEN, host: null },
+      gitlab: { token: '', host: 'gitlab.acme.dev' },
+    });
+    const held = await serverState();
+    assert.equal(held.providerTokens.gitlab?.token, 'glpat-from-web-ui');
+    assert.equal(held.providerTokens.gitlab?.host, 'gitlab.acme.dev');
+    assert.equal(held.providerTokens.github?.token, GITHUB_TOKEN);
+    assert.deepEqual(held.settings?.mcp_config, {
+      sse_servers: [{ url: 'https://sse.example.com/sse', api_key: SSE_KEY }],
+      stdio_servers: [
+        { name: 'fetch', command: 'uvx', args: ['mcp-server-fetch'], env: { FETCH_TOKEN: ENV_VALUE } },
+      ],
+      shttp_servers: [{ url: 'https://http.example.com/mcp', api_key: null, timeout: 30 }],
+    });
+    assert.ok(held.settings?.llm_model, 'the other settings survived the read-modify-write');
+
+    // What VS Code keeps: secrets in SecretStorage, the rest (secret-free) in globalState.
+    const local = await form.localState(serverUrl);
+    assert.equal(local.secrets.providers.github, GITHUB_TOKEN);
+    assert.deepEqual(Object.values(local.secrets.apiKeys), [SSE_KEY]);
+    assert.deepEqual(
+      Object.values(local.secrets.env).flatMap((rows) => Object.values(rows)),
+      [ENV_VALUE],
+    );
+    const config = JSON.stringify(local.config);
+    for (const secret of [GITHUB_TOKEN, SSE_KEY, ENV_VALUE])
+      assert.ok(!config.includes(secret), 'no secret in globalState');
+    assert.deepEqual(
+      local.config.mcp.stdio.map((s) => [s.name, s.env.map((e) => e.name)]),
+      [['fetch', ['FETCH_TOKEN']]],
+    );
+  });
+
+  it('a save with an invalid field stores nothing and sends nothing', async () => {
+    const invalid = fullDraft(serverUrl);
+    invalid.mcp.stdio[0] = { ...invalid.mcp.stdio[0]!, name: 'not valid', command: 'npx -y x' };
+    invalid.mcp.shttp[0] = { ...invalid.mcp.shttp[0]!, timeout: '0' };
+    const answers = await form.sendFromWebview({ type: 'save', draft: invalid });
+    const refused = find(answers, 'validationFailed');
+    assert.deepEqual(Object.keys(refused.errors).sort(), [
+      'mcp.shttp.0.timeout',
+      'mcp.stdio.0.command',
+      'mcp.stdio.0.name',
+    ]);
+    const local = await form.localState(serverUrl);
+    assert.deepEqual(local.secrets, { providers: {}, apiKeys: {}, env: {} });
+    assert.deepEqual(local.config.mcp, { sse: [], shttp: [], stdio: [] }, 'nothing but what was loaded');
+    assert.deepEqual(settingsCalls(await recorded()), []);
+  });
+
+  it('a token the server rejects is reported on that provider and stays pending for a retry', async () => {
+    const draft = fullDraft(serverUrl);
+    draft.providers[0] = {
+      provider: 'github',
+      host: '',
+      token: { state: 'replace', value: 'bad-token-0004' },
+    };
+    const state = find(await form.sendFromWebview({ type: 'save', draft }), 'state');
+    assert.equal(state.sync.last?.tokens.status, 'failed');
+    assert.match(state.fieldErrors['providers.github.token'] ?? '', /valid github token/);
+    assert.deepEqual(state.sync.pending, { tokens: true, mcp: false });
+    assert.equal((await serverState()).providerTokens.gitlab?.token, 'glpat-from-web-ui');
+    const retried = find(await form.sendFromWebview({ type: 'retrySync' }), 'state');
+    assert.equal(retried.reason, 'synced');
+    assert.equal(retried.sync.last?.tokens.status, 'failed', 'still the same bad token');
+  });
+
+  it('drops a message that is not part of the protocol', async () => {
+    const answers = await form.sendFromWebview({ type: 'save', draft: { serverUrl, evil: true } });
+    assert.deepEqual(answers, []);
+    assert.deepEqual(settingsCalls(await recorded()), []);
+  });
+});

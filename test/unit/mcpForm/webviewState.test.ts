@@ -1,0 +1,119 @@
+import assert from 'node:assert/strict';
+import { buildFormModel } from '../../../src/mcpForm/formModel';
+import { contentSecurityPolicy, formHtml } from '../../../src/mcpForm/html';
+import { FormDraftSchema } from '../../../src/mcpForm/formSchema';
+import {
+  baselineOf,
+  draftFromModel,
+  toProtocolDraft,
+  type EditorDraft,
+} from '../../../src/mcpForm/webview/editorDraft';
+import { persistedState, readPersistedState } from '../../../src/mcpForm/webview/persistedState';
+import { emptyState, SERVER } from './fixtures';
+
+function typedDraft(): EditorDraft {
+  const state = emptyState();
+  state.config.providers = { github: { host: null } };
+  state.config.mcp.stdio = [
+    { id: 'p1', name: 'fetch', command: 'uvx', args: [], env: [{ id: 'e1', name: 'T' }] },
+  ];
+  const draft = draftFromModel(buildFormModel(SERVER, state.config, state.secrets, null));
+  draft.providers[1]!.token.input = { state: 'replace', value: 'glpat-typed-secret' };
+  draft.sse.push({
+    key: 'k1',
+    id: null,
+    url: 'https://x.example.com',
+    apiKey: { input: { state: 'replace', value: 'typed-key' }, stored: 'unset' },
+  });
+  draft.stdio[0]!.env[0]!.value.input = { state: 'replace', value: 'typed-env' };
+  return draft;
+}
+
+describe('mcpForm webview state', () => {
+  it('what goes to setState has every typed secret blanked, and reads back', () => {
+    const draft = typedDraft();
+    const saved = persistedState(draft, 'baseline', true);
+    const json = JSON.stringify(saved);
+    for (const secret of ['glpat-typed-secret', 'typed-key', 'typed-env'])
+      assert.ok(!json.includes(secret), secret);
+    const restored = readPersistedState(JSON.parse(json));
+    assert.ok(restored);
+    assert.deepEqual(restored.draft.providers[1]?.token.input, { state: 'replace', value: '' });
+    assert.equal(restored.draft.sse[0]?.url, 'https://x.example.com', 'the rest is kept');
+    assert.equal(restored.dirty, true);
+  });
+
+  it('state from another build is ignored, not trusted', () => {
+    assert.equal(readPersistedState({ version: 2, draft: {} }), undefined);
+    assert.equal(readPersistedState('nonsense'), undefined);
+    assert.equal(readPersistedState(undefined), undefined);
+  });
+
+  it('the draft sent to the host matches the protocol (no webview-only keys)', () => {
+    const sent = toProtocolDraft(typedDraft());
+    assert.equal(FormDraftSchema.safeParse(sent).success, true);
+    assert.deepEqual(sent.mcp.sse[0], {
+      id: null,
+      url: 'https://x.example.com',
+      apiKey: { state: 'replace', value: 'typed-key' },
+    });
+  });
+
+  it('a model change shows in its baseline; server status alone does not', () => {
+    const state = emptyState();
+    const a = buildFormModel(SERVER, state.config, state.secrets, null);
+    const b = buildFormModel(SERVER, state.config, state.secrets, { github: null });
+    assert.notEqual(
+      baselineOf(a),
+      baselineOf(buildFormModel('http://other', state.config, state.secrets, null)),
+    );
+    state.config.providers = { github: { host: null } };
+    assert.notEqual(baselineOf(a), baselineOf(buildFormModel(SERVER, state.config, state.secrets, null)));
+    assert.equal(
+      baselineOf({ ...b, providers: b.providers.map((p) => ({ ...p, server: null })) }),
+      baselineOf(b),
+    );
+  });
+
+  it('enterprise_sso is offered only when the server lists it', () => {
+    const state = emptyState();
+    const plain = buildFormModel(SERVER, state.config, state.secrets, { azure_devops: 'dev.azure.com' });
+    assert.deepEqual(
+      plain.providers.map((p) => p.provider),
+      ['github', 'gitlab', 'bitbucket'],
+    );
+    const sso = buildFormModel(SERVER, state.config, state.secrets, { enterprise_sso: null });
+    assert.deepEqual(
+      sso.providers.map((p) => p.provider),
+      ['github', 'gitlab', 'bitbucket', 'enterprise_sso'],
+    );
+  });
+});
+
+describe('mcpForm webview document', () => {
+  it('allows nothing by default, scripts only with the nonce, styles and fonts only from the webview folder', () => {
+    assert.equal(
+      contentSecurityPolicy('https://cdn.vscode', 'N0nce'),
+      "default-src 'none'; style-src https://cdn.vscode; font-src https://cdn.vscode; img-src https://cdn.vscode; script-src 'nonce-N0nce'",
+    );
+  });
+
+  it('links the codicon stylesheet with the id VS Code Elements looks for, and escapes what it embeds', () => {
+    const html = formHtml({
+      cspSource: 'https://cdn.vscode',
+      nonce: 'abc"def',
+      scriptUri: 'https://cdn.vscode/mcpForm.js',
+      styleUri: 'https://cdn.vscode/mcpForm.css',
+      codiconUri: 'https://cdn.vscode/codicon.css',
+      title: 'A <b> title',
+      lang: 'en',
+    });
+    assert.match(
+      html,
+      /<link rel="stylesheet" href="https:\/\/cdn\.vscode\/codicon\.css" id="vscode-codicon-stylesheet">/,
+    );
+    assert.match(html, /<script nonce="abc&quot;def" src="https:\/\/cdn\.vscode\/mcpForm\.js"><\/script>/);
+    assert.match(html, /<title>A &lt;b&gt; title<\/title>/);
+    assert.equal((html.match(/<script/g) ?? []).length, 1, 'one script, no inline code');
+  });
+});
