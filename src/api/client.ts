@@ -1,4 +1,5 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
+import '../zodLocale';
 import { ApiError } from './errors';
 import {
   AppConversationPageSchema,
@@ -292,11 +293,16 @@ export class OpenHandsClient {
 
   // ---- plumbing ----
 
-  private get<T>(path: string, schema: z.ZodType<T>, options: CallOptions, query?: QueryParams): Promise<T> {
+  private get<T>(
+    path: string,
+    schema: z.ZodMiniType<T>,
+    options: CallOptions,
+    query?: QueryParams,
+  ): Promise<T> {
     return this.transport.request({ method: 'GET', path, query, schema, signal: options.signal });
   }
 
-  private post<T>(path: string, body: unknown, schema: z.ZodType<T>, options: CallOptions): Promise<T> {
+  private post<T>(path: string, body: unknown, schema: z.ZodMiniType<T>, options: CallOptions): Promise<T> {
     return this.transport.request({ method: 'POST', path, body, schema, signal: options.signal });
   }
 
@@ -306,11 +312,11 @@ export class OpenHandsClient {
     param: 'id' | 'ids',
     ids: readonly string[],
     chunkSize: number,
-    item: z.ZodType<T>,
+    item: z.ZodMiniType<T>,
     options: CallOptions,
   ): Promise<(T | null)[]> {
     if (ids.length === 0) return [];
-    const schema = z.array(item.nullable());
+    const schema = z.array(z.nullable(item));
     const results: (T | null)[] = [];
     for (let start = 0; start < ids.length; start += chunkSize) {
       const chunk = ids.slice(start, start + chunkSize);

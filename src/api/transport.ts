@@ -1,5 +1,5 @@
 import axios, { type AxiosInstance, type AxiosResponse } from 'axios';
-import type { z } from 'zod';
+import type * as z from 'zod/mini';
 import type { Readable } from 'node:stream';
 import { ApiError, type ApiErrorKind, type ValidationIssue } from './errors';
 import { JsonArrayStreamParser } from './jsonArrayStream';
@@ -42,7 +42,7 @@ export interface RequestSpec<T> {
   query?: QueryParams;
   /** `undefined` sends no body at all (some routes take none). */
   body?: unknown;
-  schema: z.ZodType<T>;
+  schema: z.ZodMiniType<T>;
   signal?: AbortSignal;
 }
 

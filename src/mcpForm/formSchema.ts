@@ -3,16 +3,17 @@
  * the model only says whether a secret is `set`. The draft (webview → host) says what to do with
  * each secret: keep it (`set`), have none (`unset`), remove it (`clear`) or store a new `value`.
  */
-import { z } from 'zod';
+import * as z from 'zod/mini';
+import '../zodLocale';
 import { FORM_PROVIDERS } from './providers';
 
 /** Upper bounds keep a hostile or broken webview from making the host store megabytes. */
 const MAX_TEXT = 4096;
 const MAX_ITEMS = 200;
 
-const text = z.string().max(MAX_TEXT);
-const id = z.string().regex(/^[A-Za-z0-9_-]{1,64}$/);
-const list = <T extends z.ZodType>(item: T) => z.array(item).max(MAX_ITEMS);
+const text = z.string().check(z.maxLength(MAX_TEXT));
+const id = z.string().check(z.regex(/^[A-Za-z0-9_-]{1,64}$/));
+const list = <T extends z.ZodMiniType>(item: T) => z.array(item).check(z.maxLength(MAX_ITEMS));
 
 export const FormProviderSchema = z.enum(FORM_PROVIDERS);
 
@@ -33,16 +34,16 @@ export type SecretInput = z.infer<typeof SecretInputSchema>;
 
 export const ServerProviderStatusSchema = z.strictObject({
   set: z.boolean(),
-  host: z.string().nullable(),
+  host: z.nullable(z.string()),
 });
 
 export const ProviderModelSchema = z.strictObject({
   provider: FormProviderSchema,
   /** The host to show; `null` and `""` both show as empty but are kept apart (the server tells them apart). */
-  host: z.string().nullable(),
+  host: z.nullable(z.string()),
   token: SecretStatusSchema,
   /** What the server reported at the last read; `null` when it could not be read. */
-  server: ServerProviderStatusSchema.nullable(),
+  server: z.nullable(ServerProviderStatusSchema),
   /** A local change not yet accepted by the server. */
   pending: z.boolean(),
 });
@@ -53,7 +54,7 @@ export const ShttpModelSchema = z.strictObject({
   id,
   url: text,
   apiKey: SecretStatusSchema,
-  timeout: z.number().int().nullable(),
+  timeout: z.nullable(z.number().check(z.int())),
 });
 export const EnvModelSchema = z.strictObject({ id, name: text, value: SecretStatusSchema });
 export const StdioModelSchema = z.strictObject({
@@ -93,17 +94,17 @@ export const ProviderDraftSchema = z.strictObject({
 export type ProviderDraft = z.infer<typeof ProviderDraftSchema>;
 
 /** `id` is null for an entry added in this edit. */
-export const SseDraftSchema = z.strictObject({ id: id.nullable(), url: text, apiKey: SecretInputSchema });
+export const SseDraftSchema = z.strictObject({ id: z.nullable(id), url: text, apiKey: SecretInputSchema });
 export const ShttpDraftSchema = z.strictObject({
-  id: id.nullable(),
+  id: z.nullable(id),
   url: text,
   apiKey: SecretInputSchema,
   /** As typed (empty = the server default), so validation can name a non-number. */
   timeout: text,
 });
-export const EnvDraftSchema = z.strictObject({ id: id.nullable(), name: text, value: SecretInputSchema });
+export const EnvDraftSchema = z.strictObject({ id: z.nullable(id), name: text, value: SecretInputSchema });
 export const StdioDraftSchema = z.strictObject({
-  id: id.nullable(),
+  id: z.nullable(id),
   name: text,
   command: text,
   args: list(text),
@@ -130,5 +131,5 @@ export const FormDraftSchema = z.strictObject({
 export type FormDraft = z.infer<typeof FormDraftSchema>;
 
 /** Field path → message (paths from `fieldPath.ts`). */
-export const FieldErrorsSchema = z.record(z.string().max(200), text);
+export const FieldErrorsSchema = z.record(z.string().check(z.maxLength(200)), text);
 export type FieldErrors = z.infer<typeof FieldErrorsSchema>;

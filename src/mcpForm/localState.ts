@@ -5,24 +5,29 @@
  * - `LocalSecrets` (SecretStorage): provider tokens, MCP api keys and stdio env values, by entry id.
  * Both are parsed with zod on read, so a corrupt or older value degrades to "empty", never a crash.
  */
-import { z } from 'zod';
+import * as z from 'zod/mini';
+import '../zodLocale';
 import { SyncOutcomeSchema } from './syncOutcome';
 
-const ProviderHostSchema = z.object({ host: z.string().nullable() });
+const ProviderHostSchema = z.object({ host: z.nullable(z.string()) });
 
 /** A provider change saved locally and not yet accepted by the server. */
 export const ProviderChangeSchema = z.discriminatedUnion('kind', [
   /** A new token (in the vault), to be sent with `host`. */
-  z.object({ kind: z.literal('token'), host: z.string().nullable() }),
+  z.object({ kind: z.literal('token'), host: z.nullable(z.string()) }),
   /** Same token, new host. */
-  z.object({ kind: z.literal('host'), host: z.string().nullable() }),
+  z.object({ kind: z.literal('host'), host: z.nullable(z.string()) }),
   /** The user removed the provider: omit it from the request. */
   z.object({ kind: z.literal('remove') }),
 ]);
 export type ProviderChange = z.infer<typeof ProviderChangeSchema>;
 
 export const LocalSseSchema = z.object({ id: z.string(), url: z.string() });
-export const LocalShttpSchema = z.object({ id: z.string(), url: z.string(), timeout: z.number().nullable() });
+export const LocalShttpSchema = z.object({
+  id: z.string(),
+  url: z.string(),
+  timeout: z.nullable(z.number()),
+});
 export const LocalEnvSchema = z.object({ id: z.string(), name: z.string() });
 export const LocalStdioSchema = z.object({
   id: z.string(),
@@ -52,7 +57,7 @@ export const LocalConfigSchema = z.object({
     mcp: z.boolean(),
   }),
   /** The outcome of the last save or retry, secret-free. */
-  lastOutcome: SyncOutcomeSchema.nullable().catch(null),
+  lastOutcome: z.catch(z.nullable(SyncOutcomeSchema), null),
 });
 export type LocalConfig = z.infer<typeof LocalConfigSchema>;
 

@@ -4,7 +4,8 @@
  * type without a handler does not compile and a malformed message is dropped, never acted on.
  * No vscode import: the webview bundles this file.
  */
-import { z } from 'zod';
+import * as z from 'zod/mini';
+import '../zodLocale';
 import { FieldErrorsSchema, FormDraftSchema, FormModelSchema } from './formSchema';
 import { SyncStatusSchema } from './syncOutcome';
 import { UiStringsSchema } from './uiStrings';
@@ -31,19 +32,19 @@ export const HostToWebviewSchema = z.discriminatedUnion('type', [
     type: z.literal('init'),
     strings: UiStringsSchema,
     /** null when no server is configured. */
-    model: FormModelSchema.nullable(),
+    model: z.nullable(FormModelSchema),
     sync: SyncStatusSchema,
   }),
   /** The stored state changed (loaded, saved, synced or another server): the new baseline. */
   z.strictObject({
     type: z.literal('state'),
-    model: FormModelSchema.nullable(),
+    model: z.nullable(FormModelSchema),
     sync: SyncStatusSchema,
     reason: z.enum(['loaded', 'saved', 'synced']),
     /** Server refusals placed on fields (after a save or retry). */
     fieldErrors: FieldErrorsSchema,
   }),
-  z.strictObject({ type: z.literal('busy'), operation: BusyOperationSchema.nullable() }),
+  z.strictObject({ type: z.literal('busy'), operation: z.nullable(BusyOperationSchema) }),
   /** Nothing was stored: the draft broke a rule. */
   z.strictObject({ type: z.literal('validationFailed'), errors: FieldErrorsSchema }),
 ]);
@@ -59,7 +60,7 @@ export type MessageHandlers<M extends { type: string }> = {
  * message does not match the protocol.
  */
 export function dispatchMessage<M extends { type: string }>(
-  schema: z.ZodType<M>,
+  schema: z.ZodMiniType<M>,
   handlers: MessageHandlers<M>,
   raw: unknown,
 ): { ok: true; result: void | Promise<void> } | { ok: false; problem: string } {

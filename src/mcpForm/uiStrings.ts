@@ -3,7 +3,8 @@
  * each through `vscode.l10n.t` (see `localizedStrings.ts`) and sends the result to the webview, so
  * the validation rules, shared by both sides, speak the user's language on both.
  */
-import { z } from 'zod';
+import * as z from 'zod/mini';
+import '../zodLocale';
 
 export const ENGLISH_STRINGS = {
   // page
@@ -124,7 +125,7 @@ export type UiStringKey = keyof typeof ENGLISH_STRINGS;
 export type UiStrings = Record<UiStringKey, string>;
 
 const KEYS = Object.keys(ENGLISH_STRINGS) as [UiStringKey, ...UiStringKey[]];
-export const UiStringsSchema = z.record(z.enum(KEYS), z.string().max(1000));
+export const UiStringsSchema = z.record(z.enum(KEYS), z.string().check(z.maxLength(1000)));
 
 /** Fills `{0}`, `{1}`… like `vscode.l10n.t` does. */
 export function format(template: string, ...args: (string | number)[]): string {

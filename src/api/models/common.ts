@@ -1,4 +1,5 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
+import '../../zodLocale';
 import { normalizeUuid } from '../uuid';
 
 /**
@@ -14,17 +15,17 @@ export function openEnum<const Known extends readonly string[]>(_known: Known) {
 }
 
 /** A field the server may send as null or (older/hosted servers) leave out. */
-export function nullable<T extends z.ZodType>(schema: T) {
-  return schema.nullable().default(null);
+export function nullable<T extends z.ZodMiniType>(schema: T) {
+  return z._default(z.nullable(schema), null);
 }
 
 /** A UUID as the server emits it (dashless hex); dashed input is normalised so ids compare equal. */
-export const uuidString = z.string().transform(normalizeUuid);
+export const uuidString = z.pipe(z.string(), z.transform(normalizeUuid));
 
 /** ISO-8601 datetime, kept as the server's string. */
 export const isoDateTime = z.string();
 
-export function pageOf<T extends z.ZodType>(item: T) {
+export function pageOf<T extends z.ZodMiniType>(item: T) {
   return z.looseObject({
     items: z.array(item),
     next_page_id: nullable(z.string()),
@@ -36,9 +37,9 @@ export interface Page<T> {
   next_page_id: string | null;
 }
 
-export const SuccessSchema = z.looseObject({ success: z.boolean().default(true) });
+export const SuccessSchema = z.looseObject({ success: z._default(z.boolean(), true) });
 export type Success = z.infer<typeof SuccessSchema>;
 
 /** Replies of the legacy `/api/*` routes: `{"message": …}` */
-export const MessageReplySchema = z.looseObject({ message: z.string().optional() });
+export const MessageReplySchema = z.looseObject({ message: z.optional(z.string()) });
 export type MessageReply = z.infer<typeof MessageReplySchema>;

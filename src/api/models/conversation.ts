@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { isoDateTime, nullable, openEnum, pageOf, uuidString } from './common';
 import { SandboxStatusSchema } from './sandbox';
 
@@ -44,20 +44,20 @@ export const ConversationTriggerSchema = openEnum(CONVERSATION_TRIGGERS);
 export type ConversationTrigger = z.infer<typeof ConversationTriggerSchema>;
 
 export const TokenUsageSchema = z.looseObject({
-  model: z.string().default(''),
-  prompt_tokens: z.number().default(0),
-  completion_tokens: z.number().default(0),
-  cache_read_tokens: z.number().default(0),
-  cache_write_tokens: z.number().default(0),
-  reasoning_tokens: z.number().default(0),
-  context_window: z.number().default(0),
-  per_turn_token: z.number().default(0),
-  response_id: z.string().default(''),
+  model: z._default(z.string(), ''),
+  prompt_tokens: z._default(z.number(), 0),
+  completion_tokens: z._default(z.number(), 0),
+  cache_read_tokens: z._default(z.number(), 0),
+  cache_write_tokens: z._default(z.number(), 0),
+  reasoning_tokens: z._default(z.number(), 0),
+  context_window: z._default(z.number(), 0),
+  per_turn_token: z._default(z.number(), 0),
+  response_id: z._default(z.string(), ''),
 });
 
 export const MetricsSnapshotSchema = z.looseObject({
-  model_name: z.string().default('default'),
-  accumulated_cost: z.number().default(0),
+  model_name: z._default(z.string(), 'default'),
+  accumulated_cost: z._default(z.number(), 0),
   max_budget_per_task: nullable(z.number()),
   accumulated_token_usage: nullable(TokenUsageSchema),
 });
@@ -73,15 +73,15 @@ export const AppConversationSchema = z.looseObject({
   /** `"Conversation <hex>"` until the title processor renames it. */
   title: nullable(z.string()),
   trigger: nullable(ConversationTriggerSchema),
-  pr_number: z.array(z.number()).default([]),
+  pr_number: z._default(z.array(z.number()), []),
   llm_model: nullable(z.string()),
   metrics: nullable(MetricsSnapshotSchema),
   parent_conversation_id: nullable(uuidString),
   /** Filled by the batch get only; `[]` in search results. */
-  sub_conversation_ids: z.array(uuidString).default([]),
+  sub_conversation_ids: z._default(z.array(uuidString), []),
   created_at: nullable(isoDateTime),
   updated_at: nullable(isoDateTime),
-  sandbox_status: SandboxStatusSchema.default('MISSING'),
+  sandbox_status: z._default(SandboxStatusSchema, 'MISSING'),
   /** Null unless the sandbox is RUNNING and its agent server answered. */
   execution_status: nullable(ExecutionStatusSchema),
   conversation_url: nullable(z.string()),

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { isoDateTime, nullable, openEnum, pageOf } from './common';
 
 export const SANDBOX_STATUSES = ['STARTING', 'RUNNING', 'PAUSED', 'ERROR', 'MISSING'] as const;
@@ -11,19 +11,19 @@ export const ExposedUrlSchema = z.looseObject({
   name: openEnum(EXPOSED_URL_NAMES),
   url: z.string(),
   /** Hosted API only. */
-  port: z.number().optional(),
+  port: z.optional(z.number()),
 });
 export type ExposedUrl = z.infer<typeof ExposedUrlSchema>;
 
 export const SandboxInfoSchema = z.looseObject({
   id: z.string(),
   created_by_user_id: nullable(z.string()),
-  sandbox_spec_id: z.string().default(''),
+  sandbox_spec_id: z._default(z.string(), ''),
   status: SandboxStatusSchema,
   /** Set only while RUNNING. */
   session_api_key: nullable(z.string()),
   /** `null` or `[]` when not running. */
-  exposed_urls: z.array(ExposedUrlSchema).nullable().default([]),
+  exposed_urls: z._default(z.nullable(z.array(ExposedUrlSchema)), []),
   created_at: nullable(isoDateTime),
   /** Hosted API only: why the sandbox is in its status. */
   status_detail: nullable(z.string()),

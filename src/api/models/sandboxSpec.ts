@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { isoDateTime, nullable, pageOf } from './common';
 
 export const SandboxSpecInfoSchema = z.looseObject({
@@ -6,8 +6,8 @@ export const SandboxSpecInfoSchema = z.looseObject({
   id: z.string(),
   command: nullable(z.array(z.string())),
   created_at: nullable(isoDateTime),
-  initial_env: z.record(z.string(), z.string()).default({}),
-  working_dir: z.string().default('/home/openhands/workspace'),
+  initial_env: z._default(z.record(z.string(), z.string()), {}),
+  working_dir: z._default(z.string(), '/home/openhands/workspace'),
 });
 export type SandboxSpecInfo = z.infer<typeof SandboxSpecInfoSchema>;
 

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { nullable } from './common';
 import type { ProviderType } from './conversation';
 
@@ -41,39 +41,56 @@ export interface ProviderTokensRequest {
 
 // The server may send a bare URL string instead of an object for remote servers (legacy form).
 const sseServer = z.union([
-  z.string().transform((url): McpSseServer => ({ url })),
+  z.pipe(
+    z.string(),
+    z.transform((url: string): McpSseServer => ({ url })),
+  ),
   z.looseObject({ url: z.string(), api_key: nullable(z.string()) }),
 ]);
 const shttpServer = z.union([
-  z.string().transform((url): McpShttpServer => ({ url })),
+  z.pipe(
+    z.string(),
+    z.transform((url: string): McpShttpServer => ({ url })),
+  ),
   z.looseObject({ url: z.string(), api_key: nullable(z.string()), timeout: nullable(z.number()) }),
 ]);
 // `args` may be a shell string and `env` a "K=V,K2=V2" string on older configs.
 const stdioServer = z.looseObject({
   name: z.string(),
   command: z.string(),
-  args: z
-    .union([z.array(z.string()), z.string().transform((line) => line.split(/\s+/).filter(Boolean))])
-    .default([]),
-  env: z
-    .union([
+  args: z._default(
+    z.union([
+      z.array(z.string()),
+      z.pipe(
+        z.string(),
+        z.transform((line: string) => line.split(/\s+/).filter(Boolean)),
+      ),
+    ]),
+    [],
+  ),
+  env: z._default(
+    z.union([
       z.record(z.string(), z.string()),
-      z.string().transform((line) =>
-        Object.fromEntries(
-          line
-            .split(',')
-            .filter((pair) => pair.includes('='))
-            .map((pair) => [pair.slice(0, pair.indexOf('=')).trim(), pair.slice(pair.indexOf('=') + 1)]),
+      z.pipe(
+        z.string(),
+        z.transform((line: string) =>
+          Object.fromEntries(
+            line
+              .split(',')
+              .filter((pair) => pair.includes('='))
+              .map((pair) => [pair.slice(0, pair.indexOf('=')).trim(), pair.slice(pair.indexOf('=') + 1)]),
+          ),
         ),
       ),
-    ])
-    .default({}),
+    ]),
+    {},
+  ),
 });
 
 export const McpConfigSchema = z.looseObject({
-  sse_servers: z.array(sseServer).default([]),
-  stdio_servers: z.array(stdioServer).default([]),
-  shttp_servers: z.array(shttpServer).default([]),
+  sse_servers: z._default(z.array(sseServer), []),
+  stdio_servers: z._default(z.array(stdioServer), []),
+  shttp_servers: z._default(z.array(shttpServer), []),
 });
 export type StoredMcpConfig = z.infer<typeof McpConfigSchema>;
 
@@ -85,10 +102,10 @@ export const SettingsSchema = z.looseObject({
   llm_model: nullable(z.string()),
   llm_base_url: nullable(z.string()),
   language: nullable(z.string()),
-  mcp_config: McpConfigSchema.nullable().default(null),
+  mcp_config: nullable(McpConfigSchema),
   /** Provider → host (null for the default host), for providers that have a token stored. */
-  provider_tokens_set: z.record(z.string(), z.string().nullable()).nullable().default(null),
-  llm_api_key_set: z.boolean().optional(),
-  search_api_key_set: z.boolean().optional(),
+  provider_tokens_set: nullable(z.record(z.string(), z.nullable(z.string()))),
+  llm_api_key_set: z.optional(z.boolean()),
+  search_api_key_set: z.optional(z.boolean()),
 });
 export type Settings = z.infer<typeof SettingsSchema>;

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { isoDateTime, nullable, openEnum, pageOf, uuidString } from './common';
 import { ConversationTriggerSchema, ProviderTypeSchema } from './conversation';
 
@@ -73,14 +73,14 @@ export const StartRequestEchoSchema = z.looseObject({
 export const AppConversationStartTaskSchema = z.looseObject({
   id: uuidString,
   created_by_user_id: nullable(z.string()),
-  status: StartTaskStatusSchema.default('WORKING'),
+  status: z._default(StartTaskStatusSchema, 'WORKING'),
   /** Error text on ERROR; may be `""` (a failed assert on the server). */
   detail: nullable(z.string()),
   /** Set at READY. */
   app_conversation_id: nullable(uuidString),
   sandbox_id: nullable(z.string()),
   agent_server_url: nullable(z.string()),
-  request: StartRequestEchoSchema.nullable().default(null),
+  request: nullable(StartRequestEchoSchema),
   created_at: nullable(isoDateTime),
   updated_at: nullable(isoDateTime),
 });

@@ -2,7 +2,8 @@
  * The webview's working copy of the form: the protocol draft plus what editing needs (a stable key
  * per row for rendering, and the stored status of each secret so "Cancel" can go back to it).
  */
-import { z } from 'zod';
+import * as z from 'zod/mini';
+import '../../zodLocale';
 import {
   FormProviderSchema,
   SecretInputSchema,
@@ -12,8 +13,8 @@ import {
   type SecretStatus,
 } from '../formSchema';
 
-const key = z.string().max(64);
-const text = z.string().max(4096);
+const key = z.string().check(z.maxLength(64));
+const text = z.string().check(z.maxLength(4096));
 
 export const SecretEditSchema = z.object({
   input: SecretInputSchema,
@@ -27,21 +28,21 @@ export const ProviderEditSchema = z.object({
 });
 export const SseEditSchema = z.object({
   key,
-  id: z.string().nullable(),
+  id: z.nullable(z.string()),
   url: text,
   apiKey: SecretEditSchema,
 });
-export const ShttpEditSchema = SseEditSchema.extend({ timeout: text });
+export const ShttpEditSchema = z.extend(SseEditSchema, { timeout: text });
 export const ArgEditSchema = z.object({ key, value: text });
 export const EnvEditSchema = z.object({
   key,
-  id: z.string().nullable(),
+  id: z.nullable(z.string()),
   name: text,
   value: SecretEditSchema,
 });
 export const StdioEditSchema = z.object({
   key,
-  id: z.string().nullable(),
+  id: z.nullable(z.string()),
   name: text,
   command: text,
   args: z.array(ArgEditSchema),

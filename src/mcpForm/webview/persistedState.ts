@@ -3,7 +3,8 @@
  * reloading: the draft with every typed secret blanked, and what it was based on. Read back
  * through zod: state from an older build is dropped rather than trusted.
  */
-import { z } from 'zod';
+import * as z from 'zod/mini';
+import '../../zodLocale';
 import { EditorDraftSchema, withoutSecrets, type EditorDraft } from './editorDraft';
 
 export const PersistedStateSchema = z.object({

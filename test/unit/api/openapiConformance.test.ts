@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { z } from 'zod';
+import type * as z from 'zod/mini';
 import {
   AppConversationPageSchema,
   AppConversationSchema,
@@ -31,7 +31,7 @@ const v0 = new SampleBuilder(load('openhands-v0.json'));
 interface Case {
   doc: SampleBuilder;
   name: string;
-  zod: z.ZodType;
+  zod: z.ZodMiniType;
   /** Fields we need although the document gives them a default (pydantic always emits them). */
   alwaysEmitted?: string[];
 }
@@ -55,7 +55,7 @@ const cases: Case[] = [
   { doc: v0, name: 'MCPConfig', zod: McpConfigSchema },
 ];
 
-function assertParses(zod: z.ZodType, sample: Sample, what: string): void {
+function assertParses(zod: z.ZodMiniType, sample: Sample, what: string): void {
   const result = zod.safeParse(sample);
   assert.ok(
     result.success,
