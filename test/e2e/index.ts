@@ -1,6 +1,7 @@
 // The UI end-to-end flow, in order. Add step groups here; the driver (scripts/vscode/run-e2e.ts) runs them.
 import type { E2EContext } from './context';
 import { mcpFormSteps } from './mcpForm.steps';
+import { newConversationSteps } from './newConversation.steps';
 import { openHandsViewSteps } from './openhands-view.steps';
 import type { StepRunner } from './runner';
 import { sidebarStateSteps } from './sidebar-states.steps';
@@ -9,6 +10,7 @@ import { workbenchSteps } from './workbench.steps';
 export function defineSteps(runner: StepRunner, ctx: E2EContext): void {
   workbenchSteps(runner, ctx);
   openHandsViewSteps(runner, ctx);
+  newConversationSteps(runner, ctx);
   sidebarStateSteps(runner, ctx);
   mcpFormSteps(runner, ctx);
 }

@@ -5,6 +5,8 @@ const QUICK_INPUT = '.quick-input-widget input.input';
 
 /** Runs a command by its palette title: clicks that entry, not whatever the palette ranks first. */
 export async function runCommand(page: Page, title: string): Promise<void> {
+  // Leave whatever has the focus (a settings field, an open suggest widget) before opening the palette.
+  await page.keyboard.press('Escape');
   await page.keyboard.press('F1');
   const input = page.locator(QUICK_INPUT);
   await input.waitFor({ state: 'visible', timeout: 5_000 });
@@ -12,7 +14,7 @@ export async function runCommand(page: Page, title: string): Promise<void> {
   const row = page
     .locator(`.quick-input-list .monaco-list-row[aria-label^="${title.replace(/"/g, '\\"')}"]`)
     .first();
-  await row.click({ timeout: 5_000 });
+  await row.click({ timeout: 10_000 });
 }
 
 /** Answers the input box a command opened (replacing its prefilled value). */
@@ -39,4 +41,5 @@ export async function setStringSettingInEditor(
   await field.waitFor({ state: 'visible', timeout: 10_000 });
   await field.fill(value);
   await field.press('Tab');
+  await runCommand(page, 'View: Close Editor');
 }
