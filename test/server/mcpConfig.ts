@@ -17,6 +17,7 @@ import {
   UncaughtServerError,
   valueError,
   type Validator,
+  nullableField,
 } from './validation';
 
 const ALLOWED_SCHEMES = ['http', 'https', 'ws', 'wss'];
@@ -152,7 +153,7 @@ const timeout: Validator<number | null> = (input, loc, issues) => {
 
 const sseServer: Validator<McpSseServer> = model({
   url: required(mcpUrl),
-  api_key: optional(nullable(str()), () => null),
+  api_key: nullableField(str()),
 });
 
 const stdioServer: Validator<McpStdioServer> = model({
@@ -164,7 +165,7 @@ const stdioServer: Validator<McpStdioServer> = model({
 
 const shttpServer: Validator<McpShttpServer> = model({
   url: required(mcpUrl),
-  api_key: optional(nullable(str()), () => null),
+  api_key: nullableField(str()),
   timeout: optional(timeout, () => 60),
 });
 

@@ -129,22 +129,9 @@ export interface ConversationRecord {
   execution_status: ExecutionStatus;
 }
 
-export interface AppConversation {
-  id: string;
-  created_by_user_id: string | null;
-  sandbox_id: string;
-  selected_repository: string | null;
-  selected_branch: string | null;
-  git_provider: ProviderType | null;
-  title: string | null;
-  trigger: ConversationTrigger | null;
-  pr_number: number[];
-  llm_model: string | null;
-  metrics: MetricsSnapshot | null;
-  parent_conversation_id: string | null;
+/** A conversation as the API returns it: the stored record plus what is derived from its sandbox. */
+export interface AppConversation extends Omit<ConversationRecord, 'execution_status'> {
   sub_conversation_ids: string[];
-  created_at: string;
-  updated_at: string;
   sandbox_status: SandboxStatus;
   execution_status: ExecutionStatus | null;
   conversation_url: string | null;

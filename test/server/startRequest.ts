@@ -18,13 +18,13 @@ import {
   list,
   literal,
   model,
-  nullable,
   optional,
   required,
   str,
   taggedUnion,
   union,
   type Validator,
+  nullableField,
 } from './validation';
 
 /** TextContent forbids extra keys; ImageContent ignores them. */
@@ -62,10 +62,6 @@ const processor = taggedUnion<EventCallbackProcessor>('kind', {
   SetTitleCallbackProcessor: processorOf('SetTitleCallbackProcessor'),
   LoggingCallbackProcessor: processorOf('LoggingCallbackProcessor'),
 });
-
-function nullableField<T>(validator: Validator<T>) {
-  return optional(nullable(validator), () => null);
-}
 
 export const startRequestValidator: Validator<AppConversationStartRequest> = model({
   sandbox_id: nullableField(str()),

@@ -129,22 +129,26 @@ export function bool(): Validator<boolean> {
   };
 }
 
+/** An `X | None = None` field: may be absent or null, and reads as null then. */
+export function nullableField<T>(validator: Validator<T>) {
+  return optional(nullable(validator), () => null);
+}
+
 /** A `str` Enum: the wire value must match exactly. */
 export function enumOf<const T extends string>(values: readonly T[]): Validator<T> {
-  const expected = expectedList(values);
-  return (input, loc, issues) => {
-    if (typeof input === 'string' && (values as readonly string[]).includes(input)) return input as T;
-    issues.push(issue('enum', loc, `Input should be ${expected}`, input, { expected }));
-    return INVALID;
-  };
+  return oneOf(values, 'enum');
 }
 
 /** A `Literal[...]` field: same check as an enum but pydantic names it differently. */
 export function literal<const T extends string>(values: readonly T[]): Validator<T> {
+  return oneOf(values, 'literal_error');
+}
+
+function oneOf<const T extends string>(values: readonly T[], type: 'enum' | 'literal_error'): Validator<T> {
   const expected = expectedList(values);
   return (input, loc, issues) => {
     if (typeof input === 'string' && (values as readonly string[]).includes(input)) return input as T;
-    issues.push(issue('literal_error', loc, `Input should be ${expected}`, input, { expected }));
+    issues.push(issue(type, loc, `Input should be ${expected}`, input, { expected }));
     return INVALID;
   };
 }

@@ -17,12 +17,13 @@ import {
   str,
   type ValidationIssue,
   type Validator,
+  nullableField,
 } from '../validation';
 
 const providerToken = model({
-  token: optional(nullable(str()), () => null),
-  user_id: optional(nullable(str()), () => null),
-  host: optional(nullable(str()), () => null),
+  token: nullableField(str()),
+  user_id: nullableField(str()),
+  host: nullableField(str()),
 });
 
 const postProviderModel: Validator<{

@@ -15,16 +15,11 @@ import {
   INVALID,
   int,
   model,
-  nullable,
   optional,
   str,
   type ValidationIssue,
-  type Validator,
+  nullableField,
 } from '../validation';
-
-function nullableField<T>(validator: Validator<T>) {
-  return optional(nullable(validator), () => null);
-}
 
 const settingsModel = model({
   language: nullableField(str()),
