@@ -85,9 +85,7 @@ async function newConversation(
   arg: NewConversationArgs | CommandTarget,
 ): Promise<string | undefined> {
   const { store, connection, log } = deps;
-  const client = connection.client;
-  if (!client)
-    throw new Error(vscode.l10n.t('No OpenHands server is configured. Set openhands.serverUrl first.'));
+  const client = connection.requireClient();
   const args: NewConversationArgs = isArgs(arg) ? { ...arg } : {};
   // from a sandbox row or with a sandbox id: start in that sandbox
   if (!isArgs(arg) && typeof arg === 'object' && arg.kind === 'sandbox') args.sandboxId = arg.sandbox.id;

@@ -106,8 +106,7 @@ async function confirmDelete(sandbox: SandboxInfo, store: OpenHandsStore): Promi
 
 /** A spec id, undefined for "the server's default", or null when the user cancelled. */
 async function pickSpec(connection: Connection): Promise<string | undefined | null> {
-  const client = connection.client;
-  if (!client) throw new Error(vscode.l10n.t('No OpenHands server is configured.'));
+  const client = connection.requireClient();
   const specs = await vscode.window.withProgress(
     { location: vscode.ProgressLocation.Window, title: vscode.l10n.t('Loading sandbox specs…') },
     () => client.searchSandboxSpecs({ limit: 100 }),

@@ -47,7 +47,7 @@ async function sandboxById(
 ): Promise<SandboxInfo | undefined> {
   const known = store.findSandbox(id);
   if (known) return known;
-  const [fetched] = (await connection.client?.getSandboxes([id])) ?? [];
+  const [fetched] = await connection.requireClient().getSandboxes([id]);
   if (!fetched)
     throw new Error(vscode.l10n.t('No sandbox with id {0} on {1}.', id, connection.config.rawServerUrl));
   return fetched;
@@ -62,7 +62,7 @@ export async function resolveConversation(
   if (typeof target === 'string') {
     const known = store.findConversation(target);
     if (known) return known;
-    const [fetched] = (await connection.client?.getConversations([target])) ?? [];
+    const [fetched] = await connection.requireClient().getConversations([target]);
     if (!fetched)
       throw new Error(
         vscode.l10n.t('No conversation with id {0} on {1}.', target, connection.config.rawServerUrl),

@@ -38,6 +38,18 @@ export class Connection implements vscode.Disposable {
     return this.current.client;
   }
 
+  /** The client, or a clear error saying why there is none (no URL, or an invalid one). */
+  requireClient(): OpenHandsClient {
+    const client = this.current.client;
+    if (client) return client;
+    const problem = this.current.config.serverUrlProblem;
+    throw new Error(
+      problem
+        ? vscode.l10n.t('The OpenHands server URL is not valid: {0}', problem)
+        : vscode.l10n.t('No OpenHands server is configured. Set openhands.serverUrl first.'),
+    );
+  }
+
   get hasApiKey(): boolean {
     return this.current.hasApiKey;
   }

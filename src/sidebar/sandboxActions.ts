@@ -55,7 +55,7 @@ export class SandboxActions {
 
   /** Starts a sandbox; resolves with it once RUNNING (or undefined when it failed, already reported). */
   async start(sandboxSpecId: string | undefined): Promise<SandboxInfo | undefined> {
-    const client = this.requireClient();
+    const client = this.connection.requireClient();
     let started: SandboxInfo;
     try {
       started = await withViewProgress(() => client.startSandbox({ sandboxSpecId }));
@@ -76,7 +76,7 @@ export class SandboxActions {
     action: LifecycleAction,
   ): Promise<boolean> {
     if (this.store.transitions.has(sandboxId)) return false; // one action per sandbox at a time
-    const client = this.requireClient();
+    const client = this.connection.requireClient();
     this.store.beginTransition(sandboxId, transition);
     try {
       await withViewProgress(() => call(client));
@@ -152,13 +152,6 @@ export class SandboxActions {
     }
     this.store.endTransition(sandboxId);
     return true;
-  }
-
-  private requireClient(): OpenHandsClient {
-    const client = this.connection.client;
-    if (!client)
-      throw new Error(vscode.l10n.t('No OpenHands server is configured. Set openhands.serverUrl first.'));
-    return client;
   }
 
   private report(error: unknown, what: string, retry: (() => void) | undefined): void {
