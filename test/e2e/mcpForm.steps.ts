@@ -20,7 +20,7 @@ import {
 } from './mcpForm';
 import { runCommand } from './palette';
 import { bodyOf, dropRequests, seedProviderTokens, settingsCalls } from './mcpFormServer';
-import { openOpenHandsView, viewPane } from './openhands-view';
+import { chooseFromViewTitleMenu, openOpenHandsView, viewPane } from './openhands-view';
 import type { StepRunner } from './runner';
 import { SANDBOXES_VIEW } from './selectors';
 import { clearFaults, clearServerRequests, serverRequests, serverState } from './serverControl';
@@ -315,13 +315,7 @@ export function mcpFormSteps(runner: StepRunner, ctx: E2EContext): void {
       await runCommand(ctx.page, 'View: Close All Editors');
       await openOpenHandsView(ctx.page);
       const pane = await viewPane(ctx.page, SANDBOXES_VIEW);
-      await pane.hover();
-      await pane.locator('.pane-header .action-label[aria-label*="More Actions"]').first().click();
-      const item = ctx.page
-        .locator('.monaco-menu .action-item', { hasText: 'Edit MCP & Git Providers' })
-        .first();
-      await item.hover();
-      await ctx.page.keyboard.press('Enter');
+      await chooseFromViewTitleMenu(ctx.page, pane, 'Edit MCP & Git Providers');
       const form = await waitForForm(ctx.page);
       await waitIdle(form);
       expectEqual(await secretState(form, 'providers.github.token'), 'Set', 'GitHub token state');

@@ -2,6 +2,7 @@
 import type { Locator, Page } from 'playwright-core';
 import { activityBarEntry, openActivityBarView, widenSidebar } from '../../scripts/vscode/workbench';
 import { OPENHANDS_ACTIVITY, PANE, PANE_HEADER, ROW } from './selectors';
+import { eventually } from './wait';
 
 /** Opens the OpenHands container; fails fast and says so when the extension contributes none. */
 export async function openOpenHandsView(page: Page): Promise<void> {
@@ -44,4 +45,30 @@ export async function rowLabels(pane: Locator): Promise<string[]> {
 /** The row whose aria-label contains `text` (tree rows read "label, description"). */
 export function rowContaining(pane: Locator, text: string): Locator {
   return pane.locator(`${ROW}[aria-label*="${text.replace(/["\\]/g, '\\$&')}"]`).first();
+}
+
+/**
+ * Runs `label` from the pane's "More Actions…" title menu. Right after a window reload the workbench
+ * is still re-reading extensions and menus, and a re-render closes a menu it has just opened; so the
+ * menu is opened until its item shows and stays under the pointer.
+ */
+export async function chooseFromViewTitleMenu(page: Page, pane: Locator, label: string): Promise<void> {
+  const item = page.locator('.monaco-menu .action-item', { hasText: label }).first();
+  const moreActions = pane.locator('.pane-header .action-label[aria-label*="More Actions"]').first();
+  let attempts = 0;
+  await eventually(
+    `"${label}" in the More Actions menu`,
+    async () => {
+      if (!(await item.isVisible())) {
+        attempts++;
+        await pane.hover({ timeout: 2_000 });
+        await moreActions.click({ timeout: 2_000 });
+        await item.waitFor({ state: 'visible', timeout: 2_000 });
+      }
+      await item.hover({ timeout: 2_000 });
+      return true;
+    },
+    { timeoutMs: 20_000, lastSeen: async () => `${attempts} attempt(s) to open the menu` },
+  );
+  await page.keyboard.press('Enter');
 }
