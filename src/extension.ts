@@ -37,7 +37,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<OpenHa
   const scheduler = new RefreshScheduler(store, connection);
   const actions = new SandboxActions(store, connection, log);
 
-  const sandboxesProvider = new SandboxTreeProvider(store);
+  const sandboxesProvider = new SandboxTreeProvider(store, log);
   const conversationsProvider = new ConversationTreeProvider(store);
   const sandboxesView = vscode.window.createTreeView<OpenHandsNode>('openhands.sandboxes', {
     treeDataProvider: sandboxesProvider,

@@ -29,6 +29,11 @@ import {
   type Success,
 } from './models';
 import type { QueryParams } from './query';
+import {
+  listSandboxConversations,
+  type SandboxConversations,
+  type SandboxConversationsOptions,
+} from './sandboxConversations';
 import { checkServerUrl } from './serverUrl';
 import { waitForStartTask, type WaitForStartTaskOptions } from './startTaskPoller';
 import { HttpTransport, type AuthHeader, type RequestLogEntry } from './transport';
@@ -58,7 +63,7 @@ export interface ConversationFilters {
   createdAtLt?: DateInput;
   updatedAtGte?: DateInput;
   updatedAtLt?: DateInput;
-  /** Hosted API only; the OSS server ignores unknown query parameters. */
+  /** Newer and hosted servers only; the OSS server ignores it (see `listSandboxConversations`). */
   sandboxIdEq?: string;
 }
 
@@ -119,6 +124,18 @@ export class OpenHandsClient {
 
   countConversations(filters: ConversationFilters = {}, options: CallOptions = {}): Promise<number> {
     return this.get(`${V1}/app-conversations/count`, z.number(), options, conversationFilterParams(filters));
+  }
+
+  /** Every conversation in one sandbox, whether or not the server applies `sandbox_id__eq`. */
+  listSandboxConversations(
+    sandboxId: string,
+    options: SandboxConversationsOptions = {},
+  ): Promise<SandboxConversations> {
+    return listSandboxConversations(
+      (query, call) => this.searchConversations(query, call),
+      sandboxId,
+      options,
+    );
   }
 
   /** Batch get; `null` where an id is unknown, in input order. */

@@ -13,6 +13,7 @@ export type {
 export { ApiError, isApiError, type ApiErrorKind, type ValidationIssue } from './errors';
 export * from './models';
 export { collectAll, iteratePages, type PageFetcher } from './paging';
+export type { SandboxConversations, SandboxConversationsOptions } from './sandboxConversations';
 export { REDACTED, redactJson, redactUrl, scrubSecrets } from './redact';
 export { checkServerUrl, type ServerUrlCheck } from './serverUrl';
 export { StartTaskFailedError, type WaitForStartTaskOptions } from './startTaskPoller';

@@ -87,21 +87,39 @@ export function registerSandboxCommands({
 
 /** Deleting removes the sandbox's workspace: say which conversations live there, and ask modally. */
 async function confirmDelete(sandbox: SandboxInfo, store: OpenHandsStore): Promise<boolean> {
-  const hosted = store.conversationsIn(sandbox.id);
-  const detail = hosted.length
-    ? vscode.l10n.t(
-        'It hosts {0} conversation(s): {1}. Their workspace is removed with it. This cannot be undone.',
-        hosted.length,
-        describeConversations(hosted) ?? '',
-      )
-    : vscode.l10n.t('Its workspace is removed with it. This cannot be undone.');
   const deleteLabel = vscode.l10n.t('Delete');
   const choice = await vscode.window.showWarningMessage(
     vscode.l10n.t('Delete sandbox {0}?', shortSandboxId(sandbox.id)),
-    { modal: true, detail },
+    { modal: true, detail: await hostedConversationsDetail(sandbox, store) },
     deleteLabel,
   );
   return choice === deleteLabel;
+}
+
+/** Names every conversation the sandbox hosts, not just the loaded ones; says so when it cannot. */
+async function hostedConversationsDetail(sandbox: SandboxInfo, store: OpenHandsStore): Promise<string> {
+  const irreversible = vscode.l10n.t('This cannot be undone.');
+  try {
+    const hosted = await vscode.window.withProgress(
+      { location: vscode.ProgressLocation.Window, title: vscode.l10n.t('Looking up its conversations…') },
+      () => store.conversationsOfSandbox(sandbox.id),
+    );
+    if (hosted.items.length === 0 && hosted.complete) {
+      return `${vscode.l10n.t('Its workspace is removed with it.')} ${irreversible}`;
+    }
+    const count = hosted.complete ? String(hosted.items.length) : `${hosted.items.length}+`;
+    return `${vscode.l10n.t(
+      'It hosts {0} conversation(s): {1}. Their workspace is removed with it.',
+      count,
+      describeConversations(hosted.items) ?? '…',
+    )} ${irreversible}`;
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    return `${vscode.l10n.t(
+      'Could not list the conversations it hosts ({0}); any it hosts lose their workspace.',
+      reason,
+    )} ${irreversible}`;
+  }
 }
 
 /** A spec id, undefined for "the server's default", or null when the user cancelled. */

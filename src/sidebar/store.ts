@@ -5,6 +5,7 @@ import {
   sameUuid,
   type AppConversation,
   type OpenHandsClient,
+  type SandboxConversations,
   type SandboxInfo,
   type SandboxStatus,
 } from '../api';
@@ -41,6 +42,8 @@ export class OpenHandsStore implements vscode.Disposable {
   private inFlight: Promise<void> | undefined;
   private again = false;
   private loadedConversationCount = 0;
+  /** Per-sandbox lists asked of the server since the last refresh (when the loaded list is partial). */
+  private readonly sandboxConversations = new Map<string, Promise<SandboxConversations>>();
   private readonly disposables: vscode.Disposable[] = [];
 
   constructor(private readonly connection: Connection) {
@@ -51,6 +54,7 @@ export class OpenHandsStore implements vscode.Disposable {
         this.conversations = [];
         this.conversationsNextPage = null;
         this.loadedConversationCount = 0;
+        this.sandboxConversations.clear();
         this.transitions.clear();
         this.lastError = undefined;
         this.lastSuccessAt = undefined;
@@ -69,8 +73,33 @@ export class OpenHandsStore implements vscode.Disposable {
     return this.transitions.size > 0 || this.sandboxes.some((sandbox) => sandbox.status === 'STARTING');
   }
 
+  /** Every conversation is loaded: no title filter, no page left. */
+  get hasAllConversations(): boolean {
+    return this.titleFilter === undefined && this.conversationsNextPage === null;
+  }
+
+  /** The loaded conversations in this sandbox; all of them only when `hasAllConversations`. */
   conversationsIn(sandboxId: string): AppConversation[] {
     return this.conversations.filter((conversation) => conversation.sandbox_id === sandboxId);
+  }
+
+  /**
+   * All conversations in this sandbox: from the loaded list when it is complete, otherwise asked of
+   * the server, at most once per refresh for each sandbox.
+   */
+  conversationsOfSandbox(sandboxId: string): Promise<SandboxConversations> {
+    const client = this.connection.client;
+    if (this.hasAllConversations || !client) {
+      return Promise.resolve({ items: this.conversationsIn(sandboxId), complete: this.hasAllConversations });
+    }
+    let pending = this.sandboxConversations.get(sandboxId);
+    if (!pending) {
+      pending = client.listSandboxConversations(sandboxId);
+      this.sandboxConversations.set(sandboxId, pending);
+      // a failure is not remembered: the next look asks again
+      pending.catch(() => this.sandboxConversations.delete(sandboxId));
+    }
+    return pending;
   }
 
   findSandbox(id: string): SandboxInfo | undefined {
@@ -171,6 +200,7 @@ export class OpenHandsStore implements vscode.Disposable {
       this.sandboxes = sandboxes;
       this.conversations = conversations.items;
       this.conversationsNextPage = conversations.next;
+      this.sandboxConversations.clear();
       this.state = 'ready';
       this.lastError = undefined;
       this.lastSuccessAt = new Date();

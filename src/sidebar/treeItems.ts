@@ -36,14 +36,17 @@ export function vscodeUrl(sandbox: SandboxInfo): string | undefined {
 export function sandboxTreeItem(
   node: SandboxNode,
   transition: SandboxTransition | undefined,
-  conversationCount: number,
+  /** `undefined` when only some conversations are loaded. */
+  conversationCount: number | undefined,
   stale: boolean,
 ): vscode.TreeItem {
   const { sandbox } = node;
   const style = sandboxStatusStyle(sandbox.status);
   const item = new vscode.TreeItem(
     shortSandboxId(sandbox.id),
-    conversationCount > 0 ? vscode.TreeItemCollapsibleState.Collapsed : vscode.TreeItemCollapsibleState.None,
+    conversationCount === 0
+      ? vscode.TreeItemCollapsibleState.None
+      : vscode.TreeItemCollapsibleState.Collapsed,
   );
   // ids hold only what never changes, so selection and expansion survive refreshes
   item.id = `sandbox/${sandbox.id}`;
@@ -61,7 +64,7 @@ export function sandboxTreeItem(
 function sandboxTooltip(
   sandbox: SandboxInfo,
   statusLabel: string,
-  conversationCount: number,
+  conversationCount: number | undefined,
 ): vscode.MarkdownString {
   const md = new vscode.MarkdownString(undefined, true);
   md.appendMarkdown(`**Sandbox** \`${sandbox.id}\`\n\n`);
@@ -70,7 +73,7 @@ function sandboxTooltip(
   md.appendMarkdown(`\n\n`);
   md.appendMarkdown(`Spec: \`${sandbox.sandbox_spec_id || '—'}\`\n\n`);
   md.appendMarkdown(`Created: ${formatTimestamp(sandbox.created_at)}\n\n`);
-  md.appendMarkdown(`Conversations: ${conversationCount}\n\n`);
+  if (conversationCount !== undefined) md.appendMarkdown(`Conversations: ${conversationCount}\n\n`);
   const urls = sandbox.exposed_urls ?? [];
   if (urls.length) {
     md.appendMarkdown(`Exposed URLs:\n`);

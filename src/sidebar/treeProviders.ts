@@ -1,4 +1,6 @@
 import * as vscode from 'vscode';
+import type { AppConversation } from '../api';
+import type { Log } from '../core/log';
 import type { ConversationNode, OpenHandsNode, SandboxNode } from './nodes';
 import type { OpenHandsStore } from './store';
 import { conversationTreeItem, loadMoreTreeItem, sandboxTreeItem } from './treeItems';
@@ -13,7 +15,7 @@ abstract class StoreTreeProvider implements vscode.TreeDataProvider<OpenHandsNod
     this.subscription = store.onDidChange(() => this.changed.fire());
   }
 
-  abstract getChildren(element?: OpenHandsNode): OpenHandsNode[];
+  abstract getChildren(element?: OpenHandsNode): OpenHandsNode[] | Promise<OpenHandsNode[]>;
   abstract getTreeItem(node: OpenHandsNode): vscode.TreeItem;
 
   dispose(): void {
@@ -22,27 +24,41 @@ abstract class StoreTreeProvider implements vscode.TreeDataProvider<OpenHandsNod
   }
 }
 
-/** Sandboxes, each with the (loaded) conversations that run in it as children. */
+/** Sandboxes, each with the conversations that run in it as children. */
 export class SandboxTreeProvider extends StoreTreeProvider {
-  getChildren(element?: OpenHandsNode): OpenHandsNode[] {
+  constructor(
+    store: OpenHandsStore,
+    private readonly log: Log,
+  ) {
+    super(store);
+  }
+
+  getChildren(element?: OpenHandsNode): OpenHandsNode[] | Promise<OpenHandsNode[]> {
     if (!element) return this.store.sandboxes.map((sandbox): SandboxNode => ({ kind: 'sandbox', sandbox }));
     if (element.kind !== 'sandbox') return [];
-    return this.store.conversationsIn(element.sandbox.id).map((conversation): ConversationNode => ({
-      kind: 'conversation',
-      conversation,
-      underSandbox: element.sandbox.id,
-    }));
+    const sandboxId = element.sandbox.id;
+    if (this.store.hasAllConversations)
+      return conversationNodes(this.store.conversationsIn(sandboxId), sandboxId);
+    // The loaded list is one page or filtered by title: ask the server for this sandbox's conversations.
+    return this.store.conversationsOfSandbox(sandboxId).then(
+      (result) => conversationNodes(result.items, sandboxId),
+      (error: unknown) => {
+        this.log.warn(
+          `Listing the conversations of sandbox ${sandboxId} failed: ${error instanceof Error ? error.message : String(error)}`,
+        );
+        return conversationNodes(this.store.conversationsIn(sandboxId), sandboxId);
+      },
+    );
   }
 
   getTreeItem(node: OpenHandsNode): vscode.TreeItem {
     if (node.kind === 'sandbox') {
       const transition = this.store.transitions.get(node.sandbox.id);
-      return sandboxTreeItem(
-        node,
-        transition,
-        this.store.conversationsIn(node.sandbox.id).length,
-        this.store.stale,
-      );
+      // with a partial list the count is unknown until the sandbox is expanded
+      const count = this.store.hasAllConversations
+        ? this.store.conversationsIn(node.sandbox.id).length
+        : undefined;
+      return sandboxTreeItem(node, transition, count, this.store.stale);
     }
     if (node.kind === 'conversation') return conversationTreeItem(node, this.store.stale);
     return loadMoreTreeItem();
@@ -75,4 +91,12 @@ export class ConversationTreeProvider extends StoreTreeProvider {
   getParent(): undefined {
     return undefined;
   }
+}
+
+function conversationNodes(conversations: readonly AppConversation[], sandboxId: string): ConversationNode[] {
+  return conversations.map((conversation) => ({
+    kind: 'conversation',
+    conversation,
+    underSandbox: sandboxId,
+  }));
 }

@@ -315,8 +315,15 @@ export function mcpFormSteps(runner: StepRunner, ctx: E2EContext): void {
       await runCommand(ctx.page, 'View: Close All Editors');
       await openOpenHandsView(ctx.page);
       const pane = await viewPane(ctx.page, SANDBOXES_VIEW);
-      await chooseFromViewTitleMenu(ctx.page, pane, 'Edit MCP & Git Providers');
-      const form = await waitForForm(ctx.page);
+      // Just after a window reload the menu can close between the pick and Enter: pick again then.
+      const form = await eventually(
+        'the form opened from the view title menu',
+        async () => {
+          await chooseFromViewTitleMenu(ctx.page, pane, 'Edit MCP & Git Providers');
+          return waitForForm(ctx.page, 5_000);
+        },
+        { timeoutMs: 40_000 },
+      );
       await waitIdle(form);
       expectEqual(await secretState(form, 'providers.github.token'), 'Set', 'GitHub token state');
       expectEqual(await secretState(form, 'providers.gitlab.token'), 'Set', 'GitLab token state');

@@ -1,6 +1,6 @@
 // The OpenHands sidebar against the seeded test server: lists, statuses and the pause/resume round trip.
 import type { E2EContext } from './context';
-import { openOpenHandsView, rowContaining, rowLabels, viewPane } from './openhands-view';
+import { chooseFromRowMenu, openOpenHandsView, rowContaining, rowLabels, viewPane } from './openhands-view';
 import type { StepRunner } from './runner';
 import { CONVERSATIONS_VIEW, PAUSE_SANDBOX, RESUME_SANDBOX, SANDBOXES_VIEW } from './selectors';
 import { listConversations, listSandboxes, mentions, sandboxStatus, shortSandboxId } from './server-api';
@@ -120,5 +120,36 @@ export function openHandsViewSteps(runner: StepRunner, ctx: E2EContext): void {
       if (status !== 'RUNNING') throw new Error(`the server reports ${status ?? 'no sandbox'}, not RUNNING`);
     },
     { needs: [PAUSE] },
+  );
+
+  runner.step(
+    'delete asks first and names every conversation the sandbox hosts; Cancel keeps it',
+    async () => {
+      const conversations = await listConversations(ctx.serverUrl);
+      const [host] = (await listSandboxes(ctx.serverUrl))
+        .map((sandbox) => ({ sandbox, hosted: conversations.filter((c) => c.sandbox_id === sandbox.id) }))
+        .sort((a, b) => b.hosted.length - a.hosted.length);
+      if (!host || host.hosted.length === 0) throw new Error('the seed has no sandbox hosting conversations');
+      const pane = await viewPane(ctx.page, SANDBOXES_VIEW);
+      await chooseFromRowMenu(
+        ctx.page,
+        rowContaining(pane, shortSandboxId(host.sandbox.id)),
+        'Delete Sandbox',
+      );
+      const dialog = ctx.page.locator('.monaco-dialog-box');
+      await dialog.waitFor({ state: 'visible', timeout: 10_000 });
+      const text = await dialog.innerText();
+      const expected = `It hosts ${host.hosted.length} conversation(s)`;
+      if (!text.includes(expected)) throw new Error(`the dialog says "${text}", not "${expected}…"`);
+      const firstTitle = host.hosted[0]?.title;
+      if (firstTitle && !text.includes(firstTitle))
+        throw new Error(`the dialog does not name "${firstTitle}"`);
+      await ctx.screenshot('delete-sandbox-confirm');
+      await dialog.locator('.monaco-button', { hasText: 'Cancel' }).click({ timeout: 5_000 });
+      await dialog.waitFor({ state: 'hidden', timeout: 5_000 });
+      const status = await sandboxStatus(ctx.serverUrl, host.sandbox.id);
+      if (status === undefined) throw new Error('Cancel deleted the sandbox');
+    },
+    { needs: [OPEN_VIEW] },
   );
 }

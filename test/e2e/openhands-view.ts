@@ -48,21 +48,23 @@ export function rowContaining(pane: Locator, text: string): Locator {
 }
 
 /**
- * Runs `label` from the pane's "More Actions…" title menu. Right after a window reload the workbench
- * is still re-reading extensions and menus, and a re-render closes a menu it has just opened; so the
- * menu is opened until its item shows and stays under the pointer.
+ * Opens a menu with `openMenu` and runs its `label` item. A workbench re-render (menus re-read after
+ * a window reload, a tree refresh) can close a menu it has just opened, so the menu is opened until
+ * its item shows and stays under the pointer.
  */
-export async function chooseFromViewTitleMenu(page: Page, pane: Locator, label: string): Promise<void> {
+export async function chooseFromMenu(
+  page: Page,
+  openMenu: () => Promise<void>,
+  label: string,
+): Promise<void> {
   const item = page.locator('.monaco-menu .action-item', { hasText: label }).first();
-  const moreActions = pane.locator('.pane-header .action-label[aria-label*="More Actions"]').first();
   let attempts = 0;
   await eventually(
-    `"${label}" in the More Actions menu`,
+    `"${label}" in the menu`,
     async () => {
       if (!(await item.isVisible())) {
         attempts++;
-        await pane.hover({ timeout: 2_000 });
-        await moreActions.click({ timeout: 2_000 });
+        await openMenu();
         await item.waitFor({ state: 'visible', timeout: 2_000 });
       }
       await item.hover({ timeout: 2_000 });
@@ -71,4 +73,22 @@ export async function chooseFromViewTitleMenu(page: Page, pane: Locator, label: 
     { timeoutMs: 20_000, lastSeen: async () => `${attempts} attempt(s) to open the menu` },
   );
   await page.keyboard.press('Enter');
+}
+
+/** Runs `label` from the pane's "More Actions…" title menu. */
+export async function chooseFromViewTitleMenu(page: Page, pane: Locator, label: string): Promise<void> {
+  const moreActions = pane.locator('.pane-header .action-label[aria-label*="More Actions"]').first();
+  await chooseFromMenu(
+    page,
+    async () => {
+      await pane.hover({ timeout: 2_000 });
+      await moreActions.click({ timeout: 2_000 });
+    },
+    label,
+  );
+}
+
+/** Runs `label` from a tree row's context menu. */
+export async function chooseFromRowMenu(page: Page, row: Locator, label: string): Promise<void> {
+  await chooseFromMenu(page, () => row.click({ button: 'right', timeout: 2_000 }), label);
 }

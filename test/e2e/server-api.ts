@@ -10,6 +10,7 @@ export interface SandboxSummary {
 export interface ConversationSummary {
   id: string;
   title: string | null;
+  sandbox_id: string;
   sandbox_status: string;
   execution_status: string | null;
 }

@@ -52,7 +52,7 @@ export function useFreshExtension(): { readonly api: OpenHandsExtensionApi } {
     if (!api) throw new Error('the extension did not activate');
     await server.reset();
     await useTestServerSettings(api);
-    await api.store.refresh();
+    await api.store.setTitleFilter(undefined); // refreshes too
   });
   return {
     get api(): OpenHandsExtensionApi {

@@ -69,8 +69,8 @@ describe('sidebar: connection states, welcome views, stale data', () => {
     await server.addFault({ kind: 'reset' });
     await t.api.store.refresh();
     assert.equal(t.api.store.stale, true);
-    assert.equal(t.api.sandboxesProvider.getChildren().length, count);
-    const first = t.api.sandboxesProvider.getChildren()[0];
+    assert.equal((await t.api.sandboxesProvider.getChildren()).length, count);
+    const first = (await t.api.sandboxesProvider.getChildren())[0];
     assert.ok(first);
     assert.match(String(t.api.sandboxesProvider.getTreeItem(first).description), /\(stale\)/);
     assert.match(t.api.sandboxesView.message ?? '', /Stale: showing data from .*Cannot reach/);

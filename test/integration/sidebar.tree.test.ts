@@ -9,8 +9,28 @@ function iconId(item: vscode.TreeItem): string | undefined {
   return item.iconPath instanceof vscode.ThemeIcon ? item.iconPath.id : undefined;
 }
 
-function sandboxNodes(api: OpenHandsExtensionApi) {
-  return api.sandboxesProvider.getChildren().filter((node) => node.kind === 'sandbox');
+async function sandboxNodes(api: OpenHandsExtensionApi): Promise<OpenHandsNode[]> {
+  return (await api.sandboxesProvider.getChildren()).filter((node) => node.kind === 'sandbox');
+}
+
+interface ConversationRow {
+  id: string;
+  sandbox_id: string;
+}
+
+/** Every top-level conversation, read straight from the server (the ground truth). */
+async function allConversations(serverUrl: string): Promise<ConversationRow[]> {
+  const rows: ConversationRow[] = [];
+  let pageId: string | null = null;
+  do {
+    const query: string = pageId ? `&page_id=${encodeURIComponent(pageId)}` : '';
+    const page = (await (
+      await fetch(`${serverUrl}/api/v1/app-conversations/search?limit=100${query}`)
+    ).json()) as { items: ConversationRow[]; next_page_id: string | null };
+    rows.push(...page.items);
+    pageId = page.next_page_id;
+  } while (pageId);
+  return rows;
 }
 
 describe('sidebar: tree data in a real VS Code', () => {
@@ -22,7 +42,7 @@ describe('sidebar: tree data in a real VS Code', () => {
     ).json()) as {
       items: { id: string; status: string }[];
     };
-    const nodes = sandboxNodes(t.api);
+    const nodes = await sandboxNodes(t.api);
     assert.equal(nodes.length, fromServer.items.length);
     for (const node of nodes) {
       if (node.kind !== 'sandbox') continue;
@@ -45,11 +65,11 @@ describe('sidebar: tree data in a real VS Code', () => {
   });
 
   it('shows the conversations of each sandbox as its children', async () => {
-    const parent = sandboxNodes(t.api).find(
+    const parent = (await sandboxNodes(t.api)).find(
       (node) => node.kind === 'sandbox' && t.api.store.conversationsIn(node.sandbox.id).length > 0,
     );
     assert.ok(parent && parent.kind === 'sandbox', 'a sandbox that hosts conversations');
-    const children = t.api.sandboxesProvider.getChildren(parent);
+    const children = await t.api.sandboxesProvider.getChildren(parent);
     assert.ok(children.length > 0);
     for (const child of children) {
       assert.equal(child.kind, 'conversation');
@@ -80,16 +100,16 @@ describe('sidebar: tree data in a real VS Code', () => {
   });
 
   it('keeps tree item ids stable across refreshes (selection and expansion survive)', async () => {
-    const before = sandboxNodes(t.api).map((node) => t.api.sandboxesProvider.getTreeItem(node).id);
+    const before = (await sandboxNodes(t.api)).map((node) => t.api.sandboxesProvider.getTreeItem(node).id);
     await t.api.store.refresh();
-    const after = sandboxNodes(t.api).map((node) => t.api.sandboxesProvider.getTreeItem(node).id);
+    const after = (await sandboxNodes(t.api)).map((node) => t.api.sandboxesProvider.getTreeItem(node).id);
     assert.deepEqual(after, before);
   });
 
   it('shows a sandbox status from a newer server with a neutral look instead of failing', async () => {
     await server.addFault({ kind: 'drift', match: { path: '/api/v1/sandboxes/search' } });
     await t.api.store.refresh();
-    const drifted = sandboxNodes(t.api).find(
+    const drifted = (await sandboxNodes(t.api)).find(
       (node) => node.kind === 'sandbox' && node.sandbox.status === 'HIBERNATING',
     );
     assert.ok(drifted, 'the drifted status is shown');
@@ -117,6 +137,47 @@ describe('sidebar: tree data in a real VS Code', () => {
     );
   });
 
+  it('with only some conversations loaded (one page, a title filter), a sandbox still lists all of its own', async () => {
+    const serverUrl = t.api.connection.config.serverUrl;
+    assert.ok(serverUrl);
+    const everyone = await allConversations(serverUrl);
+    await setSetting('pageSize', 5);
+    await t.api.connection.rebuild();
+    await t.api.store.refresh();
+    assert.equal(t.api.store.hasAllConversations, false);
+    const expected = (sandboxId: string) =>
+      everyone
+        .filter((c) => c.sandbox_id === sandboxId)
+        .map((c) => c.id)
+        .sort();
+    const parent = (await sandboxNodes(t.api)).find(
+      (node) =>
+        node.kind === 'sandbox' &&
+        expected(node.sandbox.id).length > t.api.store.conversationsIn(node.sandbox.id).length,
+    );
+    assert.ok(parent?.kind === 'sandbox', 'a sandbox with conversations beyond the loaded page');
+    const item = t.api.sandboxesProvider.getTreeItem(parent);
+    assert.equal(item.collapsibleState, vscode.TreeItemCollapsibleState.Collapsed);
+    assert.doesNotMatch((item.tooltip as vscode.MarkdownString).value, /Conversations:/, 'count unknown');
+
+    const childIds = async () =>
+      (await t.api.sandboxesProvider.getChildren(parent))
+        .map((child) => (child.kind === 'conversation' ? child.conversation.id : child.kind))
+        .sort();
+    assert.deepEqual(await childIds(), expected(parent.sandbox.id));
+
+    // asked once per refresh, not on every redraw
+    await server.clearRequests();
+    assert.deepEqual(await childIds(), expected(parent.sandbox.id));
+    assert.equal((await server.requests()).length, 0);
+
+    await vscode.commands.executeCommand('openhands.filterConversations', 'no title has this');
+    assert.equal(t.api.store.conversations.length, 0);
+    assert.deepEqual(await childIds(), expected(parent.sandbox.id));
+    const asked = (await server.requests()).filter((r) => r.query.sandbox_id__eq?.[0] === parent.sandbox.id);
+    assert.ok(asked.length > 0, 'the sandbox list came from the server');
+  });
+
   it('filters conversations by title on the server and can clear the filter', async () => {
     const all = t.api.store.conversations.length;
     const word = t.api.store.conversations[0]?.title?.split(' ')[0] ?? 'Fix';
@@ -124,7 +185,8 @@ describe('sidebar: tree data in a real VS Code', () => {
     await vscode.commands.executeCommand('openhands.filterConversations', word);
     assert.equal(t.api.store.titleFilter, word);
     assert.ok(t.api.store.conversations.length > 0);
-    assert.ok(t.api.store.conversations.every((c) => c.title?.includes(word)));
+    // SQL LIKE: case-insensitive
+    assert.ok(t.api.store.conversations.every((c) => c.title?.toLowerCase().includes(word.toLowerCase())));
     const requests = await server.requests();
     assert.ok(
       requests.some(

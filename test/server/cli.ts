@@ -16,6 +16,7 @@ const USAGE = `Usage: npm run server -- [options]
   --hosted-api-key K       SaaS-like: every /api route needs this key
   --hosted-header H        authorization-bearer (default) or x-access-token
   --store-mcp-config       keep mcp_config sent to /api/add-git-providers
+  --sandbox-filter         apply sandbox_id__eq on conversation search (newer/hosted servers)
   --rate-limit             emulate the 10 req/s per client limit
   --max-running N          running sandboxes before old ones are paused (default 5)
   --latency MS             add this delay to every request
@@ -44,6 +45,7 @@ async function main(): Promise<void> {
       'hosted-api-key': { type: 'string' },
       'hosted-header': { type: 'string' },
       'store-mcp-config': { type: 'boolean' },
+      'sandbox-filter': { type: 'boolean' },
       'rate-limit': { type: 'boolean' },
       'max-running': { type: 'string' },
       latency: { type: 'string' },
@@ -94,6 +96,7 @@ async function main(): Promise<void> {
     hostedAuth,
     timings,
     storeMcpConfigOnAddGitProviders: values['store-mcp-config'] ?? false,
+    filterConversationsBySandbox: values['sandbox-filter'] ?? false,
     rateLimit: values['rate-limit'] ?? false,
     maxRunningSandboxes: numberFlag(values['max-running'], 'max-running'),
     persistentFaults,

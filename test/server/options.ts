@@ -34,6 +34,8 @@ export interface TestServerOptions {
   hostedAuth?: HostedAuthOptions;
   timings?: TimingOptions;
   storeMcpConfigOnAddGitProviders?: boolean;
+  /** Apply `sandbox_id__eq` as newer/hosted servers do; the OSS server (the default) ignores it. */
+  filterConversationsBySandbox?: boolean;
   rateLimit?: boolean;
   maxRunningSandboxes?: number;
   /** Faults installed at start and re-installed by every reset() (the CLI's --latency/--fault-rate). */
@@ -58,6 +60,7 @@ export interface ResolvedOptions {
   hostedAuth: HostedAuthOptions | null;
   timings: ResolvedTimings;
   storeMcpConfigOnAddGitProviders: boolean;
+  filterConversationsBySandbox: boolean;
   rateLimit: boolean;
   maxRunningSandboxes: number;
   persistentFaults: FaultRule[];
@@ -87,6 +90,7 @@ export function resolveOptions(options: TestServerOptions = {}): ResolvedOptions
     hostedAuth: options.hostedAuth ?? null,
     timings: { ...DEFAULT_TIMINGS, ...definedOnly(options.timings ?? {}) },
     storeMcpConfigOnAddGitProviders: options.storeMcpConfigOnAddGitProviders ?? false,
+    filterConversationsBySandbox: options.filterConversationsBySandbox ?? false,
     rateLimit: options.rateLimit ?? false,
     maxRunningSandboxes: options.maxRunningSandboxes ?? 5,
     persistentFaults: options.persistentFaults ?? [],

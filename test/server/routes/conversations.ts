@@ -16,16 +16,29 @@ import { conversationView } from '../views';
 
 type ConversationFilter = (conversation: ConversationRecord) => boolean;
 
-/** The five filters search and count share; `null` when one of them was malformed. */
-function readFilters(query: QueryParams, issues: ValidationIssue[]): ConversationFilter | null {
+/**
+ * The filters search and count share; `null` when one of them was malformed. `sandbox_id__eq` only
+ * when the server is configured as a newer one: the OSS server ignores unknown query parameters.
+ */
+function readFilters(
+  query: QueryParams,
+  issues: ValidationIssue[],
+  context: ServerContext,
+): ConversationFilter | null {
   const titleContains = optionalParam(query, 'title__contains', str(), issues);
+  const sandboxId = context.options.filterConversationsBySandbox
+    ? optionalParam(query, 'sandbox_id__eq', str(), issues)
+    : undefined;
   const bounds = (['created_at__gte', 'created_at__lt', 'updated_at__gte', 'updated_at__lt'] as const).map(
     (name) => [name, optionalParam(query, name, datetime(), issues)] as const,
   );
-  if (titleContains === INVALID || bounds.some(([, value]) => value === INVALID)) return null;
+  if (titleContains === INVALID || sandboxId === INVALID || bounds.some(([, value]) => value === INVALID)) {
+    return null;
+  }
   const titleMatches = titleContains === undefined ? () => true : sqlLikeContains(titleContains);
   return (conversation) => {
     if (!titleMatches(conversation.title)) return false;
+    if (sandboxId !== undefined && conversation.sandbox_id !== sandboxId) return false;
     for (const [name, bound] of bounds) {
       if (bound === undefined || bound === INVALID) continue;
       const value = parseWireTime(
@@ -50,7 +63,7 @@ function newestFirst(conversations: readonly ConversationRecord[]): Conversation
 
 function search(request: RouteRequest, context: ServerContext): Reply {
   const issues: ValidationIssue[] = [];
-  const filter = readFilters(request.query, issues);
+  const filter = readFilters(request.query, issues, context);
   const offset = pageOffsetParam(request.query, issues);
   const limit = limitParam(request.query, issues);
   const includeSubConversations = optionalParam(request.query, 'include_sub_conversations', bool(), issues);
@@ -73,7 +86,7 @@ function search(request: RouteRequest, context: ServerContext): Reply {
 
 function count(request: RouteRequest, context: ServerContext): Reply {
   const issues: ValidationIssue[] = [];
-  const filter = readFilters(request.query, issues);
+  const filter = readFilters(request.query, issues, context);
   if (issues.length > 0 || filter === null) return validationFailed(issues);
   return json(context.state.conversations.filter(filter).length);
 }
