@@ -5,6 +5,7 @@ import { newConversationSteps } from './newConversation.steps';
 import { openHandsViewSteps } from './openhands-view.steps';
 import type { StepRunner } from './runner';
 import { sidebarStateSteps } from './sidebar-states.steps';
+import { themeSteps } from './theme.steps';
 import { workbenchSteps } from './workbench.steps';
 
 export function defineSteps(runner: StepRunner, ctx: E2EContext): void {
@@ -13,4 +14,6 @@ export function defineSteps(runner: StepRunner, ctx: E2EContext): void {
   newConversationSteps(runner, ctx);
   sidebarStateSteps(runner, ctx);
   mcpFormSteps(runner, ctx);
+  // last: it leaves the workbench in a dark theme
+  themeSteps(runner, ctx);
 }
