@@ -6,9 +6,11 @@ import { ApiKeyStore } from './core/apiKeyStore';
 import { Connection } from './core/connection';
 import { Log } from './core/log';
 import { registerMcpForm, type McpFormTestApi } from './mcpForm/register';
-import type { OpenHandsNode } from './sidebar/nodes';
+import type { OpenHandsNode, SpecNode } from './sidebar/nodes';
 import { RefreshScheduler } from './sidebar/refreshScheduler';
 import { SandboxActions } from './sidebar/sandboxActions';
+import { SpecCatalog } from './sidebar/specCatalog';
+import { SpecTreeProvider } from './sidebar/specTreeProvider';
 import { StatusBar } from './sidebar/statusBar';
 import { OpenHandsStore } from './sidebar/store';
 import { ConversationTreeProvider, SandboxTreeProvider } from './sidebar/treeProviders';
@@ -24,6 +26,9 @@ export interface OpenHandsExtensionApi {
   conversationsProvider: ConversationTreeProvider;
   sandboxesView: vscode.TreeView<OpenHandsNode>;
   conversationsView: vscode.TreeView<OpenHandsNode>;
+  specs: SpecCatalog;
+  specsProvider: SpecTreeProvider;
+  specsView: vscode.TreeView<SpecNode>;
   apiKeys: ApiKeyStore;
   /** MCP & Git Providers form hooks; only when the extension runs its test suite (they read secrets). */
   mcpForm: McpFormTestApi | undefined;
@@ -39,6 +44,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<OpenHa
 
   const sandboxesProvider = new SandboxTreeProvider(store, log);
   const conversationsProvider = new ConversationTreeProvider(store);
+  const specs = new SpecCatalog(connection);
+  const specsProvider = new SpecTreeProvider(specs, store);
   const sandboxesView = vscode.window.createTreeView<OpenHandsNode>('openhands.sandboxes', {
     treeDataProvider: sandboxesProvider,
     showCollapseAll: true,
@@ -46,6 +53,10 @@ export async function activate(context: vscode.ExtensionContext): Promise<OpenHa
   const conversationsView = vscode.window.createTreeView<OpenHandsNode>('openhands.conversations', {
     treeDataProvider: conversationsProvider,
   });
+  const specsView = vscode.window.createTreeView<SpecNode>('openhands.sandboxSpecs', {
+    treeDataProvider: specsProvider,
+  });
+  const specsMessage = specs.onDidChange(() => (specsView.message = specsProvider.message()));
   const presenter = new ViewPresenter(store, connection, sandboxesView, conversationsView);
   const statusBar = new StatusBar(store, connection);
 
@@ -70,6 +81,10 @@ export async function activate(context: vscode.ExtensionContext): Promise<OpenHa
     conversationsProvider,
     sandboxesView,
     conversationsView,
+    specs,
+    specsProvider,
+    specsView,
+    specsMessage,
     presenter,
     statusBar,
     ...registerConnectionCommands({
@@ -77,9 +92,10 @@ export async function activate(context: vscode.ExtensionContext): Promise<OpenHa
       keys: apiKeys,
       log,
       scheduler,
+      specs,
       extensionId: context.extension.id,
     }),
-    ...registerSandboxCommands({ store, connection, actions }),
+    ...registerSandboxCommands({ store, connection, actions, specs }),
     ...registerConversationCommands({
       store,
       connection,
@@ -107,6 +123,9 @@ export async function activate(context: vscode.ExtensionContext): Promise<OpenHa
     conversationsProvider,
     sandboxesView,
     conversationsView,
+    specs,
+    specsProvider,
+    specsView,
     apiKeys,
     mcpForm,
   };

@@ -5,12 +5,14 @@ import { SECTION } from '../core/config';
 import type { Connection } from '../core/connection';
 import type { Log } from '../core/log';
 import type { RefreshScheduler } from '../sidebar/refreshScheduler';
+import type { SpecCatalog } from '../sidebar/specCatalog';
 
 export interface ConnectionCommandDeps {
   connection: Connection;
   keys: ApiKeyStore;
   log: Log;
   scheduler: RefreshScheduler;
+  specs: SpecCatalog;
   extensionId: string;
 }
 
@@ -19,10 +21,13 @@ export function registerConnectionCommands({
   keys,
   log,
   scheduler,
+  specs,
   extensionId,
 }: ConnectionCommandDeps): vscode.Disposable[] {
   return [
-    vscode.commands.registerCommand('openhands.refresh', () => scheduler.runNow()),
+    vscode.commands.registerCommand('openhands.refresh', async () => {
+      await Promise.all([scheduler.runNow(), specs.refreshIfUsed()]);
+    }),
     vscode.commands.registerCommand('openhands.setApiKey', async (value?: string) => {
       const serverUrl = connection.config.serverUrl;
       if (!serverUrl) {

@@ -1,8 +1,9 @@
 import * as vscode from 'vscode';
 import type { SandboxInfo } from '../api';
 import type { Connection } from '../core/connection';
-import { shortSandboxId, shortSpec } from '../sidebar/nodes';
+import { shortSandboxId, shortSpec, type SpecNode } from '../sidebar/nodes';
 import type { SandboxActions } from '../sidebar/sandboxActions';
+import type { SpecCatalog } from '../sidebar/specCatalog';
 import type { OpenHandsStore } from '../sidebar/store';
 import { vscodeUrl } from '../sidebar/treeItems';
 import { describeConversations, resolveSandbox, type CommandTarget } from './targets';
@@ -11,6 +12,7 @@ export interface SandboxCommandDeps {
   store: OpenHandsStore;
   connection: Connection;
   actions: SandboxActions;
+  specs: SpecCatalog;
 }
 
 const notBusy = (store: OpenHandsStore) => (sandbox: SandboxInfo) => !store.transitions.has(sandbox.id);
@@ -19,6 +21,7 @@ export function registerSandboxCommands({
   store,
   connection,
   actions,
+  specs,
 }: SandboxCommandDeps): vscode.Disposable[] {
   const idle = notBusy(store);
   return [
@@ -49,8 +52,11 @@ export function registerSandboxCommands({
       if (typeof target !== 'string' && !(await confirmDelete(sandbox, store))) return false;
       return actions.delete(sandbox);
     }),
-    vscode.commands.registerCommand('openhands.startSandbox', async (specId?: string) => {
-      const chosen = typeof specId === 'string' ? specId : await pickSpec(connection);
+    // a spec id (keybindings, other extensions) or a row of the Sandbox Specs view picks the spec
+    vscode.commands.registerCommand('openhands.startSandbox', async (target?: string | SpecNode) => {
+      const given =
+        typeof target === 'string' ? target : target?.kind === 'spec' ? target.spec.id : undefined;
+      const chosen = given ?? (await pickSpec(specs));
       if (chosen === null) return undefined;
       return actions.start(chosen);
     }),
@@ -123,15 +129,15 @@ async function hostedConversationsDetail(sandbox: SandboxInfo, store: OpenHandsS
 }
 
 /** A spec id, undefined for "the server's default", or null when the user cancelled. */
-async function pickSpec(connection: Connection): Promise<string | undefined | null> {
-  const client = connection.requireClient();
+async function pickSpec(catalog: SpecCatalog): Promise<string | undefined | null> {
+  // read afresh (the Sandbox Specs view follows): an administrator may have changed them
   const specs = await vscode.window.withProgress(
     { location: vscode.ProgressLocation.Window, title: vscode.l10n.t('Loading sandbox specs…') },
-    () => client.searchSandboxSpecs({ limit: 100 }),
+    () => catalog.reload(),
   );
-  if (specs.items.length <= 1) return specs.items[0]?.id;
+  if (specs.length <= 1) return specs[0]?.id;
   const chosen = await vscode.window.showQuickPick(
-    specs.items.map((spec, index) => ({
+    specs.map((spec, index) => ({
       label: shortSpec(spec.id),
       description: index === 0 ? vscode.l10n.t('default') : undefined,
       detail: spec.id,

@@ -1,4 +1,4 @@
-import type { AppConversation, SandboxInfo } from '../api';
+import type { AppConversation, SandboxInfo, SandboxSpecInfo } from '../api';
 
 /** What a row of the OpenHands views stands for. Commands receive these (or plain id strings). */
 export type OpenHandsNode = SandboxNode | ConversationNode | LoadMoreNode;
@@ -17,6 +17,14 @@ export interface ConversationNode {
 
 export interface LoadMoreNode {
   kind: 'loadMore';
+}
+
+/** A row of the Sandbox Specs view. */
+export interface SpecNode {
+  kind: 'spec';
+  spec: SandboxSpecInfo;
+  /** The first spec the server lists: what a sandbox started without a spec gets. */
+  isDefault: boolean;
 }
 
 export const SANDBOX_ID_PREFIX = 'oh-agent-server-';

@@ -2,8 +2,22 @@
 import type { E2EContext } from './context';
 import { chooseFromRowMenu, openOpenHandsView, rowContaining, rowLabels, viewPane } from './openhands-view';
 import type { StepRunner } from './runner';
-import { CONVERSATIONS_VIEW, PAUSE_SANDBOX, RESUME_SANDBOX, SANDBOXES_VIEW } from './selectors';
-import { listConversations, listSandboxes, mentions, sandboxStatus, shortSandboxId } from './server-api';
+import {
+  CONVERSATIONS_VIEW,
+  PANE_HEADER,
+  PAUSE_SANDBOX,
+  RESUME_SANDBOX,
+  SANDBOXES_VIEW,
+  SPECS_VIEW,
+} from './selectors';
+import {
+  listConversations,
+  listSandboxes,
+  listSpecIds,
+  mentions,
+  sandboxStatus,
+  shortSandboxId,
+} from './server-api';
 import { OPEN_WORKBENCH } from './workbench.steps';
 import { eventually } from './wait';
 
@@ -149,6 +163,29 @@ export function openHandsViewSteps(runner: StepRunner, ctx: E2EContext): void {
       await dialog.waitFor({ state: 'hidden', timeout: 5_000 });
       const status = await sandboxStatus(ctx.serverUrl, host.sandbox.id);
       if (status === undefined) throw new Error('Cancel deleted the sandbox');
+    },
+    { needs: [OPEN_VIEW] },
+  );
+
+  runner.step(
+    'Sandbox Specs view (collapsed at first) lists the server specs, the first as default',
+    async () => {
+      const specIds = await listSpecIds(ctx.serverUrl);
+      if (specIds.length === 0) throw new Error('the test server lists no specs');
+      const pane = await viewPane(ctx.page, SPECS_VIEW);
+      const rows = await eventually(
+        `a row for each of ${specIds.length} specs`,
+        async () => {
+          const labels = await rowLabels(pane);
+          const shown = specIds.every((id) => labels.some((l) => l.includes(id.split('/').at(-1) ?? id)));
+          return shown ? labels : undefined;
+        },
+        { timeoutMs: 10_000, lastSeen: async () => (await rowLabels(pane)).join(' | ') || 'no rows' },
+      );
+      if (!mentions(rows[0] ?? '', 'default'))
+        throw new Error(`the first spec is not marked default: ${rows[0]}`);
+      await ctx.screenshot('sandbox-specs-view');
+      await pane.locator(PANE_HEADER).first().click(); // collapse again: later steps need the room
     },
     { needs: [OPEN_VIEW] },
   );

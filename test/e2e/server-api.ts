@@ -33,6 +33,14 @@ export async function listConversations(serverUrl: string): Promise<Conversation
   return page.items;
 }
 
+export async function listSpecIds(serverUrl: string): Promise<string[]> {
+  const page = await getJson<{ items: { id: string }[] }>(
+    serverUrl,
+    '/api/v1/sandbox-specs/search?limit=100',
+  );
+  return page.items.map((spec) => spec.id);
+}
+
 export async function sandboxStatus(serverUrl: string, id: string): Promise<string | undefined> {
   const [sandbox] = await getJson<(SandboxSummary | null)[]>(
     serverUrl,
