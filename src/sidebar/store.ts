@@ -97,7 +97,10 @@ export class OpenHandsStore implements vscode.Disposable {
       pending = client.listSandboxConversations(sandboxId);
       this.sandboxConversations.set(sandboxId, pending);
       // a failure is not remembered: the next look asks again
-      pending.catch(() => this.sandboxConversations.delete(sandboxId));
+      const asked = pending;
+      asked.catch(() => {
+        if (this.sandboxConversations.get(sandboxId) === asked) this.sandboxConversations.delete(sandboxId);
+      });
     }
     return pending;
   }

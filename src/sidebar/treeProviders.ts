@@ -37,9 +37,7 @@ export class SandboxTreeProvider extends StoreTreeProvider {
     if (!element) return this.store.sandboxes.map((sandbox): SandboxNode => ({ kind: 'sandbox', sandbox }));
     if (element.kind !== 'sandbox') return [];
     const sandboxId = element.sandbox.id;
-    if (this.store.hasAllConversations)
-      return conversationNodes(this.store.conversationsIn(sandboxId), sandboxId);
-    // The loaded list is one page or filtered by title: ask the server for this sandbox's conversations.
+    // from the loaded list when it is complete, else asked of the server (one page loaded, or a title filter)
     return this.store.conversationsOfSandbox(sandboxId).then(
       (result) => conversationNodes(result.items, sandboxId),
       (error: unknown) => {
