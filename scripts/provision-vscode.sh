@@ -18,8 +18,9 @@ log() { echo "[provision] $*"; }
 # --- Debian packages -------------------------------------------------------------------------------
 # chromium: the browser the workbench runs in; libkrb5-dev: code-server's `kerberos` module;
 # ripgrep: replaces @vscode/ripgrep's GitHub download; g++/make/python3: native rebuilds (usually present);
-# fonts-liberation: Chromium only recommends it, and without fonts the screenshots show empty boxes.
-APT_PACKAGES=(chromium fonts-liberation libkrb5-dev ripgrep g++ make python3)
+# fonts-liberation: Chromium only recommends it, and without fonts the screenshots show empty boxes;
+# openssl: the HTTPS tests make a throwaway self-signed certificate with it (usually present).
+APT_PACKAGES=(chromium fonts-liberation libkrb5-dev ripgrep g++ make python3 openssl)
 missing=()
 for pkg in "${APT_PACKAGES[@]}"; do
   if ! dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q 'install ok installed'; then

@@ -36,7 +36,7 @@ import {
 } from './sandboxConversations';
 import { checkServerUrl } from './serverUrl';
 import { waitForStartTask, type WaitForStartTaskOptions } from './startTaskPoller';
-import { HttpTransport, type AuthHeader, type RequestLogEntry } from './transport';
+import { HttpTransport, type AuthHeader, type RequestLogEntry, type TlsOptions } from './transport';
 
 export interface OpenHandsClientOptions {
   baseUrl: string;
@@ -49,6 +49,7 @@ export interface OpenHandsClientOptions {
   logBodies?: boolean;
   maxRateLimitRetries?: number;
   maxRetryAfterMs?: number;
+  tls?: TlsOptions;
 }
 
 export interface CallOptions {

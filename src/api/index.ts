@@ -17,5 +17,5 @@ export type { SandboxConversations, SandboxConversationsOptions } from './sandbo
 export { REDACTED, redactJson, redactUrl, scrubSecrets } from './redact';
 export { checkServerUrl, type ServerUrlCheck } from './serverUrl';
 export { StartTaskFailedError, type WaitForStartTaskOptions } from './startTaskPoller';
-export type { AuthHeader, RequestLogEntry } from './transport';
+export type { AuthHeader, RequestLogEntry, TlsOptions } from './transport';
 export { normalizeUuid, sameUuid } from './uuid';

@@ -1,5 +1,6 @@
 import axios, { type AxiosInstance, type AxiosResponse } from 'axios';
 import type * as z from 'zod/mini';
+import { Agent as HttpsAgent } from 'node:https';
 import type { Readable } from 'node:stream';
 import { ApiError, type ApiErrorKind, type ValidationIssue } from './errors';
 import { JsonArrayStreamParser } from './jsonArrayStream';
@@ -34,7 +35,29 @@ export interface TransportOptions {
   maxRetryAfterMs?: number;
   onLog?: (entry: RequestLogEntry) => void;
   logBodies?: boolean;
+  tls?: TlsOptions;
 }
+
+/** For `https://` servers only. Unset, Node's (and VS Code's) defaults and proxy handling apply. */
+export interface TlsOptions {
+  /** PEM certificate(s) to trust in addition to the system's, e.g. a company or self-signed CA. */
+  ca?: string;
+  /** `false` accepts any certificate: self-signed, expired or for another host. */
+  rejectUnauthorized?: boolean;
+}
+
+/** Node's codes for a certificate the client does not trust. */
+const UNTRUSTED_CERTIFICATE_CODES = new Set([
+  'DEPTH_ZERO_SELF_SIGNED_CERT',
+  'SELF_SIGNED_CERT_IN_CHAIN',
+  'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
+  'UNABLE_TO_GET_ISSUER_CERT',
+  'UNABLE_TO_GET_ISSUER_CERT_LOCALLY',
+  'CERT_HAS_EXPIRED',
+  'CERT_NOT_YET_VALID',
+  'CERT_UNTRUSTED',
+  'ERR_TLS_CERT_ALTNAME_INVALID',
+]);
 
 export interface RequestSpec<T> {
   method: 'GET' | 'POST' | 'DELETE';
@@ -71,6 +94,7 @@ export class HttpTransport {
       transformResponse: [(data: unknown) => data],
       validateStatus: () => true,
       maxRedirects: 3,
+      httpsAgent: options.tls ? new HttpsAgent({ ...options.tls, keepAlive: true }) : undefined,
     });
   }
 
@@ -356,6 +380,15 @@ export class HttpTransport {
       });
     }
     const code = axios.isAxiosError(cause) ? cause.code : undefined;
+    if (code && UNTRUSTED_CERTIFICATE_CODES.has(code)) {
+      return new ApiError({
+        kind: 'network',
+        method,
+        path,
+        cause,
+        message: `The TLS certificate of the OpenHands server at ${this.baseUrl} is not trusted (${code}). Trust its CA, or, for a server you control, accept it explicitly.`,
+      });
+    }
     const reason = code ?? (cause instanceof Error ? cause.message : 'unknown error');
     return new ApiError({
       kind: 'network',

@@ -1,3 +1,5 @@
+import * as os from 'node:os';
+import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { checkServerUrl, type AuthHeader } from '../api';
 
@@ -6,7 +8,7 @@ export const SECTION = 'openhands';
 export type HttpLogLevel = 'off' | 'requests' | 'bodies';
 
 export interface ExtensionConfig {
-  /** The validated server URL, or undefined with `serverUrlProblem` saying why. */
+  /** The validated server URL; undefined when the setting is empty or, with `serverUrlProblem`, invalid. */
   serverUrl: string | undefined;
   serverUrlProblem: string | undefined;
   /** The raw setting, for messages. */
@@ -17,6 +19,10 @@ export interface ExtensionConfig {
   idleRefreshMs: number;
   httpLogLevel: HttpLogLevel;
   pageSize: number;
+  /** PEM file with extra CAs to trust for an https:// server; '' for none. `~/` is expanded. */
+  tlsCaFile: string;
+  /** Accept any certificate from an https:// server. */
+  tlsInsecure: boolean;
 }
 
 const AUTH_HEADERS: readonly AuthHeader[] = ['X-Session-API-Key', 'Authorization', 'X-Access-Token'];
@@ -28,7 +34,8 @@ export function readConfig(): ExtensionConfig {
   const authHeader = config.get<string>('authHeader', 'X-Session-API-Key');
   return {
     serverUrl: check.ok ? check.url : undefined,
-    serverUrlProblem: check.ok ? undefined : check.message,
+    // empty is not a problem: it means "no server" (the views offer Configure Server)
+    serverUrlProblem: check.ok || !rawServerUrl.trim() ? undefined : check.message,
     rawServerUrl,
     authHeader: AUTH_HEADERS.find((header) => header === authHeader) ?? 'X-Session-API-Key',
     requestTimeoutMs: seconds(config.get<number>('requestTimeoutSeconds', 30), 1, 600) * 1000,
@@ -38,7 +45,13 @@ export function readConfig(): ExtensionConfig {
       (['off', 'requests', 'bodies'] as const).find((level) => level === config.get('httpLogLevel')) ??
       'requests',
     pageSize: Math.round(seconds(config.get<number>('pageSize', 50), 5, 100)),
+    tlsCaFile: expandHome(config.get<string>('tls.caFile', '').trim()),
+    tlsInsecure: config.get<boolean>('tls.insecure', false) === true,
   };
+}
+
+function expandHome(file: string): string {
+  return file === '~' || file.startsWith('~/') ? path.join(os.homedir(), file.slice(1)) : file;
 }
 
 /** Settings the user can set to nonsense; clamp instead of failing. */

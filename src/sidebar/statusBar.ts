@@ -32,12 +32,14 @@ export class StatusBar implements vscode.Disposable {
     const counts = vscode.l10n.t('{0} running · {1} paused', running, paused);
     this.item.backgroundColor = undefined;
     switch (store.state) {
-      case 'unconfigured':
-        this.item.text = `$(gear) OpenHands`;
-        this.item.tooltip = vscode.l10n.t(
-          'No OpenHands server configured. Click to open the OpenHands view.',
-        );
+      case 'unconfigured': {
+        const problem = this.connection.problem;
+        this.item.text = problem ? `$(warning) OpenHands: ${vscode.l10n.t('settings')}` : `$(gear) OpenHands`;
+        this.item.tooltip =
+          problem ?? vscode.l10n.t('No OpenHands server configured. Click to open the OpenHands view.');
+        if (problem) this.item.backgroundColor = new vscode.ThemeColor('statusBarItem.warningBackground');
         break;
+      }
       case 'loading':
         this.item.text = `$(sync~spin) OpenHands`;
         this.item.tooltip = vscode.l10n.t('Connecting to {0}…', server);

@@ -26,6 +26,7 @@ export class ViewPresenter implements vscode.Disposable {
     void setContext('openhands.errorKind', store.lastError?.kind ?? '');
     void setContext('openhands.conversationsFiltered', store.titleFilter !== undefined);
     void setContext('openhands.hasApiKey', this.connection.hasApiKey);
+    void setContext('openhands.configProblem', this.connection.problem !== undefined);
 
     // A message hides the welcome view, so set one only when rows are shown.
     const staleMessage = store.stale ? this.staleMessage() : undefined;

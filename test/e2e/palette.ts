@@ -1,4 +1,5 @@
 // The command palette and quick input, as a person uses them.
+import * as fs from 'node:fs';
 import type { Page } from 'playwright-core';
 
 const QUICK_INPUT = '.quick-input-widget input.input';
@@ -41,5 +42,31 @@ export async function setStringSettingInEditor(
   await field.waitFor({ state: 'visible', timeout: 10_000 });
   await field.fill(value);
   await field.press('Tab');
+  await runCommand(page, 'View: Close Editor');
+}
+
+/**
+ * Edits the user settings.json in its editor, as a user who types a value the Settings editor would
+ * refuse (its pattern check keeps invalid values out). `undefined` removes a key.
+ */
+export async function editSettingsJson(
+  page: Page,
+  settingsFile: string,
+  changes: Record<string, unknown>,
+): Promise<void> {
+  const current = JSON.parse(fs.readFileSync(settingsFile, 'utf8')) as Record<string, unknown>;
+  // one line: typed newlines would be auto-indented
+  const next = JSON.stringify({ ...current, ...changes });
+  await runCommand(page, 'Preferences: Open User Settings (JSON)');
+  const editor = page.locator('.editor-instance .monaco-editor').first();
+  await editor.waitFor({ state: 'visible', timeout: 10_000 });
+  await editor.click();
+  await page.keyboard.press('ControlOrMeta+A');
+  await page.keyboard.press('Delete');
+  await page.keyboard.insertText(next);
+  // whatever the editor auto-closed sits after the cursor: drop it
+  await page.keyboard.press('Shift+ControlOrMeta+End');
+  await page.keyboard.press('Delete');
+  await page.keyboard.press('ControlOrMeta+S');
   await runCommand(page, 'View: Close Editor');
 }

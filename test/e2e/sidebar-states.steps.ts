@@ -4,7 +4,7 @@ import type { Locator } from 'playwright-core';
 import type { E2EContext } from './context';
 import { rowLabels, viewPane } from './openhands-view';
 import { OPEN_VIEW } from './openhands-view.steps';
-import { answerInputBox, runCommand, setStringSettingInEditor } from './palette';
+import { answerInputBox, editSettingsJson, runCommand, setStringSettingInEditor } from './palette';
 import type { StepRunner } from './runner';
 import { SANDBOXES_VIEW } from './selectors';
 import { addFault, clearFaults } from './serverControl';
@@ -107,6 +107,44 @@ export function sidebarStateSteps(runner: StepRunner, ctx: E2EContext): void {
       await answerInputBox(ctx.page, ctx.serverUrl);
       await eventually(
         'rows again after the URL is restored',
+        async () => ((await rowLabels(pane)).length > 0 ? true : undefined),
+        { timeoutMs: 20_000, lastSeen: async () => welcomeText(pane) },
+      );
+    },
+    { needs: [OPEN_VIEW] },
+  );
+
+  runner.step(
+    'invalid server URL: the welcome view and the status bar say the settings are the problem',
+    async () => {
+      await editSettingsJson(ctx.page, ctx.userSettingsFile, { 'openhands.serverUrl': 'localhost:3000' });
+      const pane = await viewPane(ctx.page, SANDBOXES_VIEW);
+      await eventually(
+        'the settings-problem welcome view',
+        async () => {
+          const text = await welcomeText(pane);
+          return /connection settings cannot be used/.test(text) && /Open Settings/.test(text)
+            ? true
+            : undefined;
+        },
+        { timeoutMs: 20_000, lastSeen: () => welcomeText(pane) },
+      );
+      const status = ctx.page.locator(
+        '.statusbar-item[id="openhands-vscode.openhands.status"], .statusbar-item',
+        {
+          hasText: 'OpenHands: settings',
+        },
+      );
+      await status.first().waitFor({ state: 'visible', timeout: 10_000 });
+      await status.first().hover();
+      const hover = ctx.page.locator('.monaco-hover, .workbench-hover', {
+        hasText: 'server URL is not valid',
+      });
+      await hover.first().waitFor({ state: 'visible', timeout: 10_000 });
+      await ctx.screenshot('sandboxes-invalid-settings');
+      await editSettingsJson(ctx.page, ctx.userSettingsFile, { 'openhands.serverUrl': ctx.serverUrl });
+      await eventually(
+        'rows again after settings.json is fixed',
         async () => ((await rowLabels(pane)).length > 0 ? true : undefined),
         { timeoutMs: 20_000, lastSeen: async () => welcomeText(pane) },
       );

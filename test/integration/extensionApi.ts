@@ -20,6 +20,8 @@ export async function useTestServerSettings(api: OpenHandsExtensionApi): Promise
   await setSetting('pageSize', undefined);
   await setSetting('refresh.activeIntervalSeconds', 0.5);
   await setSetting('refresh.idleIntervalSeconds', undefined);
+  await setSetting('tls.caFile', undefined);
+  await setSetting('tls.insecure', undefined);
   await api.connection.rebuild();
 }
 

@@ -20,7 +20,9 @@ describe('sidebar: connection states, welcome views, stale data', () => {
     assert.deepEqual(t.api.sandboxesProvider.getChildren(), []);
     assert.deepEqual(t.api.conversationsProvider.getChildren(), []);
     assert.equal(t.api.sandboxesView.message, undefined, 'no message, so the welcome view shows');
+    assert.equal(t.api.connection.problem, undefined, 'empty is "no server", not a settings problem');
     assert.match(t.api.statusBar.text, /OpenHands/);
+    assert.doesNotMatch(t.api.statusBar.text, /settings/);
   });
 
   it('an invalid server URL is explained and nothing is requested', async () => {
@@ -28,6 +30,10 @@ describe('sidebar: connection states, welcome views, stale data', () => {
     await t.api.connection.rebuild();
     assert.equal(t.api.connection.client, undefined);
     assert.match(t.api.connection.config.serverUrlProblem ?? '', /http:\/\/ or https:\/\//);
+    assert.match(t.api.connection.problem ?? '', /server URL is not valid: .*http:\/\/ or https:\/\//);
+    await t.api.store.refresh();
+    assert.equal(t.api.store.state, 'unconfigured');
+    assert.match(t.api.statusBar.text, /OpenHands: settings/);
   });
 
   it('server unreachable: error state with kind network, empty trees when nothing was loaded', async () => {

@@ -8,3 +8,4 @@ export type { RecordedRequest } from './requestLog';
 export type * from './models';
 export { DEFAULT_SPEC_ID, NODE_SPEC_ID } from './specs';
 export { SANDBOX_ID_PREFIX, dashedUuid } from './ids';
+export { selfSignedCertificate, type SelfSignedCertificate } from './selfSignedCertificate';

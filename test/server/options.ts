@@ -34,6 +34,8 @@ export interface TestServerOptions {
   hostedAuth?: HostedAuthOptions;
   timings?: TimingOptions;
   storeMcpConfigOnAddGitProviders?: boolean;
+  /** Serve HTTPS with this PEM key and certificate (see `selfSignedCertificate`). */
+  tls?: { key: string; cert: string };
   /** Apply `sandbox_id__eq` as newer/hosted servers do; the OSS server (the default) ignores it. */
   filterConversationsBySandbox?: boolean;
   rateLimit?: boolean;
@@ -61,6 +63,7 @@ export interface ResolvedOptions {
   timings: ResolvedTimings;
   storeMcpConfigOnAddGitProviders: boolean;
   filterConversationsBySandbox: boolean;
+  tls: { key: string; cert: string } | null;
   rateLimit: boolean;
   maxRunningSandboxes: number;
   persistentFaults: FaultRule[];
@@ -91,6 +94,7 @@ export function resolveOptions(options: TestServerOptions = {}): ResolvedOptions
     timings: { ...DEFAULT_TIMINGS, ...definedOnly(options.timings ?? {}) },
     storeMcpConfigOnAddGitProviders: options.storeMcpConfigOnAddGitProviders ?? false,
     filterConversationsBySandbox: options.filterConversationsBySandbox ?? false,
+    tls: options.tls ?? null,
     rateLimit: options.rateLimit ?? false,
     maxRunningSandboxes: options.maxRunningSandboxes ?? 5,
     persistentFaults: options.persistentFaults ?? [],

@@ -1,5 +1,6 @@
 // startTestServer(): wires state, timers, lifecycle and the request pipeline onto a node:http server.
-import { createServer, type Server } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer as createTlsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import type { ServerContext } from './context';
 import { FaultRegistry, type FaultController } from './faults';
@@ -108,12 +109,13 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     baseUrl: () => baseUrl,
     reset,
   };
-  const server = createServer((request, response) => {
+  const handle = (request: IncomingMessage, response: ServerResponse): void => {
     void handleRequest(request, response, { context, rateLimiter });
-  });
+  };
+  const server = resolved.tls ? createTlsServer(resolved.tls, handle) : createServer(handle);
   await listen(server, resolved.port, resolved.host);
   const port = (server.address() as AddressInfo).port;
-  baseUrl = `http://${urlHost(resolved.host)}:${port}`;
+  baseUrl = `${resolved.tls ? 'https' : 'http'}://${urlHost(resolved.host)}:${port}`;
   reset();
 
   let closing: Promise<void> | null = null;
