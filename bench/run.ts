@@ -80,6 +80,26 @@ async function main(): Promise<void> {
     const stringify = await measure('JSON.stringify of a page', 200, () => JSON.stringify(page));
     lines.push(ratio('log redaction vs JSON.stringify (same page)', redacted, stringify));
 
+    // 6. A sandbox's conversations: the OSS server ignores sandbox_id__eq (every page is read and
+    //    filtered here) vs a newer server that applies it (one page).
+    const filtering = await startTestServer({
+      seed: { sandboxes: 60, conversations: 1000, seed: 1 },
+      filterConversationsBySandbox: true,
+    });
+    try {
+      const sandboxId = (await client.searchSandboxes({ limit: 1 })).items[0]?.id ?? '';
+      const newer = new OpenHandsClient({ baseUrl: filtering.url });
+      const scanned = await measure('listSandboxConversations, filter ignored', 8, () =>
+        client.listSandboxConversations(sandboxId),
+      );
+      const filtered = await measure('listSandboxConversations, filter applied', 8, () =>
+        newer.listSandboxConversations(sandboxId),
+      );
+      lines.push(ratio("a sandbox's conversations: OSS scan vs sandbox_id__eq", scanned, filtered));
+    } finally {
+      await filtering.close();
+    }
+
     console.log(`OpenHands client benchmarks (median of runs, Node ${process.version})`);
     for (const line of lines) console.log(`  ${line}`);
   } finally {
