@@ -28,6 +28,26 @@ async function welcomeText(pane: Locator): Promise<string> {
   );
 }
 
+/** Waits until the pane shows a welcome view whose text matches every pattern. */
+async function waitForWelcome(pane: Locator, description: string, ...patterns: RegExp[]): Promise<void> {
+  await eventually(
+    description,
+    async () => {
+      const text = await welcomeText(pane);
+      return patterns.every((pattern) => pattern.test(text)) ? true : undefined;
+    },
+    { timeoutMs: 20_000, lastSeen: () => welcomeText(pane) },
+  );
+}
+
+/** Waits until the pane lists rows again (after its welcome view). */
+async function waitForRows(pane: Locator, description: string): Promise<void> {
+  await eventually(description, async () => ((await rowLabels(pane)).length > 0 ? true : undefined), {
+    timeoutMs: 20_000,
+    lastSeen: () => welcomeText(pane),
+  });
+}
+
 export function sidebarStateSteps(runner: StepRunner, ctx: E2EContext): void {
   runner.step(
     STALE,
@@ -75,13 +95,11 @@ export function sidebarStateSteps(runner: StepRunner, ctx: E2EContext): void {
       await runCommand(ctx.page, 'OpenHands: Configure Server…');
       await answerInputBox(ctx.page, 'http://127.0.0.1:9');
       const pane = await viewPane(ctx.page, SANDBOXES_VIEW);
-      await eventually(
+      await waitForWelcome(
+        pane,
         'the unreachable welcome view',
-        async () => {
-          const text = await welcomeText(pane);
-          return /Cannot reach the OpenHands server/.test(text) && /Retry/.test(text) ? true : undefined;
-        },
-        { timeoutMs: 20_000, lastSeen: () => welcomeText(pane) },
+        /Cannot reach the OpenHands server/,
+        /Retry/,
       );
     },
     { needs: [OPEN_VIEW] },
@@ -92,24 +110,16 @@ export function sidebarStateSteps(runner: StepRunner, ctx: E2EContext): void {
     async () => {
       await setStringSettingInEditor(ctx.page, 'openhands.serverUrl', 'Server Url', '');
       const pane = await viewPane(ctx.page, SANDBOXES_VIEW);
-      await eventually(
+      await waitForWelcome(
+        pane,
         'the unconfigured welcome view',
-        async () => {
-          const text = await welcomeText(pane);
-          return /No OpenHands server is configured/.test(text) && /Configure Server/.test(text)
-            ? true
-            : undefined;
-        },
-        { timeoutMs: 20_000, lastSeen: () => welcomeText(pane) },
+        /No OpenHands server is configured/,
+        /Configure Server/,
       );
       await ctx.screenshot('sandboxes-unconfigured');
       await runCommand(ctx.page, 'OpenHands: Configure Server…');
       await answerInputBox(ctx.page, ctx.serverUrl);
-      await eventually(
-        'rows again after the URL is restored',
-        async () => ((await rowLabels(pane)).length > 0 ? true : undefined),
-        { timeoutMs: 20_000, lastSeen: async () => welcomeText(pane) },
-      );
+      await waitForRows(pane, 'rows again after the URL is restored');
     },
     { needs: [OPEN_VIEW] },
   );
@@ -119,22 +129,13 @@ export function sidebarStateSteps(runner: StepRunner, ctx: E2EContext): void {
     async () => {
       await editSettingsJson(ctx.page, ctx.userSettingsFile, { 'openhands.serverUrl': 'localhost:3000' });
       const pane = await viewPane(ctx.page, SANDBOXES_VIEW);
-      await eventually(
+      await waitForWelcome(
+        pane,
         'the settings-problem welcome view',
-        async () => {
-          const text = await welcomeText(pane);
-          return /connection settings cannot be used/.test(text) && /Open Settings/.test(text)
-            ? true
-            : undefined;
-        },
-        { timeoutMs: 20_000, lastSeen: () => welcomeText(pane) },
+        /connection settings cannot be used/,
+        /Open Settings/,
       );
-      const status = ctx.page.locator(
-        '.statusbar-item[id="openhands-vscode.openhands.status"], .statusbar-item',
-        {
-          hasText: 'OpenHands: settings',
-        },
-      );
+      const status = ctx.page.locator('.statusbar-item', { hasText: 'OpenHands: settings' });
       await status.first().waitFor({ state: 'visible', timeout: 10_000 });
       await status.first().hover();
       const hover = ctx.page.locator('.monaco-hover, .workbench-hover', {
@@ -143,11 +144,7 @@ export function sidebarStateSteps(runner: StepRunner, ctx: E2EContext): void {
       await hover.first().waitFor({ state: 'visible', timeout: 10_000 });
       await ctx.screenshot('sandboxes-invalid-settings');
       await editSettingsJson(ctx.page, ctx.userSettingsFile, { 'openhands.serverUrl': ctx.serverUrl });
-      await eventually(
-        'rows again after settings.json is fixed',
-        async () => ((await rowLabels(pane)).length > 0 ? true : undefined),
-        { timeoutMs: 20_000, lastSeen: async () => welcomeText(pane) },
-      );
+      await waitForRows(pane, 'rows again after settings.json is fixed');
     },
     { needs: [OPEN_VIEW] },
   );
