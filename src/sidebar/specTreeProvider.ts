@@ -23,7 +23,8 @@ export class SpecTreeProvider implements vscode.TreeDataProvider<SpecNode>, vsco
 
   async getChildren(element?: SpecNode): Promise<SpecNode[]> {
     if (element) return [];
-    // a failed read leaves the list empty: the view's message says why, or the welcome view when no server is set
+    // After a failed read the last specs stay (stale, not empty) and the view's message says why;
+    // with no server there are none and the welcome view shows.
     const specs = await this.catalog.ensureLoaded().catch(() => []);
     return specs.map((spec, index) => ({ kind: 'spec', spec, isDefault: index === 0 }));
   }
