@@ -47,6 +47,7 @@ async function runSteps(cleanup: Cleanup, artifacts: string): Promise<StepResult
   defineSteps(runner, {
     page: browser.page,
     serverUrl: server.url,
+    workspaceFolder: codeServer.workspaceFolder,
     userSettingsFile: path.join(codeServer.userDataDir, 'User', 'settings.json'),
     // Only extensionDevelopmentPath: with extensionTestsPath the extension host would stop after the suite.
     workbenchUrl: workbenchUrl({

@@ -6,6 +6,12 @@ import {
   type AppConversationStartRequest,
   type SandboxInfo,
 } from '../api';
+import {
+  contextLabel,
+  MAX_CONTEXT_CHARS,
+  messageWithContext,
+  type EditorContext,
+} from '../conversations/editorContext';
 import { startStatusMessage } from '../conversations/startStatus';
 import { workspaceRepository } from '../conversations/workspaceGit';
 import type { Connection } from '../core/connection';
@@ -26,6 +32,13 @@ export interface NewConversationArgs {
   gitProvider?: string | null;
 }
 
+/** `openhands.newConversationFromEditor` arguments beyond the explorer's file: `instruction` skips its prompt. */
+export interface EditorConversationArgs extends Omit<NewConversationArgs, 'message'> {
+  instruction?: string;
+  /** A file (URI string) to talk about instead of the active editor's selection, as from the explorer. */
+  file?: string;
+}
+
 export interface ConversationCommandDeps {
   store: OpenHandsStore;
   connection: Connection;
@@ -39,6 +52,29 @@ export function registerConversationCommands(deps: ConversationCommandDeps): vsc
     vscode.commands.registerCommand(
       'openhands.newConversation',
       (arg?: NewConversationArgs | CommandTarget) => newConversation(deps, arg),
+    ),
+    // From the editor (its selection, or its file) or the explorer (a file): the code rides along in
+    // the first message, after the user's instruction.
+    vscode.commands.registerCommand(
+      'openhands.newConversationFromEditor',
+      async (target?: vscode.Uri | EditorConversationArgs) => {
+        const args: EditorConversationArgs = target instanceof vscode.Uri ? {} : (target ?? {});
+        const { instruction: given, file, ...rest } = args;
+        const fromExplorer =
+          target instanceof vscode.Uri ? target : file ? vscode.Uri.parse(file) : undefined;
+        const context = await editorContext(fromExplorer);
+        if (!context) return undefined;
+        const instruction =
+          given ??
+          (await vscode.window.showInputBox({
+            title: vscode.l10n.t('New Conversation about {0}', contextLabel(context)),
+            prompt: vscode.l10n.t('What should OpenHands do with it? The code is added after your words.'),
+            placeHolder: vscode.l10n.t('e.g. Explain why this can throw, then add a test for it'),
+            ignoreFocusOut: true,
+          }));
+        if (instruction === undefined) return undefined;
+        return newConversation(deps, { ...rest, message: messageWithContext(instruction, context) });
+      },
     ),
     vscode.commands.registerCommand('openhands.openConversation', async (target: CommandTarget) => {
       const conversation = await resolveConversation(target, store, connection);
@@ -73,6 +109,43 @@ export function registerConversationCommands(deps: ConversationCommandDeps): vsc
       ),
     ),
   ];
+}
+
+/**
+ * What the new conversation is about: the selection of the active editor when `file` is absent or
+ * is that editor's file (the editor context menu passes it), else the whole file (the explorer).
+ * Says why and returns undefined when there is nothing to go on.
+ */
+async function editorContext(file: vscode.Uri | undefined): Promise<EditorContext | undefined> {
+  const active = vscode.window.activeTextEditor;
+  const editor = !file || active?.document.uri.toString() === file.toString() ? active : undefined;
+  const document = editor?.document ?? (file ? await vscode.workspace.openTextDocument(file) : undefined);
+  if (!document) {
+    void vscode.window.showInformationMessage(
+      vscode.l10n.t('Open a file, or select code in it, to start a conversation about it.'),
+    );
+    return undefined;
+  }
+  const path = vscode.workspace.asRelativePath(document.uri, false).replace(/\\/g, '/');
+  const selection = editor && !editor.selection.isEmpty ? editor.selection : undefined;
+  if (!selection) return { path, languageId: document.languageId };
+  const text = document.getText(selection);
+  if (text.length > MAX_CONTEXT_CHARS) {
+    void vscode.window.showWarningMessage(
+      vscode.l10n.t(
+        'The selection has {0} characters; select at most {1}, or start the conversation about the whole file (nothing selected).',
+        text.length,
+        MAX_CONTEXT_CHARS,
+      ),
+    );
+    return undefined;
+  }
+  // a selection ending at the start of a line does not include that line
+  const endLine =
+    selection.end.character === 0 && selection.end.line > selection.start.line
+      ? selection.end.line
+      : selection.end.line + 1;
+  return { path, languageId: document.languageId, startLine: selection.start.line + 1, endLine, text };
 }
 
 /** The server's web UI page for a conversation. */

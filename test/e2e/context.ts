@@ -7,6 +7,8 @@ export interface E2EContext {
   workbenchUrl: string;
   /** The seeded test server the extension is configured to use (`openhands.serverUrl`). */
   serverUrl: string;
+  /** The folder the workbench has open (on disk), for files a step opens in the editor. */
+  workspaceFolder: string;
   /** The user settings.json of the workbench (on the code-server side), for edits as a user makes them by hand. */
   userSettingsFile: string;
   /** Saves an extra PNG mid-step (the runner already saves one at the end of every step). */

@@ -1,5 +1,6 @@
 // The UI end-to-end flow, in order. Add step groups here; the driver (scripts/vscode/run-e2e.ts) runs them.
 import type { E2EContext } from './context';
+import { editorConversationSteps } from './editorConversation.steps';
 import { mcpFormSteps } from './mcpForm.steps';
 import { newConversationSteps } from './newConversation.steps';
 import { openHandsViewSteps } from './openhands-view.steps';
@@ -12,6 +13,7 @@ export function defineSteps(runner: StepRunner, ctx: E2EContext): void {
   workbenchSteps(runner, ctx);
   openHandsViewSteps(runner, ctx);
   newConversationSteps(runner, ctx);
+  editorConversationSteps(runner, ctx);
   sidebarStateSteps(runner, ctx);
   mcpFormSteps(runner, ctx);
   // last: it leaves the workbench in a dark theme
