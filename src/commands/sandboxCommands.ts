@@ -31,7 +31,10 @@ export function registerSandboxCommands({
         eligible: (s) => idle(s) && (s.status === 'RUNNING' || s.status === 'STARTING'),
         none: vscode.l10n.t('No running sandbox to pause.'),
       });
-      return sandbox ? actions.pause(sandbox) : false;
+      if (!sandbox) return false;
+      // as for delete, an id argument means the caller already decided
+      if (typeof target !== 'string' && !(await confirmPauseOfWorkingAgents(sandbox, store))) return false;
+      return actions.pause(sandbox);
     }),
     vscode.commands.registerCommand('openhands.resumeSandbox', async (target: CommandTarget) => {
       const sandbox = await resolveSandbox(target, store, connection, {
@@ -126,6 +129,30 @@ async function hostedConversationsDetail(sandbox: SandboxInfo, store: OpenHandsS
       reason,
     )} ${irreversible}`;
   }
+}
+
+/**
+ * Pausing stops the agents working in the sandbox until it is resumed: ask first when any is working.
+ * Nothing to ask (no prompt at all) when none is, or when the list cannot be read (pausing is undoable).
+ */
+async function confirmPauseOfWorkingAgents(sandbox: SandboxInfo, store: OpenHandsStore): Promise<boolean> {
+  const hosted = await store.conversationsOfSandbox(sandbox.id).catch(() => undefined);
+  const working = hosted?.items.filter((conversation) => conversation.execution_status === 'running') ?? [];
+  if (working.length === 0) return true;
+  const pauseLabel = vscode.l10n.t('Pause');
+  const choice = await vscode.window.showWarningMessage(
+    vscode.l10n.t('Pause sandbox {0} while its agents are working?', shortSandboxId(sandbox.id)),
+    {
+      modal: true,
+      detail: vscode.l10n.t(
+        '{0} conversation(s) are working in it: {1}. Their agents stop until the sandbox is resumed.',
+        working.length,
+        describeConversations(working) ?? '',
+      ),
+    },
+    pauseLabel,
+  );
+  return choice === pauseLabel;
 }
 
 /** A spec id, undefined for "the server's default", or null when the user cancelled. */

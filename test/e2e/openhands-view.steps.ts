@@ -23,6 +23,12 @@ import { eventually } from './wait';
 
 export const OPEN_VIEW = 'open the OpenHands view from the activity bar';
 const PAUSE = 'pause a running sandbox: "Pausing…" then PAUSED';
+/** Sandboxes hosting a conversation whose agent is working (execution status `running`). */
+async function workingSandboxIds(serverUrl: string): Promise<Set<string>> {
+  const conversations = await listConversations(serverUrl);
+  return new Set(conversations.filter((c) => c.execution_status === 'running').map((c) => c.sandbox_id));
+}
+
 /** Conversations visible without scrolling that must be found (the list is virtualised). */
 const MIN_CONVERSATIONS_SHOWN = 5;
 
@@ -82,8 +88,12 @@ export function openHandsViewSteps(runner: StepRunner, ctx: E2EContext): void {
   runner.step(
     PAUSE,
     async () => {
-      const running = (await listSandboxes(ctx.serverUrl)).find((s) => s.status === 'RUNNING');
-      if (!running) throw new Error('the seed has no RUNNING sandbox to pause');
+      // one with no agent at work: pausing that one asks nothing (the next steps cover the question)
+      const working = await workingSandboxIds(ctx.serverUrl);
+      const running = (await listSandboxes(ctx.serverUrl)).find(
+        (s) => s.status === 'RUNNING' && !working.has(s.id),
+      );
+      if (!running) throw new Error('the seed has no RUNNING sandbox without working agents to pause');
       const pane = await viewPane(ctx.page, SANDBOXES_VIEW);
       const row = rowContaining(pane, shortSandboxId(running.id));
       await row.hover({ timeout: 10_000 });
@@ -186,6 +196,36 @@ export function openHandsViewSteps(runner: StepRunner, ctx: E2EContext): void {
         throw new Error(`the first spec is not marked default: ${rows[0]}`);
       await ctx.screenshot('sandbox-specs-view');
       await pane.locator(PANE_HEADER).first().click(); // collapse again: later steps need the room
+    },
+    { needs: [OPEN_VIEW] },
+  );
+
+  runner.step(
+    'pause asks first when agents are working in the sandbox; Cancel keeps it running',
+    async () => {
+      const working = await workingSandboxIds(ctx.serverUrl);
+      const busy = (await listSandboxes(ctx.serverUrl)).find(
+        (s) => s.status === 'RUNNING' && working.has(s.id),
+      );
+      if (!busy) throw new Error('the seed has no RUNNING sandbox with a working agent');
+      const pane = await viewPane(ctx.page, SANDBOXES_VIEW);
+      const row = rowContaining(pane, shortSandboxId(busy.id));
+      await row.hover({ timeout: 10_000 });
+      await row.locator(PAUSE_SANDBOX).click({ timeout: 5_000 });
+      const dialog = ctx.page.locator('.monaco-dialog-box');
+      await dialog.waitFor({ state: 'visible', timeout: 10_000 });
+      const text = await dialog.innerText();
+      if (
+        !/while its agents are working/.test(text) ||
+        !/Their agents stop until the sandbox is resumed/.test(text)
+      ) {
+        throw new Error(`the dialog says "${text}"`);
+      }
+      await ctx.screenshot('pause-working-agents-confirm');
+      await dialog.locator('.monaco-button', { hasText: 'Cancel' }).click({ timeout: 5_000 });
+      await dialog.waitFor({ state: 'hidden', timeout: 5_000 });
+      const status = await sandboxStatus(ctx.serverUrl, busy.id);
+      if (status !== 'RUNNING') throw new Error(`Cancel left the sandbox ${status ?? 'gone'}, not RUNNING`);
     },
     { needs: [OPEN_VIEW] },
   );
