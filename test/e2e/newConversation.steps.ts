@@ -37,6 +37,11 @@ export function newConversationSteps(runner: StepRunner, ctx: E2EContext): void 
         async () => ((await rowLabels(pane)).some((label) => label.includes(MESSAGE)) ? true : undefined),
         { timeoutMs: 30_000, lastSeen: async () => (await rowLabels(pane)).slice(0, 3).join(' | ') },
       );
+      // the "has started" toast comes after the row: wait for it, so clearing leaves no toast behind
+      await ctx.page
+        .locator('.notification-toast', { hasText: 'The conversation has started' })
+        .first()
+        .waitFor({ state: 'visible', timeout: 10_000 });
       await runCommand(ctx.page, 'Notifications: Clear All Notifications');
     },
     { needs: [OPEN_VIEW] },

@@ -81,8 +81,12 @@ export function sidebarStateSteps(runner: StepRunner, ctx: E2EContext): void {
       await ctx.screenshot('sandboxes-stale');
       await clickRefresh(pane);
       await eventually(
-        'fresh rows again',
-        async () => ((await rowLabels(pane)).every((l) => !l.includes('(stale)')) ? true : undefined),
+        'fresh rows again, and the stale message gone',
+        async () => {
+          const fresh = (await rowLabels(pane)).every((l) => !l.includes('(stale)'));
+          const message = await pane.locator('.message:visible').count();
+          return fresh && message === 0 ? true : undefined;
+        },
         { timeoutMs: 15_000, lastSeen: async () => (await rowLabels(pane)).join(' | ') },
       );
     },
