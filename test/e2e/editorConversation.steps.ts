@@ -3,11 +3,11 @@
 import * as fs from 'node:fs';
 import path from 'node:path';
 import type { E2EContext } from './context';
-import { chooseFromMenu, rowLabels, viewPane } from './openhands-view';
+import { expectStartedConversation, pickNewSandbox } from './conversationFlow';
+import { chooseFromMenu } from './openhands-view';
 import { OPEN_VIEW } from './openhands-view.steps';
 import { answerInputBox, runCommand } from './palette';
 import type { StepRunner } from './runner';
-import { CONVERSATIONS_VIEW } from './selectors';
 import { eventually } from './wait';
 
 const INSTRUCTION = 'Make average() safe for an empty cart';
@@ -52,21 +52,8 @@ export function editorConversationSteps(runner: StepRunner, ctx: E2EContext): vo
       await ctx.screenshot('editor-conversation-prompt');
       await ctx.page.keyboard.press('Enter');
       await answerInputBox(ctx.page, ''); // no repository
-      const pick = ctx.page.locator('.quick-input-list .monaco-list-row', { hasText: 'New sandbox' }).first();
-      await pick.click({ timeout: 5_000 });
-
-      const pane = await viewPane(ctx.page, CONVERSATIONS_VIEW);
-      await eventually(
-        'the conversation, titled by the instruction, in the list',
-        async () => ((await rowLabels(pane)).some((label) => label.includes(INSTRUCTION)) ? true : undefined),
-        { timeoutMs: 30_000, lastSeen: async () => (await rowLabels(pane)).slice(0, 3).join(' | ') },
-      );
-      // the "has started" toast comes after the row: wait for it, so clearing leaves no toast behind
-      await ctx.page
-        .locator('.notification-toast', { hasText: 'The conversation has started' })
-        .first()
-        .waitFor({ state: 'visible', timeout: 10_000 });
-      await runCommand(ctx.page, 'Notifications: Clear All Notifications');
+      await pickNewSandbox(ctx.page);
+      await expectStartedConversation(ctx.page, INSTRUCTION);
       await runCommand(ctx.page, 'View: Close All Editors');
     },
     { needs: [OPEN_VIEW] },
