@@ -60,9 +60,9 @@ export function registerConversationCommands(deps: ConversationCommandDeps): vsc
       async (target?: vscode.Uri | EditorConversationArgs) => {
         const args: EditorConversationArgs = target instanceof vscode.Uri ? {} : (target ?? {});
         const { instruction: given, file, ...rest } = args;
-        const fromExplorer =
-          target instanceof vscode.Uri ? target : file ? vscode.Uri.parse(file) : undefined;
-        const context = await editorContext(fromExplorer);
+        // the explorer and the editor context menu pass the file's URI
+        const uri = target instanceof vscode.Uri ? target : file ? vscode.Uri.parse(file) : undefined;
+        const context = await editorContext(uri);
         if (!context) return undefined;
         const instruction =
           given ??
@@ -119,7 +119,21 @@ export function registerConversationCommands(deps: ConversationCommandDeps): vsc
 async function editorContext(file: vscode.Uri | undefined): Promise<EditorContext | undefined> {
   const active = vscode.window.activeTextEditor;
   const editor = !file || active?.document.uri.toString() === file.toString() ? active : undefined;
-  const document = editor?.document ?? (file ? await vscode.workspace.openTextDocument(file) : undefined);
+  let document = editor?.document;
+  if (!document && file) {
+    try {
+      document = await vscode.workspace.openTextDocument(file);
+    } catch (error) {
+      void vscode.window.showWarningMessage(
+        vscode.l10n.t(
+          'Cannot read {0} as text: {1}',
+          vscode.workspace.asRelativePath(file, false),
+          error instanceof Error ? error.message : String(error),
+        ),
+      );
+      return undefined;
+    }
+  }
   if (!document) {
     void vscode.window.showInformationMessage(
       vscode.l10n.t('Open a file, or select code in it, to start a conversation about it.'),

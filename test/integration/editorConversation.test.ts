@@ -108,4 +108,17 @@ describe('new conversation about the code in the editor', () => {
     await t.api.store.refresh();
     assert.equal(t.api.store.conversations.length, before);
   });
+
+  it('a file that cannot be read as text is reported, and nothing starts', async () => {
+    const before = t.api.store.conversations.length;
+    const id = await vscode.commands.executeCommand('openhands.newConversationFromEditor', {
+      file: vscode.Uri.file(path.join(folder, 'missing.ts')).toString(),
+      instruction: 'Explain',
+      repository: null,
+      sandboxId: null,
+    });
+    assert.equal(id, undefined);
+    await t.api.store.refresh();
+    assert.equal(t.api.store.conversations.length, before);
+  });
 });
