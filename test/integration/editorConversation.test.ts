@@ -3,7 +3,7 @@ import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import * as vscode from 'vscode';
 import { testServerUrl } from './env';
-import { useFreshExtension } from './extensionApi';
+import { expectNoConversationStarted, useFreshExtension } from './extensionApi';
 
 /** The first message the server received for a conversation, from its start task's echo. */
 async function firstMessage(conversationId: string): Promise<string> {
@@ -98,27 +98,19 @@ describe('new conversation about the code in the editor', () => {
     writeFileSync(big, 'x'.repeat(25_000));
     const editor = await vscode.window.showTextDocument(vscode.Uri.file(big));
     editor.selection = new vscode.Selection(0, 0, 0, 25_000);
-    const before = t.api.store.conversations.length;
-    const id = await vscode.commands.executeCommand('openhands.newConversationFromEditor', {
+    await expectNoConversationStarted(t.api, 'openhands.newConversationFromEditor', {
       instruction: 'Summarise',
       repository: null,
       sandboxId: null,
     });
-    assert.equal(id, undefined);
-    await t.api.store.refresh();
-    assert.equal(t.api.store.conversations.length, before);
   });
 
   it('a file that cannot be read as text is reported, and nothing starts', async () => {
-    const before = t.api.store.conversations.length;
-    const id = await vscode.commands.executeCommand('openhands.newConversationFromEditor', {
+    await expectNoConversationStarted(t.api, 'openhands.newConversationFromEditor', {
       file: vscode.Uri.file(path.join(folder, 'missing.ts')).toString(),
       instruction: 'Explain',
       repository: null,
       sandboxId: null,
     });
-    assert.equal(id, undefined);
-    await t.api.store.refresh();
-    assert.equal(t.api.store.conversations.length, before);
   });
 });

@@ -1,3 +1,4 @@
+import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { OpenHandsExtensionApi } from '../../src/extension';
 import { EXTENSION_ID, testServerUrl } from './env';
@@ -62,4 +63,16 @@ export function useFreshExtension(): { readonly api: OpenHandsExtensionApi } {
       return fixture.api;
     },
   };
+}
+
+/** Runs a New Conversation command that must fail: it returns nothing and the list gains nothing. */
+export async function expectNoConversationStarted(
+  api: OpenHandsExtensionApi,
+  command: string,
+  args: unknown,
+): Promise<void> {
+  const before = api.store.conversations.length;
+  assert.equal(await vscode.commands.executeCommand(command, args), undefined);
+  await api.store.refresh();
+  assert.equal(api.store.conversations.length, before);
 }

@@ -2,7 +2,7 @@ import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { SandboxInfo } from '../../src/api';
 import type { OpenHandsExtensionApi } from '../../src/extension';
-import { eventually, useFreshExtension } from './extensionApi';
+import { eventually, expectNoConversationStarted, useFreshExtension } from './extensionApi';
 import { server } from './serverControl';
 
 function itemOf(api: OpenHandsExtensionApi, sandbox: SandboxInfo): vscode.TreeItem {
@@ -143,15 +143,11 @@ describe('sidebar: lifecycle commands in a real VS Code', () => {
 
   it('new conversation reports a start task ERROR and returns nothing', async () => {
     await server.failNextStart('the repository could not be cloned');
-    const before = t.api.store.conversations.length;
-    const id = await vscode.commands.executeCommand<string | undefined>('openhands.newConversation', {
+    await expectNoConversationStarted(t.api, 'openhands.newConversation', {
       message: 'x',
       repository: null,
       sandboxId: null,
     });
-    assert.equal(id, undefined);
-    await t.api.store.refresh();
-    assert.equal(t.api.store.conversations.length, before);
   });
 
   it('open conversation and open sandbox VS Code accept ids', async () => {
