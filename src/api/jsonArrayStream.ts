@@ -9,8 +9,22 @@ export class JsonArrayStreamParser {
   private escaped = false;
   private elementStart = -1;
   private scanned = 0;
+  private opened = false;
+  private closed = false;
+  private readonly maxDepth: number;
+  /** Set when a push failed because the text nests deeper than `maxDepth`. */
+  tooDeep = false;
 
-  /** Feeds a chunk and returns the elements it completed. */
+  constructor(options: { maxDepth?: number } = {}) {
+    this.maxDepth = options.maxDepth ?? 256;
+  }
+
+  /** The outer array has been closed: the stream is whole. */
+  get complete(): boolean {
+    return this.closed;
+  }
+
+  /** Feeds a chunk and returns the elements it completed. Throws `SyntaxError` on what is not a JSON array. */
   push(chunk: string): unknown[] {
     this.buffer += chunk;
     const done: unknown[] = [];
@@ -22,15 +36,25 @@ export class JsonArrayStreamParser {
         else if (char === '"') this.inString = false;
         continue;
       }
+      if (this.depth === 0 && !/\s/.test(char ?? '')) {
+        if (this.opened || char !== '[') throw new SyntaxError('The reply is not a single JSON array.');
+        this.opened = true;
+        this.depth = 1;
+        continue;
+      }
       if (char === '"') {
         this.inString = true;
       } else if (char === '{' || char === '[') {
         // depth 1 is inside the outer array: an element starts there
         if (this.depth === 1) this.elementStart = i;
-        this.depth++;
+        if (++this.depth > this.maxDepth) {
+          this.tooDeep = true;
+          throw new SyntaxError(`The reply nests deeper than ${this.maxDepth} levels.`);
+        }
       } else if (char === '}' || char === ']') {
         this.depth--;
-        if (this.depth === 1 && this.elementStart >= 0) {
+        if (this.depth === 0) this.closed = true;
+        else if (this.depth === 1 && this.elementStart >= 0) {
           done.push(JSON.parse(this.buffer.slice(this.elementStart, i + 1)));
           this.elementStart = -1;
         }

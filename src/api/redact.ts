@@ -1,13 +1,15 @@
 /**
  * Secret-free copies of what goes over the wire, for logs. Anything that can carry a credential is
- * masked: API keys, provider tokens, MCP `api_key`s, stdio `env` values, session keys, and the
- * `tkn=` that the server puts in VS Code URLs.
+ * masked: API keys, provider tokens, MCP `api_key`s, stdio `env` values, session keys, the `tkn=`
+ * that the server puts in VS Code URLs, and credentials in any URL's query string.
  */
 export const REDACTED = '[redacted]';
 
 const SECRET_KEY =
   /^(api_?key|token|session_api_key|llm_api_key|search_api_key|sandbox_api_key|password|secret|authorization|x-session-api-key|x-access-token|tkn)$/i;
-const SECRET_QUERY_PARAM = /([?&](?:tkn|token|api_key|session_api_key|key)=)[^&#\s]*/gi;
+/** Query parameters that carry credentials (`?api_key=…`, `?token=…`, `&access_token=…`). */
+const SECRET_QUERY_PARAM =
+  /([?&](?:tkn|token|api_?key|session_api_key|key|access_token|auth|auth_token|password|secret|sig|signature)=)([^&#\s"'<>]*)/gi;
 
 export function isSecretKey(key: string): boolean {
   return SECRET_KEY.test(key);
@@ -17,29 +19,70 @@ export function redactUrl(url: string): string {
   return url.replace(SECRET_QUERY_PARAM, `$1${REDACTED}`);
 }
 
-export function redactJson(value: unknown, parentKey = ''): unknown {
-  if (typeof value === 'string') return redactUrl(value);
-  if (Array.isArray(value)) return value.map((item) => redactJson(item, parentKey));
+/** The credential values in a text's query strings (`?api_key=abc` gives `abc`). */
+export function queryCredentials(text: string): string[] {
+  const values: string[] = [];
+  for (const match of text.matchAll(SECRET_QUERY_PARAM)) {
+    const raw = match[2] ?? '';
+    if (!raw) continue;
+    values.push(raw);
+    try {
+      const decoded = decodeURIComponent(raw.replace(/\+/g, ' '));
+      if (decoded !== raw) values.push(decoded);
+    } catch {
+      // a malformed escape: the raw value is what would be echoed
+    }
+  }
+  return values;
+}
+
+/**
+ * A masked copy of a JSON value. `secrets` are further values to mask wherever they occur inside a
+ * string (what the client sent, echoed back by a server).
+ */
+export function redactJson(value: unknown, secrets: readonly string[] = [], parentKey = ''): unknown {
+  if (typeof value === 'string') return scrubSecrets(value, secrets);
+  if (Array.isArray(value)) return value.map((item) => redactJson(item, secrets, parentKey));
   if (value === null || typeof value !== 'object') return value;
   const copy: Record<string, unknown> = {};
   for (const [key, child] of Object.entries(value)) {
-    if (parentKey === 'env' && typeof child === 'string') {
-      // stdio env values are secrets by convention (tokens for the MCP server), the names are not
-      copy[key] = REDACTED;
-    } else if (isSecretKey(key) && child !== null && child !== '' && typeof child !== 'object') {
-      copy[key] = REDACTED;
-    } else {
-      copy[key] = redactJson(child, key);
-    }
+    if (isSecretValue(parentKey, key, child)) copy[key] = REDACTED;
+    else copy[scrubSecrets(key, secrets)] = redactJson(child, secrets, key);
   }
   return copy;
 }
 
-/** Removes every occurrence of the given secret values from free text (error messages, server text). */
+/** Every secret value inside a JSON value (what `redactJson` masks), to scrub from whatever comes back. */
+export function secretsIn(value: unknown, parentKey = '', found: string[] = []): string[] {
+  if (typeof value === 'string') found.push(...queryCredentials(value));
+  else if (Array.isArray(value)) for (const item of value) secretsIn(item, parentKey, found);
+  else if (value !== null && typeof value === 'object') {
+    for (const [key, child] of Object.entries(value)) {
+      if (isSecretValue(parentKey, key, child)) found.push(String(child));
+      else secretsIn(child, key, found);
+    }
+  }
+  return found;
+}
+
+function isSecretValue(parentKey: string, key: string, value: unknown): boolean {
+  // stdio env values are secrets by convention (tokens for the MCP server), the names are not
+  if (parentKey === 'env' && typeof value === 'string') return value !== '';
+  return isSecretKey(key) && value !== null && value !== '' && typeof value !== 'object';
+}
+
+/** Shorter values are too likely to be ordinary words to be masked everywhere. */
+const MIN_SECRET_LENGTH = 4;
+
+/** Removes every occurrence of the given secret values, and query-string credentials, from free text. */
 export function scrubSecrets(text: string, secrets: readonly (string | undefined)[]): string {
   let scrubbed = redactUrl(text);
-  for (const secret of secrets) {
-    if (secret && secret.length >= 4) scrubbed = scrubbed.split(secret).join(REDACTED);
+  // longest first, so a secret that contains another is masked whole
+  const ordered = secrets
+    .filter((secret): secret is string => !!secret && secret.length >= MIN_SECRET_LENGTH)
+    .sort((a, b) => b.length - a.length);
+  for (const secret of ordered) {
+    if (scrubbed.includes(secret)) scrubbed = scrubbed.split(secret).join(REDACTED);
   }
   return scrubbed;
 }

@@ -2,11 +2,13 @@ import axios, { type AxiosInstance, type AxiosResponse } from 'axios';
 import type * as z from 'zod/mini';
 import { Agent as HttpsAgent } from 'node:https';
 import type { Readable } from 'node:stream';
-import { ApiError, type ApiErrorKind, type ValidationIssue } from './errors';
+import { ApiError, type ApiErrorKind } from './errors';
+import { CallFailures, parseJsonOrUndefined, serverText } from './failures';
 import { JsonArrayStreamParser } from './jsonArrayStream';
 import { buildQuery, type QueryParams } from './query';
-import { redactJson, redactUrl, scrubSecrets } from './redact';
-import { sleep, withDeadline } from './signals';
+import { queryCredentials, redactJson, redactUrl, secretsIn } from './redact';
+import { MAX_LOGGED_TEXT_CHARS, clip, nestsDeeperThan } from './serverText';
+import { sleep, withDeadline, type Deadline } from './signals';
 
 /** How the API key travels. The OSS server uses the session header; hosted ones use the others. */
 export type AuthHeader = 'X-Session-API-Key' | 'Authorization' | 'X-Access-Token';
@@ -19,6 +21,8 @@ export interface RequestLogEntry {
   durationMs: number;
   attempt: number;
   errorKind?: ApiErrorKind;
+  /** What the server said in a failed reply, whole (up to 64 KB) where the error shows it clipped; secrets masked. */
+  serverText?: string;
   /** Only with `logBodies`; secrets masked. */
   requestBody?: unknown;
   responseBody?: unknown;
@@ -28,11 +32,16 @@ export interface TransportOptions {
   baseUrl: string;
   apiKey?: string;
   authHeader?: AuthHeader;
+  /** Per request: from sending it to the last byte of the reply (for a stream: to its first byte). */
   timeoutMs?: number;
+  /** A streamed reply (`stream-start`) may take this long in all, however long the server is silent. */
+  streamTimeoutMs?: number;
   /** How many times a GET answered with 429 is retried after its Retry-After. */
   maxRateLimitRetries?: number;
   /** Longest Retry-After we wait for automatically; longer ones surface as `rate_limited`. */
   maxRetryAfterMs?: number;
+  /** Replies larger than this are refused rather than held in memory. */
+  maxResponseBytes?: number;
   onLog?: (entry: RequestLogEntry) => void;
   logBodies?: boolean;
   tls?: TlsOptions;
@@ -46,19 +55,6 @@ export interface TlsOptions {
   rejectUnauthorized?: boolean;
 }
 
-/** Node's codes for a certificate the client does not trust. */
-const UNTRUSTED_CERTIFICATE_CODES = new Set([
-  'DEPTH_ZERO_SELF_SIGNED_CERT',
-  'SELF_SIGNED_CERT_IN_CHAIN',
-  'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
-  'UNABLE_TO_GET_ISSUER_CERT',
-  'UNABLE_TO_GET_ISSUER_CERT_LOCALLY',
-  'CERT_HAS_EXPIRED',
-  'CERT_NOT_YET_VALID',
-  'CERT_UNTRUSTED',
-  'ERR_TLS_CERT_ALTNAME_INVALID',
-]);
-
 export interface RequestSpec<T> {
   method: 'GET' | 'POST' | 'DELETE';
   path: string;
@@ -70,6 +66,21 @@ export interface RequestSpec<T> {
 }
 
 const DEFAULT_TIMEOUT_MS = 30_000;
+/** A conversation start waits for a sandbox, which the server itself gives up on after a few minutes. */
+const DEFAULT_STREAM_TIMEOUT_MS = 15 * 60_000;
+const DEFAULT_MAX_RESPONSE_BYTES = 32 * 1024 * 1024;
+/** Our replies nest a dozen levels at most; anything near this is hostile. */
+const MAX_JSON_DEPTH = 256;
+
+/** One call in flight: what it sent, which secrets it carried, and how it fails. */
+interface Call<T> {
+  spec: RequestSpec<T>;
+  /** Path and query as sent. */
+  path: string;
+  failures: CallFailures;
+  secrets: readonly string[];
+  started: number;
+}
 
 export class HttpTransport {
   private readonly http: AxiosInstance;
@@ -77,23 +88,29 @@ export class HttpTransport {
   private readonly apiKey: string | undefined;
   private readonly authHeader: AuthHeader;
   private readonly timeoutMs: number;
+  private readonly streamTimeoutMs: number;
   private readonly maxRateLimitRetries: number;
   private readonly maxRetryAfterMs: number;
+  private readonly maxResponseBytes: number;
 
   constructor(private readonly options: TransportOptions) {
     this.baseUrl = options.baseUrl.replace(/\/+$/, '');
     this.apiKey = options.apiKey || undefined;
     this.authHeader = options.authHeader ?? 'X-Session-API-Key';
     this.timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+    this.streamTimeoutMs = Math.max(options.streamTimeoutMs ?? DEFAULT_STREAM_TIMEOUT_MS, this.timeoutMs);
     this.maxRateLimitRetries = options.maxRateLimitRetries ?? 2;
     this.maxRetryAfterMs = options.maxRetryAfterMs ?? 10_000;
-    // We read bodies as text and parse them ourselves: the server's SPA fallback answers 200 text/html,
-    // and a truncated body must become an ApiError, not an exception from inside axios.
+    this.maxResponseBytes = options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
     this.http = axios.create({
+      // We read bodies as text and parse them ourselves: the server's SPA fallback answers 200 text/html,
+      // and a truncated body must become an ApiError, not an exception from inside axios.
       responseType: 'text',
       transformResponse: [(data: unknown) => data],
       validateStatus: () => true,
-      maxRedirects: 3,
+      // Never follow: the key would travel to whatever host a 30x names, and a POST would become a GET.
+      maxRedirects: 0,
+      maxContentLength: this.maxResponseBytes,
       httpsAgent: options.tls ? new HttpsAgent({ ...options.tls, keepAlive: true }) : undefined,
     });
   }
@@ -103,147 +120,206 @@ export class HttpTransport {
   }
 
   async request<T>(spec: RequestSpec<T>): Promise<T> {
-    const pathWithQuery = spec.path + buildQuery(spec.query);
+    const call = this.newCall(spec);
     for (let attempt = 1; ; attempt++) {
       try {
-        return await this.send(spec, pathWithQuery, attempt);
-      } catch (error) {
+        return await this.send(call, attempt);
+      } catch (thrown) {
+        const error = call.failures.ensure(thrown);
         const retryAfterMs = this.retryDelay(spec, error, attempt);
         if (retryAfterMs === undefined) throw error;
-        await sleep(retryAfterMs, spec.signal, () => this.cancelled(spec.method, pathWithQuery));
+        await sleep(retryAfterMs, spec.signal, () => call.failures.cancelled());
       }
     }
   }
 
   /**
-   * A POST whose reply is a JSON array streamed element by element (`stream-start`). The timeout
-   * covers the wait for the response head only: the stream stays open while the server works.
+   * A POST whose reply is a JSON array streamed element by element (`stream-start`). The reply must
+   * start within the request timeout; the whole stream may then take up to the stream timeout, with
+   * the server silent for as long as it works.
    */
   async requestArrayStream<T>(spec: RequestSpec<T>, onItem: (item: T) => void): Promise<T[]> {
-    const started = Date.now();
-    const deadline = withDeadline(spec.signal, this.timeoutMs);
-    let response: AxiosResponse<Readable>;
+    const call = this.newCall(spec);
+    let status: number | undefined;
     try {
-      response = await this.http.request<Readable>({
-        method: spec.method,
-        url: this.baseUrl + spec.path + buildQuery(spec.query),
-        headers: this.headers(spec.body !== undefined),
-        data: spec.body === undefined ? undefined : JSON.stringify(spec.body),
-        responseType: 'stream',
-        transformResponse: undefined,
-        signal: spec.signal,
-        // the head must arrive within the timeout; the body may take as long as the server works
-        timeout: this.timeoutMs,
-      });
-    } catch (cause) {
-      throw this.transportError(spec.method, spec.path, cause, deadline.timedOut(), spec.signal);
-    } finally {
-      deadline.dispose();
-    }
-    const contentType = String(response.headers['content-type'] ?? '');
-    const log = (errorKind?: ApiErrorKind) =>
-      this.log({
-        method: spec.method,
-        path: spec.path,
-        status: response.status,
-        durationMs: Date.now() - started,
-        attempt: 1,
-        errorKind,
-      });
-    if (response.status < 200 || response.status >= 300 || !/\bjson\b/i.test(contentType)) {
-      const text = await readAll(response.data);
-      const error =
-        response.status >= 200 && response.status < 300
-          ? this.notJson(spec.method, spec.path, response.status, contentType)
-          : this.statusError(
-              spec.method,
-              spec.path,
-              response.status,
-              contentType,
-              text,
-              response.headers['retry-after'],
-            );
-      log(error.kind);
+      const items = await this.stream(call, onItem, (received) => (status = received));
+      this.log(call, 1, { status });
+      return items;
+    } catch (thrown) {
+      const error = call.failures.ensure(thrown);
+      this.log(call, 1, { status, errorKind: error.kind });
       throw error;
     }
-    const parser = new JsonArrayStreamParser();
-    const items: T[] = [];
-    try {
-      for await (const chunk of response.data) {
-        for (const element of parser.push(String(chunk))) {
-          const item = this.validate(spec, response.status, element);
-          items.push(item);
-          onItem(item);
-        }
-      }
-    } catch (cause) {
-      const error =
-        cause instanceof ApiError
-          ? cause
-          : spec.signal?.aborted
-            ? this.cancelled(spec.method, spec.path)
-            : new ApiError({
-                kind: cause instanceof SyntaxError ? 'invalid_response' : 'network',
-                method: spec.method,
-                path: spec.path,
-                cause,
-                message: `The stream from ${spec.method} ${spec.path} broke off: ${cause instanceof Error ? cause.message : String(cause)}.`,
-              });
-      log(error.kind);
-      throw error;
+  }
+
+  private newCall<T>(spec: RequestSpec<T>): Call<T> {
+    const path = spec.path + buildQuery(spec.query);
+    const secrets = this.secretsOf(spec, path);
+    return {
+      spec,
+      path,
+      secrets,
+      started: Date.now(),
+      failures: new CallFailures({ method: spec.method, path, serverUrl: this.baseUrl, secrets }),
+    };
+  }
+
+  /** Every secret value the call sends, in the forms a server could echo it back in. */
+  private secretsOf(spec: RequestSpec<unknown>, path: string): string[] {
+    const values = [
+      ...(this.apiKey ? [this.apiKey] : []),
+      ...secretsIn(spec.body),
+      ...queryCredentials(path),
+      ...queryCredentials(this.baseUrl),
+    ];
+    const forms = new Set<string>();
+    for (const value of values) {
+      forms.add(value);
+      forms.add(JSON.stringify(value).slice(1, -1));
+      forms.add(encodeURIComponent(value));
     }
-    log();
-    return items;
+    return [...forms];
   }
 
   /** 429 is retried for idempotent GETs only; a POST may already have had its effect. */
-  private retryDelay(spec: RequestSpec<unknown>, error: unknown, attempt: number): number | undefined {
-    if (!(error instanceof ApiError) || error.kind !== 'rate_limited' || spec.method !== 'GET')
-      return undefined;
+  private retryDelay(spec: RequestSpec<unknown>, error: ApiError, attempt: number): number | undefined {
+    if (error.kind !== 'rate_limited' || spec.method !== 'GET') return undefined;
     if (attempt > this.maxRateLimitRetries) return undefined;
     const wait = error.retryAfterMs ?? 1000;
     return wait <= this.maxRetryAfterMs ? wait : undefined;
   }
 
-  private async send<T>(spec: RequestSpec<T>, pathWithQuery: string, attempt: number): Promise<T> {
+  private async send<T>(call: Call<T>, attempt: number): Promise<T> {
     const started = Date.now();
-    const deadline = withDeadline(spec.signal, this.timeoutMs);
-    const log = (status: number | undefined, errorKind?: ApiErrorKind, responseBody?: unknown) =>
-      this.log({
-        method: spec.method,
-        path: redactUrl(pathWithQuery),
-        status,
-        durationMs: Date.now() - started,
-        attempt,
-        errorKind,
-        ...(this.options.logBodies
-          ? { requestBody: redactJson(spec.body), responseBody: redactJson(responseBody) }
-          : {}),
-      });
+    const deadline = withDeadline(call.spec.signal, this.timeoutMs);
     let response: AxiosResponse<string>;
     try {
       response = await this.http.request<string>({
-        method: spec.method,
-        url: this.baseUrl + pathWithQuery,
-        headers: this.headers(spec.body !== undefined),
-        data: spec.body === undefined ? undefined : JSON.stringify(spec.body),
+        method: call.spec.method,
+        url: this.baseUrl + call.path,
+        headers: this.headers(call.spec.body !== undefined),
+        data: call.spec.body === undefined ? undefined : JSON.stringify(call.spec.body),
         signal: deadline.signal,
       });
     } catch (cause) {
-      const error = this.transportError(spec.method, pathWithQuery, cause, deadline.timedOut(), spec.signal);
-      log(undefined, error.kind);
+      const error = this.transportFailure(call, cause, deadline);
+      this.log(call, attempt, { errorKind: error.kind, started });
       throw error;
     } finally {
       deadline.dispose();
     }
+    const text = typeof response.data === 'string' ? response.data : '';
     try {
-      const value = this.interpret(spec, pathWithQuery, response);
-      log(response.status, undefined, value);
+      const value = this.interpret(call, response.status, contentTypeOf(response), text, response.headers);
+      this.log(call, attempt, { status: response.status, started, responseBody: value });
       return value;
-    } catch (error) {
-      log(response.status, error instanceof ApiError ? error.kind : 'invalid_response');
+    } catch (thrown) {
+      const error = call.failures.ensure(thrown);
+      this.log(call, attempt, {
+        status: response.status,
+        errorKind: error.kind,
+        started,
+        serverText: this.fullServerText(call, contentTypeOf(response), text),
+      });
       throw error;
     }
+  }
+
+  private async stream<T>(
+    call: Call<T>,
+    onItem: (item: T) => void,
+    onStatus: (status: number) => void,
+  ): Promise<T[]> {
+    const head = withDeadline(call.spec.signal, this.timeoutMs);
+    let response: AxiosResponse<Readable>;
+    try {
+      response = await this.http.request<Readable>({
+        method: call.spec.method,
+        url: this.baseUrl + call.path,
+        headers: this.headers(call.spec.body !== undefined),
+        data: call.spec.body === undefined ? undefined : JSON.stringify(call.spec.body),
+        responseType: 'stream',
+        transformResponse: undefined,
+        signal: head.signal,
+      });
+    } catch (cause) {
+      throw this.transportFailure(call, cause, head);
+    } finally {
+      head.dispose();
+    }
+    onStatus(response.status);
+    // From here the server may work in silence; only the whole call's deadline (or the caller) ends it.
+    const remainingMs = Math.max(1, this.streamTimeoutMs - (Date.now() - call.started));
+    const whole = withDeadline(call.spec.signal, remainingMs);
+    const stop = () => response.data.destroy();
+    whole.signal.addEventListener('abort', stop, { once: true });
+    try {
+      const status = response.status;
+      const contentType = contentTypeOf(response);
+      if (status < 200 || status >= 300 || !/\bjson\b/i.test(contentType)) {
+        const text = await this.readText(call, response.data);
+        throw this.interpretFailure(call, status, contentType, text, response.headers);
+      }
+      return await this.readArray(call, response.data, status, onItem);
+    } catch (thrown) {
+      if (call.spec.signal?.aborted) throw call.failures.cancelled();
+      if (whole.timedOut()) throw call.failures.timeout(this.streamTimeoutMs);
+      if (thrown instanceof ApiError) throw thrown;
+      throw call.failures.transport(thrown, true);
+    } finally {
+      whole.signal.removeEventListener('abort', stop);
+      whole.dispose();
+      if (!response.data.destroyed) response.data.destroy();
+    }
+  }
+
+  private async readArray<T>(
+    call: Call<T>,
+    body: Readable,
+    status: number,
+    onItem: (item: T) => void,
+  ): Promise<T[]> {
+    const parser = new JsonArrayStreamParser({ maxDepth: MAX_JSON_DEPTH });
+    const decoder = new TextDecoder('utf-8');
+    const items: T[] = [];
+    let bytes = 0;
+    const take = (text: string) => {
+      let elements: unknown[];
+      try {
+        elements = parser.push(text);
+      } catch {
+        throw parser.tooDeep
+          ? call.failures.tooDeep(status, MAX_JSON_DEPTH)
+          : call.failures.malformedJson(status, bytes);
+      }
+      for (const element of elements) {
+        const item = this.validate(call, status, element);
+        items.push(item);
+        onItem(item);
+      }
+    };
+    for await (const chunk of body as AsyncIterable<Buffer>) {
+      bytes += chunk.length;
+      if (bytes > this.maxResponseBytes) throw call.failures.tooLarge(this.maxResponseBytes);
+      // a character split across chunks is decoded once its last byte arrives
+      take(decoder.decode(chunk, { stream: true }));
+    }
+    take(decoder.decode());
+    if (!parser.complete) throw call.failures.streamEndedEarly(status);
+    return items;
+  }
+
+  /** The whole body as text, decoded as a stream (split characters intact), refused past the size limit. */
+  private async readText(call: Call<unknown>, body: Readable): Promise<string> {
+    const decoder = new TextDecoder('utf-8');
+    let text = '';
+    let bytes = 0;
+    for await (const chunk of body as AsyncIterable<Buffer>) {
+      bytes += chunk.length;
+      if (bytes > this.maxResponseBytes) throw call.failures.tooLarge(this.maxResponseBytes);
+      text += decoder.decode(chunk, { stream: true });
+    }
+    return text + decoder.decode();
   }
 
   private headers(hasBody: boolean): Record<string, string> {
@@ -256,164 +332,94 @@ export class HttpTransport {
     return headers;
   }
 
-  private interpret<T>(spec: RequestSpec<T>, path: string, response: AxiosResponse<string>): T {
-    const status = response.status;
-    const contentType = String(response.headers['content-type'] ?? '');
-    const text = typeof response.data === 'string' ? response.data : '';
-    if (status >= 200 && status < 300) {
-      return this.validate(spec, status, this.parseJson(spec.method, path, status, contentType, text), path);
+  private interpret<T>(
+    call: Call<T>,
+    status: number,
+    contentType: string,
+    text: string,
+    headers: AxiosResponse['headers'],
+  ): T {
+    if (status < 200 || status >= 300) throw this.interpretFailure(call, status, contentType, text, headers);
+    if (status === 204 || status === 205 || (text === '' && !contentType))
+      throw call.failures.noContent(status);
+    if (!/\bjson\b/i.test(contentType)) throw call.failures.notJson(status, contentType);
+    if (nestsDeeperThan(text, MAX_JSON_DEPTH)) throw call.failures.tooDeep(status, MAX_JSON_DEPTH);
+    let json: unknown;
+    try {
+      json = JSON.parse(text);
+    } catch {
+      throw call.failures.malformedJson(status, Buffer.byteLength(text));
     }
-    throw this.statusError(spec.method, path, status, contentType, text, response.headers['retry-after']);
+    return this.validate(call, status, json);
   }
 
-  private validate<T>(spec: RequestSpec<T>, status: number, json: unknown, path = spec.path): T {
-    const parsed = spec.schema.safeParse(json);
+  private interpretFailure(
+    call: Call<unknown>,
+    status: number,
+    contentType: string,
+    text: string,
+    headers: AxiosResponse['headers'],
+  ): ApiError {
+    if (status >= 300 && status < 400) return call.failures.redirect(status, headers.location);
+    // a hostile error body must not reach the recursive walks either
+    const safeText = nestsDeeperThan(text, MAX_JSON_DEPTH) ? '' : text;
+    return call.failures.status(status, contentType, safeText, headers['retry-after']);
+  }
+
+  private validate<T>(call: Call<T>, status: number, json: unknown): T {
+    const parsed = call.spec.schema.safeParse(json);
     if (parsed.success) return parsed.data;
     const where = parsed.error.issues
       .slice(0, 3)
       .map((issue) => `${issue.path.join('.') || '(root)'}: ${issue.message}`)
       .join('; ');
-    throw new ApiError({
-      kind: 'invalid_response',
-      status,
-      method: spec.method,
-      path,
-      message: `The server's reply to ${spec.method} ${stripQuery(path)} does not have the expected shape (${where}).`,
-    });
+    throw call.failures.shape(status, where);
   }
 
-  /** The SPA fallback (200 text/html) and proxies' error pages land here. */
-  private notJson(method: string, path: string, status: number, contentType: string): ApiError {
-    const got = contentType.split(';')[0] || 'no content type';
-    return new ApiError({
-      kind: 'invalid_response',
-      status,
-      method,
-      path,
-      message:
-        `The server answered ${method} ${stripQuery(path)} with ${got} instead of JSON. ` +
-        'Check that the server URL points at an OpenHands server with the V1 API enabled.',
-    });
+  private transportFailure(call: Call<unknown>, cause: unknown, deadline: Deadline): ApiError {
+    if (call.spec.signal?.aborted) return call.failures.cancelled();
+    if (deadline.timedOut()) return call.failures.timeout(this.timeoutMs, cause);
+    return call.failures.transport(cause);
   }
 
-  private parseJson(
-    method: string,
-    path: string,
-    status: number,
-    contentType: string,
-    text: string,
-  ): unknown {
-    if (!/\bjson\b/i.test(contentType)) throw this.notJson(method, path, status, contentType);
+  /** The server's own words in a failed reply, whole but for the size cap, with every secret masked. */
+  private fullServerText(call: Call<unknown>, contentType: string, text: string): string | undefined {
+    if (!text) return undefined;
+    const body =
+      /\bjson\b/i.test(contentType) && !nestsDeeperThan(text, MAX_JSON_DEPTH)
+        ? parseJsonOrUndefined(text)
+        : undefined;
+    const said = serverText(body, contentType, text) || (body === undefined ? text : '');
+    return said ? clip(call.failures.scrub(said), MAX_LOGGED_TEXT_CHARS) : undefined;
+  }
+
+  private log(
+    call: Call<unknown>,
+    attempt: number,
+    outcome: {
+      status?: number;
+      errorKind?: ApiErrorKind;
+      started?: number;
+      serverText?: string;
+      responseBody?: unknown;
+    },
+  ): void {
     try {
-      return JSON.parse(text);
-    } catch {
-      throw new ApiError({
-        kind: 'invalid_response',
-        status,
-        method,
-        path,
-        message: `The server's reply to ${method} ${stripQuery(path)} is not valid JSON (${text.length} bytes, truncated or malformed).`,
-      });
-    }
-  }
-
-  private statusError(
-    method: string,
-    path: string,
-    status: number,
-    contentType: string,
-    text: string,
-    retryAfterHeader: unknown,
-  ): ApiError {
-    const body = /\bjson\b/i.test(contentType) ? safeJson(text) : undefined;
-    const issues = validationIssues(body);
-    const serverMessage = this.scrub(serverText(body, contentType, text));
-    const kind = kindForStatus(status);
-    const where = `${method} ${stripQuery(path)}`;
-    const said = serverMessage ? `: ${serverMessage}` : '.';
-    const messages: Record<ApiErrorKind, string> = {
-      unauthorized:
-        status === 403
-          ? `The OpenHands server refused access (403)${said}`
-          : `The OpenHands server rejected the credentials (401)${said} Set a valid API key.`,
-      not_found:
-        status === 405
-          ? `The server does not support ${where} (405). It may be an older OpenHands version.`
-          : `Not found (${where})${said}`,
-      validation: issues.length
-        ? `The server rejected the request (${status}): ${issues.map(formatIssue).join('; ')}`
-        : `The server rejected the request (${status})${said}`,
-      rate_limited: `The server is rate limiting requests (429); try again in a moment.`,
-      server: `The OpenHands server failed (${status}) on ${where}${said}`,
-      network: '',
-      timeout: '',
-      cancelled: '',
-      invalid_response: '',
-    };
-    return new ApiError({
-      kind,
-      status,
-      method,
-      path,
-      message: messages[kind],
-      serverMessage: serverMessage || undefined,
-      issues,
-      retryAfterMs: status === 429 ? parseRetryAfter(retryAfterHeader) : undefined,
-    });
-  }
-
-  private transportError(
-    method: string,
-    path: string,
-    cause: unknown,
-    timedOut: boolean,
-    callerSignal: AbortSignal | undefined,
-  ): ApiError {
-    if (callerSignal?.aborted) return this.cancelled(method, path);
-    if (timedOut) {
-      return new ApiError({
-        kind: 'timeout',
-        method,
-        path,
-        cause,
-        message: `The OpenHands server at ${this.baseUrl} did not answer ${method} ${stripQuery(path)} within ${formatSeconds(this.timeoutMs)}.`,
-      });
-    }
-    const code = axios.isAxiosError(cause) ? cause.code : undefined;
-    if (code && UNTRUSTED_CERTIFICATE_CODES.has(code)) {
-      return new ApiError({
-        kind: 'network',
-        method,
-        path,
-        cause,
-        message: `The TLS certificate of the OpenHands server at ${this.baseUrl} is not trusted (${code}). Trust its CA, or, for a server you control, accept it explicitly.`,
-      });
-    }
-    const reason = code ?? (cause instanceof Error ? cause.message : 'unknown error');
-    return new ApiError({
-      kind: 'network',
-      method,
-      path,
-      cause,
-      message: `Cannot reach the OpenHands server at ${this.baseUrl} (${this.scrub(reason)}).`,
-    });
-  }
-
-  private cancelled(method: string, path: string): ApiError {
-    return new ApiError({
-      kind: 'cancelled',
-      method,
-      path,
-      message: `${method} ${stripQuery(path)} was cancelled.`,
-    });
-  }
-
-  private scrub(text: string): string {
-    return scrubSecrets(text, [this.apiKey]);
-  }
-
-  private log(entry: RequestLogEntry): void {
-    try {
+      const entry: RequestLogEntry = {
+        method: call.spec.method,
+        path: redactUrl(call.failures.scrub(call.path)),
+        status: outcome.status,
+        durationMs: Date.now() - (outcome.started ?? call.started),
+        attempt,
+        errorKind: outcome.errorKind,
+        serverText: outcome.serverText,
+        ...(this.options.logBodies
+          ? {
+              requestBody: redactJson(call.spec.body, call.secrets),
+              responseBody: redactJson(outcome.responseBody, call.secrets),
+            }
+          : {}),
+      };
       this.options.onLog?.(entry);
     } catch {
       // A failing logger must never fail a request.
@@ -421,77 +427,7 @@ export class HttpTransport {
   }
 }
 
-function kindForStatus(status: number): ApiErrorKind {
-  if (status === 401 || status === 403) return 'unauthorized';
-  if (status === 404 || status === 405) return 'not_found';
-  if (status === 429) return 'rate_limited';
-  if (status >= 500) return 'server';
-  return 'validation';
-}
-
-function safeJson(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return undefined;
-  }
-}
-
-function validationIssues(body: unknown): ValidationIssue[] {
-  if (!isRecord(body) || !Array.isArray(body.detail)) return [];
-  return body.detail.filter(isRecord).map((item) => ({
-    loc: Array.isArray(item.loc)
-      ? item.loc.filter((part) => typeof part === 'string' || typeof part === 'number')
-      : [],
-    msg: typeof item.msg === 'string' ? item.msg : 'Invalid value',
-    type: typeof item.type === 'string' ? item.type : 'unknown',
-  }));
-}
-
-/** The readable part of an error body: FastAPI `detail`, legacy `error`/`message`, or a bare JSON string. */
-function serverText(body: unknown, contentType: string, text: string): string {
-  if (typeof body === 'string') return body;
-  if (isRecord(body)) {
-    for (const key of ['detail', 'error', 'message'] as const) {
-      const value = body[key];
-      if (typeof value === 'string') return value;
-    }
-    return '';
-  }
-  if (/text\/plain/i.test(contentType)) return text.trim().slice(0, 200);
-  return '';
-}
-
-function formatIssue(issue: ValidationIssue): string {
-  // loc[0] is where the value came from (query/body/path); the rest names the field
-  const field = issue.loc.slice(1).join('.') || String(issue.loc[0] ?? 'request');
-  return `${field}: ${issue.msg}`;
-}
-
-function parseRetryAfter(header: unknown): number | undefined {
-  if (typeof header !== 'string' || !header.trim()) return undefined;
-  const seconds = Number(header);
-  if (Number.isFinite(seconds)) return Math.max(0, seconds * 1000);
-  const date = Date.parse(header);
-  return Number.isNaN(date) ? undefined : Math.max(0, date - Date.now());
-}
-
-async function readAll(stream: Readable): Promise<string> {
-  let text = '';
-  for await (const chunk of stream) text += String(chunk);
-  return text;
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-function stripQuery(path: string): string {
-  const index = path.indexOf('?');
-  return index === -1 ? path : path.slice(0, index);
-}
-
-function formatSeconds(ms: number): string {
-  // up to two decimals, no trailing zeros: 30 s, 1.5 s, 0.15 s
-  return `${Number((ms / 1000).toFixed(2))} s`;
+function contentTypeOf(response: AxiosResponse): string {
+  const value: unknown = response.headers['content-type'];
+  return typeof value === 'string' ? value : '';
 }

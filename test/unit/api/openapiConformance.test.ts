@@ -21,8 +21,8 @@ import {
 } from '../../../src/api';
 import { SampleBuilder, type OpenApiDocument, type Sample } from './openapiSamples';
 
-// The published documents live beside the project (../shared/reference/openapi).
-const referenceDir = join(__dirname, '..', '..', '..', '..', 'shared', 'reference', 'openapi');
+// Published documents, copied into the repository (test/fixtures/openapi/README.md says from where).
+const referenceDir = join(__dirname, '..', '..', 'fixtures', 'openapi');
 const load = (file: string) => JSON.parse(readFileSync(join(referenceDir, file), 'utf8')) as OpenApiDocument;
 
 const cloud = new SampleBuilder(load('openhands-cloud-v1.json'));
