@@ -5,6 +5,7 @@ import { registerSandboxCommands } from './commands/sandboxCommands';
 import { ApiKeyStore } from './core/apiKeyStore';
 import { Connection } from './core/connection';
 import { Log } from './core/log';
+import { PlainHttpConsent } from './core/plainHttp';
 import { registerMcpForm, type McpFormTestApi } from './mcpForm/register';
 import type { OpenHandsNode, SpecNode } from './sidebar/nodes';
 import { RefreshScheduler } from './sidebar/refreshScheduler';
@@ -16,7 +17,10 @@ import { OpenHandsStore } from './sidebar/store';
 import { ConversationTreeProvider, SandboxTreeProvider } from './sidebar/treeProviders';
 import { ViewPresenter } from './sidebar/viewPresenter';
 
-/** What `activate` returns: the live services, for other extensions and the integration tests. */
+/**
+ * The live services, returned by `activate` only when the extension runs its test suite: they hold
+ * the API keys and a client that sends one, which no other extension may read.
+ */
 export interface OpenHandsExtensionApi {
   connection: Connection;
   store: OpenHandsStore;
@@ -30,14 +34,17 @@ export interface OpenHandsExtensionApi {
   specsProvider: SpecTreeProvider;
   specsView: vscode.TreeView<SpecNode>;
   apiKeys: ApiKeyStore;
-  /** MCP & Git Providers form hooks; only when the extension runs its test suite (they read secrets). */
+  log: Log;
+  /** Where the output channel's log file lives (`OpenHands.log` in it). */
+  logUri: vscode.Uri;
+  /** MCP & Git Providers form hooks. */
   mcpForm: McpFormTestApi | undefined;
 }
 
-export async function activate(context: vscode.ExtensionContext): Promise<OpenHandsExtensionApi> {
+export async function activate(context: vscode.ExtensionContext): Promise<OpenHandsExtensionApi | undefined> {
   const log = new Log();
   const apiKeys = new ApiKeyStore(context.secrets);
-  const connection = new Connection(apiKeys, log);
+  const connection = new Connection(apiKeys, log, new PlainHttpConsent(context.globalState));
   const store = new OpenHandsStore(connection);
   const scheduler = new RefreshScheduler(store, connection);
   const actions = new SandboxActions(store, connection, log);
@@ -114,6 +121,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<OpenHa
     for (const [id, view] of views) if (view.visible) scheduler.setVisible(id, true);
   });
 
+  // Other extensions get nothing: `exports` would hand them the keys.
+  if (context.extensionMode !== vscode.ExtensionMode.Test) return undefined;
   return {
     connection,
     store,
@@ -127,6 +136,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<OpenHa
     specsProvider,
     specsView,
     apiKeys,
+    log,
+    logUri: context.logUri,
     mcpForm,
   };
 }

@@ -4,6 +4,7 @@ import type { ApiKeyStore } from '../core/apiKeyStore';
 import { SECTION } from '../core/config';
 import type { Connection } from '../core/connection';
 import type { Log } from '../core/log';
+import { isPlainHttpToAnotherHost } from '../core/plainHttp';
 import type { RefreshScheduler } from '../sidebar/refreshScheduler';
 import type { SpecCatalog } from '../sidebar/specCatalog';
 
@@ -34,6 +35,15 @@ export function registerConnectionCommands({
         void vscode.window.showErrorMessage(
           vscode.l10n.t('Configure a valid server URL before setting its API key.'),
         );
+        return false;
+      }
+      // asked before the key is typed; with an argument (no prompts) Connection asks before sending it
+      if (
+        typeof value !== 'string' &&
+        isPlainHttpToAnotherHost(serverUrl) &&
+        !connection.plainHttp.allows(serverUrl) &&
+        !(await connection.plainHttp.ask(serverUrl, { modal: true }))
+      ) {
         return false;
       }
       const apiKey =

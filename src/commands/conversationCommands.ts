@@ -190,14 +190,18 @@ async function newConversation(
         cancellable: true,
       },
       async (progress, token) => {
-        token.onCancellationRequested(() => controller.abort());
-        const task = await client.createConversation(request, { signal: controller.signal });
-        progress.report({ message: startStatusMessage(task.status) });
-        return client.waitForStartTask(task.id, {
-          signal: controller.signal,
-          intervalMs: 1000,
-          onProgress: (update) => progress.report({ message: startStatusMessage(update.status) }),
-        });
+        const cancellation = token.onCancellationRequested(() => controller.abort());
+        try {
+          const task = await client.createConversation(request, { signal: controller.signal });
+          progress.report({ message: startStatusMessage(task.status) });
+          return await client.waitForStartTask(task.id, {
+            signal: controller.signal,
+            intervalMs: 1000,
+            onProgress: (update) => progress.report({ message: startStatusMessage(update.status) }),
+          });
+        } finally {
+          cancellation.dispose();
+        }
       },
     );
     const conversationId = ready.app_conversation_id;

@@ -8,9 +8,10 @@ export class ApiKeyStore {
   private readonly changed = new vscode.EventEmitter<string>();
   /** Fires with the server URL whose key changed (also from another window). */
   readonly onDidChange = this.changed.event;
+  private readonly subscription: vscode.Disposable;
 
   constructor(private readonly secrets: vscode.SecretStorage) {
-    secrets.onDidChange((event) => {
+    this.subscription = secrets.onDidChange((event) => {
       const url = serverOfKey(event.key);
       if (url) this.changed.fire(url);
     });
@@ -29,6 +30,7 @@ export class ApiKeyStore {
   }
 
   dispose(): void {
+    this.subscription.dispose();
     this.changed.dispose();
   }
 }

@@ -4,10 +4,12 @@ import { OpenHandsClient, type TlsOptions } from '../api';
 import type { ApiKeyStore } from './apiKeyStore';
 import { affectsUs, readConfig, type ExtensionConfig } from './config';
 import type { Log } from './log';
+import { isPlainHttpToAnotherHost, type PlainHttpConsent } from './plainHttp';
 
 /**
- * The current server, key and client. Rebuilt whenever the settings or the stored key change, and
- * everything that talks to the server asks this for the client of the moment.
+ * The current server, key and client. Rebuilt when the settings that make the client (URL, auth
+ * header, TLS, timeout) or the stored key change, and everything that talks to the server asks this
+ * for the client of the moment. `onDidChange` means "another server or key": the views start over.
  */
 export class Connection implements vscode.Disposable {
   private readonly changed = new vscode.EventEmitter<void>();
@@ -25,11 +27,17 @@ export class Connection implements vscode.Disposable {
   constructor(
     private readonly keys: ApiKeyStore,
     private readonly log: Log,
+    /** Which http:// servers on other machines may get the key. */
+    readonly plainHttp: PlainHttpConsent,
   ) {
     this.current = { config: readConfig(), client: undefined, hasApiKey: false, problem: undefined };
     this.disposables.push(
       vscode.workspace.onDidChangeConfiguration((event) => {
-        if (affectsUs(event)) void this.rebuild();
+        if (!affectsUs(event)) return;
+        const config = readConfig();
+        // page size, refresh intervals, log level: taken as they are, nothing starts over
+        if (sameClientSettings(config, this.current.config)) this.applySettings(config);
+        else void this.rebuild();
       }),
       keys.onDidChange((url) => {
         if (url === this.current.config.serverUrl?.toLowerCase()) void this.rebuild();
@@ -73,30 +81,74 @@ export class Connection implements vscode.Disposable {
     const apiKey = config.serverUrl ? await this.keys.get(config.serverUrl) : undefined;
     // a newer rebuild started while we awaited the key: let it win
     if (generation !== this.generation) return;
-    this.log.httpLevel = config.httpLogLevel;
     const tls = await tlsOptions(config);
     if (generation !== this.generation) return;
+    // no client (so nothing sent) until the user agrees to send the key unencrypted to another machine
+    const unconfirmedPlainHttp =
+      apiKey !== undefined &&
+      config.serverUrl !== undefined &&
+      isPlainHttpToAnotherHost(config.serverUrl) &&
+      !this.plainHttp.allows(config.serverUrl);
+    const problem =
+      tls.problem ??
+      (unconfirmedPlainHttp && config.serverUrl
+        ? vscode.l10n.t(
+            'The API key for {0} is not sent: it would travel unencrypted (http://). Use https://, or run Set API Key… to confirm.',
+            config.serverUrl,
+          )
+        : undefined);
     const client =
-      config.serverUrl && !tls.problem
+      config.serverUrl && !problem
         ? new OpenHandsClient({
             baseUrl: config.serverUrl,
             apiKey,
             authHeader: config.authHeader,
             timeoutMs: config.requestTimeoutMs,
-            logBodies: config.httpLogLevel === 'bodies',
+            // always: the log level decides what is written, so changing it needs no new client
+            logBodies: true,
             onLog: (entry) => this.log.request(entry),
             tls: tls.options,
           })
         : undefined;
-    this.current = { config, client, hasApiKey: Boolean(apiKey), problem: tls.problem };
+    // settings that need no client may have changed while we awaited
+    const latest = readConfig();
+    this.current = {
+      config: sameClientSettings(latest, config) ? latest : config,
+      client,
+      hasApiKey: Boolean(apiKey),
+      problem,
+    };
+    this.log.httpLevel = this.current.config.httpLogLevel;
     if (this.problem) this.log.warn(this.problem);
     this.changed.fire();
+    if (unconfirmedPlainHttp && config.serverUrl) void this.askAboutPlainHttp(config.serverUrl);
+  }
+
+  private async askAboutPlainHttp(serverUrl: string): Promise<void> {
+    if (await this.plainHttp.ask(serverUrl, { modal: false })) await this.rebuild();
+  }
+
+  private applySettings(config: ExtensionConfig): void {
+    this.current = { ...this.current, config };
+    this.log.httpLevel = config.httpLogLevel;
   }
 
   dispose(): void {
     this.changed.dispose();
     for (const disposable of this.disposables) disposable.dispose();
   }
+}
+
+/** Whether two configurations give the same client (server, credentials' header, TLS, timeout). */
+function sameClientSettings(a: ExtensionConfig, b: ExtensionConfig): boolean {
+  return (
+    a.serverUrl === b.serverUrl &&
+    a.serverUrlProblem === b.serverUrlProblem &&
+    a.authHeader === b.authHeader &&
+    a.requestTimeoutMs === b.requestTimeoutMs &&
+    a.tlsCaFile === b.tlsCaFile &&
+    a.tlsInsecure === b.tlsInsecure
+  );
 }
 
 /** The TLS settings for an https:// server: a CA file read now, so a bad path is reported at once. */

@@ -21,7 +21,8 @@ export class Log implements vscode.Disposable {
       this.httpLevel === 'bodies' &&
       (entry.requestBody !== undefined || entry.responseBody !== undefined)
     ) {
-      this.channel.debug(JSON.stringify({ request: entry.requestBody, response: entry.responseBody }));
+      // info, not debug: the channel's default level hides debug, and the user asked for the bodies
+      this.channel.info(JSON.stringify({ request: entry.requestBody, response: entry.responseBody }));
     }
   }
 

@@ -64,8 +64,8 @@ export class SandboxActions {
       return undefined;
     }
     this.store.upsertSandbox(started);
-    this.store.beginTransition(started.id, { kind: 'starting', target: 'RUNNING' });
-    const settled = await this.settle(client, started.id, 'RUNNING', 'start');
+    const starting = this.store.beginTransition(started.id, { kind: 'starting', target: 'RUNNING' });
+    const settled = await this.settle(client, started.id, starting, 'start');
     return settled ? this.store.findSandbox(started.id) : undefined;
   }
 
@@ -77,18 +77,18 @@ export class SandboxActions {
   ): Promise<boolean> {
     if (this.store.transitions.has(sandboxId)) return false; // one action per sandbox at a time
     const client = this.connection.requireClient();
-    this.store.beginTransition(sandboxId, transition);
+    const begun = this.store.beginTransition(sandboxId, transition);
     try {
       await withViewProgress(() => call(client));
     } catch (error) {
-      this.store.endTransition(sandboxId);
+      this.store.endTransition(sandboxId, begun);
       this.report(error, actionFailed(action, sandboxId), () => {
         const sandbox = this.store.findSandbox(sandboxId);
         if (sandbox) void this.retry(action, sandbox);
       });
       return false;
     }
-    return this.settle(client, sandboxId, transition.target, action);
+    return this.settle(client, sandboxId, begun, action);
   }
 
   private retry(action: LifecycleAction, sandbox: SandboxInfo): Promise<boolean> {
@@ -99,17 +99,22 @@ export class SandboxActions {
         : this.delete(sandbox);
   }
 
-  /** Polls just this sandbox until it reaches the target; the views show each step. */
+  /**
+   * Polls just this sandbox until it reaches the target; the views show each step. It waits on its
+   * own transition, not on the sandbox: once a refresh ended it, a newer one (a resume after this
+   * pause) belongs to another wait.
+   */
   private async settle(
     client: OpenHandsClient,
     sandboxId: string,
-    target: SandboxInfo['status'] | undefined,
+    transition: SandboxTransition,
     action: LifecycleAction | 'start',
   ): Promise<boolean> {
+    const { target } = transition;
     const deadline = Date.now() + SETTLE_TIMEOUT_MS;
     let errors = 0;
     let erroredSince: number | undefined;
-    while (this.store.transitions.has(sandboxId) && client === this.connection.client) {
+    while (this.store.transitions.get(sandboxId) === transition && client === this.connection.client) {
       try {
         const [sandbox] = await client.getSandboxes([sandboxId]);
         errors = 0;
@@ -120,7 +125,7 @@ export class SandboxActions {
           // Docker reports ERROR for a moment while a fresh container fails its health check
           erroredSince ??= Date.now();
           if (Date.now() - erroredSince > ERROR_GRACE_MS) {
-            this.store.endTransition(sandboxId);
+            this.store.endTransition(sandboxId, transition);
             this.report(
               new Error(sandbox.status_detail ?? vscode.l10n.t('the sandbox reports ERROR')),
               actionFailed(action, sandboxId),
@@ -133,13 +138,13 @@ export class SandboxActions {
         }
       } catch (error) {
         if (++errors >= MAX_POLL_ERRORS) {
-          this.store.endTransition(sandboxId);
+          this.store.endTransition(sandboxId, transition);
           this.report(error, actionFailed(action, sandboxId), undefined);
           return false;
         }
       }
       if (Date.now() > deadline) {
-        this.store.endTransition(sandboxId);
+        this.store.endTransition(sandboxId, transition);
         void vscode.window.showWarningMessage(
           vscode.l10n.t(
             'Sandbox {0} did not settle within 3 minutes; it may still finish on the server.',
@@ -150,8 +155,9 @@ export class SandboxActions {
       }
       await delay(Math.min(this.connection.config.activeRefreshMs, 1000));
     }
-    this.store.endTransition(sandboxId);
-    return true;
+    this.store.endTransition(sandboxId, transition);
+    // another server now: nothing is known about how this one ended
+    return client === this.connection.client;
   }
 
   private report(error: unknown, what: string, retry: (() => void) | undefined): void {

@@ -30,9 +30,13 @@ export class SpecCatalog implements vscode.Disposable {
     });
   }
 
-  /** The specs, read from the server unless already read; concurrent calls share one read. */
+  /**
+   * The specs, read from the server unless already read; concurrent calls share one read. After a
+   * failed read it gives what is kept and does not read again (only Refresh or another server does):
+   * the failure redraws the view, and a redraw that read again would loop for as long as it fails.
+   */
   ensureLoaded(): Promise<SandboxSpecInfo[]> {
-    return this.loaded ? Promise.resolve(this.specs) : this.reload();
+    return this.loaded || this.lastError ? Promise.resolve(this.specs) : this.reload();
   }
 
   /** For Refresh: reads again only what has been read (or failed) before; never throws. */

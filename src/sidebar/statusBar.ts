@@ -24,6 +24,12 @@ export class StatusBar implements vscode.Disposable {
     return this.item.text;
   }
 
+  /** The tooltip shown, for tests. */
+  get tooltip(): string {
+    const tooltip = this.item.tooltip;
+    return typeof tooltip === 'string' ? tooltip : (tooltip?.value ?? '');
+  }
+
   update(): void {
     const { store } = this;
     const server = this.connection.config.serverUrl ?? this.connection.config.rawServerUrl;
@@ -40,6 +46,11 @@ export class StatusBar implements vscode.Disposable {
         if (problem) this.item.backgroundColor = new vscode.ThemeColor('statusBarItem.warningBackground');
         break;
       }
+      case 'idle':
+        // nothing is asked while no OpenHands view is visible, so say what opening one does
+        this.item.text = `$(cloud) OpenHands`;
+        this.item.tooltip = vscode.l10n.t('{0}: open the OpenHands view to load the sandboxes.', server);
+        break;
       case 'loading':
         this.item.text = `$(sync~spin) OpenHands`;
         this.item.tooltip = vscode.l10n.t('Connecting to {0}…', server);

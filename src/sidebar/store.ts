@@ -19,7 +19,8 @@ export interface SandboxTransition {
   startedAt: number;
 }
 
-export type LoadState = 'unconfigured' | 'loading' | 'ready' | 'error';
+/** `idle`: a server is set and nothing was asked yet (no view has been visible since). */
+export type LoadState = 'unconfigured' | 'idle' | 'loading' | 'ready' | 'error';
 
 /**
  * What the views show: the last data the server gave us, whether it is stale, and the actions in
@@ -34,7 +35,7 @@ export class OpenHandsStore implements vscode.Disposable {
   /** `next_page_id` after the loaded conversations; null when all are loaded. */
   conversationsNextPage: string | null = null;
   titleFilter: string | undefined;
-  state: LoadState = 'loading';
+  state: LoadState = 'idle';
   lastError: ApiError | undefined;
   lastSuccessAt: Date | undefined;
   readonly transitions = new Map<string, SandboxTransition>();
@@ -42,6 +43,8 @@ export class OpenHandsStore implements vscode.Disposable {
   private inFlight: Promise<void> | undefined;
   private again = false;
   private loadedConversationCount = 0;
+  /** Changes whenever the conversation list starts over (another server or filter), so late pages are dropped. */
+  private conversationListVersion = 0;
   /** Per-sandbox lists asked of the server since the last refresh (when the loaded list is partial). */
   private readonly sandboxConversations = new Map<string, Promise<SandboxConversations>>();
   private readonly disposables: vscode.Disposable[] = [];
@@ -54,11 +57,12 @@ export class OpenHandsStore implements vscode.Disposable {
         this.conversations = [];
         this.conversationsNextPage = null;
         this.loadedConversationCount = 0;
+        this.conversationListVersion++;
         this.sandboxConversations.clear();
         this.transitions.clear();
         this.lastError = undefined;
         this.lastSuccessAt = undefined;
-        this.state = connection.client ? 'loading' : 'unconfigured';
+        this.state = connection.client ? 'idle' : 'unconfigured';
         this.changed.fire();
       }),
     );
@@ -138,17 +142,21 @@ export class OpenHandsStore implements vscode.Disposable {
   async loadMoreConversations(): Promise<void> {
     const client = this.connection.client;
     if (!client || this.conversationsNextPage === null) return;
+    const version = this.conversationListVersion;
     try {
       const page = await client.searchConversations({
         titleContains: this.titleFilter,
         pageId: this.conversationsNextPage,
         limit: this.connection.config.pageSize,
       });
+      // the list started over meanwhile (another server or filter): this page belongs to neither
+      if (version !== this.conversationListVersion) return;
       this.conversations = dedupe([...this.conversations, ...page.items]);
       this.conversationsNextPage = page.next_page_id;
       this.loadedConversationCount = this.conversations.length;
       this.changed.fire();
     } catch (error) {
+      if (version !== this.conversationListVersion) return;
       this.fail(error);
       throw error;
     }
@@ -157,19 +165,26 @@ export class OpenHandsStore implements vscode.Disposable {
   async setTitleFilter(filter: string | undefined): Promise<void> {
     this.titleFilter = filter?.trim() || undefined;
     this.loadedConversationCount = 0;
+    this.conversationListVersion++;
     this.conversations = [];
     this.conversationsNextPage = null;
     this.changed.fire();
     await this.refresh();
   }
 
-  beginTransition(sandboxId: string, transition: Omit<SandboxTransition, 'startedAt'>): void {
-    this.transitions.set(sandboxId, { ...transition, startedAt: Date.now() });
+  /** Shows the transition at once; returns it, for `endTransition` and for its wait to know it is still its own. */
+  beginTransition(sandboxId: string, transition: Omit<SandboxTransition, 'startedAt'>): SandboxTransition {
+    const begun = { ...transition, startedAt: Date.now() };
+    this.transitions.set(sandboxId, begun);
     this.changed.fire();
+    return begun;
   }
 
-  endTransition(sandboxId: string): void {
-    if (this.transitions.delete(sandboxId)) this.changed.fire();
+  /** Ends this transition; a newer one on the same sandbox (a resume after a pause) stays. */
+  endTransition(sandboxId: string, transition: SandboxTransition): void {
+    if (this.transitions.get(sandboxId) !== transition) return;
+    this.transitions.delete(sandboxId);
+    this.changed.fire();
   }
 
   /** Puts a sandbox the server told us about (e.g. just started) into the list without a reload. */
@@ -191,6 +206,10 @@ export class OpenHandsStore implements vscode.Disposable {
       this.state = 'unconfigured';
       this.changed.fire();
       return;
+    }
+    if (this.state === 'idle') {
+      this.state = 'loading';
+      this.changed.fire();
     }
     try {
       const [sandboxes, conversations] = await Promise.all([

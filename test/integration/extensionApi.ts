@@ -6,9 +6,11 @@ import { server } from './serverControl';
 
 /** The running extension's services, as `activate` returns them. */
 export async function extensionApi(): Promise<OpenHandsExtensionApi> {
-  const extension = vscode.extensions.getExtension<OpenHandsExtensionApi>(EXTENSION_ID);
+  const extension = vscode.extensions.getExtension<OpenHandsExtensionApi | undefined>(EXTENSION_ID);
   if (!extension) throw new Error(`${EXTENSION_ID} is not loaded`);
-  return extension.activate();
+  const api = await extension.activate();
+  if (!api) throw new Error(`${EXTENSION_ID} returned no API: it exports one only in ExtensionMode.Test`);
+  return api;
 }
 
 export async function setSetting(key: string, value: unknown): Promise<void> {
@@ -23,7 +25,12 @@ export async function useTestServerSettings(api: OpenHandsExtensionApi): Promise
   await setSetting('refresh.idleIntervalSeconds', undefined);
   await setSetting('tls.caFile', undefined);
   await setSetting('tls.insecure', undefined);
+  await setSetting('httpLogLevel', undefined);
   await api.connection.rebuild();
+}
+
+export function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
 export async function eventually<T>(

@@ -1,13 +1,5 @@
 import * as assert from 'node:assert/strict';
-import * as vscode from 'vscode';
-import type { OpenHandsExtensionApi } from '../../src/extension';
-import { EXTENSION_ID } from './env';
-
-async function api(): Promise<OpenHandsExtensionApi> {
-  const extension = vscode.extensions.getExtension<OpenHandsExtensionApi>(EXTENSION_ID);
-  if (!extension) throw new Error(`${EXTENSION_ID} is not loaded`);
-  return extension.activate();
-}
+import { extensionApi as api } from './extensionApi';
 
 // Servers nobody else uses, so this cannot disturb the sidebar tests' connection.
 const SERVER_A = 'http://secrets-a.invalid:1';

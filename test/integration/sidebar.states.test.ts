@@ -79,7 +79,10 @@ describe('sidebar: connection states, welcome views, stale data', () => {
     const first = (await t.api.sandboxesProvider.getChildren())[0];
     assert.ok(first);
     assert.match(String(t.api.sandboxesProvider.getTreeItem(first).description), /\(stale\)/);
-    assert.match(t.api.sandboxesView.message ?? '', /Stale: showing data from .*Cannot reach/);
+    const reason = t.api.store.lastError?.message;
+    assert.ok(reason);
+    assert.match(t.api.sandboxesView.message ?? '', /^⚠ Stale: showing data from /);
+    assert.ok(t.api.sandboxesView.message?.endsWith(reason), 'the message says why');
     assert.equal(t.api.sandboxesView.description, 'offline');
     await server.clearFaults();
     await t.api.store.refresh();
