@@ -44,6 +44,10 @@ export interface OpenHandsClientOptions {
   /** `X-Session-API-Key` (OSS, default), `Authorization` (sent as `Bearer <key>`) or `X-Access-Token`. */
   authHeader?: AuthHeader;
   timeoutMs?: number;
+  /** A streamed conversation start may take this long in all (default 15 min). */
+  streamTimeoutMs?: number;
+  /** Replies larger than this are refused (default 32 MB). */
+  maxResponseBytes?: number;
   onLog?: (entry: RequestLogEntry) => void;
   /** Adds redacted request and response bodies to log entries. */
   logBodies?: boolean;
@@ -99,11 +103,13 @@ const MAX_SPEC_IDS = 100;
  */
 export class OpenHandsClient {
   private readonly transport: HttpTransport;
+  private readonly timeoutMs: number;
 
   constructor(options: OpenHandsClientOptions) {
     const check = checkServerUrl(options.baseUrl);
     if (!check.ok) throw new ApiError({ kind: 'validation', message: check.message });
     this.transport = new HttpTransport({ ...options, baseUrl: check.url });
+    this.timeoutMs = options.timeoutMs ?? 30_000;
   }
 
   get serverUrl(): string {
@@ -132,11 +138,11 @@ export class OpenHandsClient {
     sandboxId: string,
     options: SandboxConversationsOptions = {},
   ): Promise<SandboxConversations> {
-    return listSandboxConversations(
-      (query, call) => this.searchConversations(query, call),
-      sandboxId,
-      options,
-    );
+    return listSandboxConversations((query, call) => this.searchConversations(query, call), sandboxId, {
+      // one listing counts as one read: bounded like a request, however many pages it takes
+      deadlineMs: this.timeoutMs,
+      ...options,
+    });
   }
 
   /** Batch get; `null` where an id is unknown, in input order. */

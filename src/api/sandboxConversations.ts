@@ -1,6 +1,8 @@
 import type { CallOptions, ConversationSearchQuery } from './client';
+import { ApiError } from './errors';
 import type { AppConversation, AppConversationPage } from './models';
 import { iteratePages } from './paging';
+import { withDeadline } from './signals';
 
 export interface SandboxConversations {
   items: AppConversation[];
@@ -11,6 +13,8 @@ export interface SandboxConversations {
 export interface SandboxConversationsOptions extends CallOptions {
   /** Conversations read (not kept) before giving up; bounds the cost on servers that ignore the filter. */
   maxScanned?: number;
+  /** The whole listing, every page included, ends with a `timeout` ApiError after this long. */
+  deadlineMs?: number;
 }
 
 type SearchConversations = (
@@ -29,16 +33,30 @@ export async function listSandboxConversations(
   options: SandboxConversationsOptions = {},
 ): Promise<SandboxConversations> {
   const maxScanned = options.maxScanned ?? 2000;
+  const deadlineMs = options.deadlineMs ?? 60_000;
+  const deadline = withDeadline(options.signal, deadlineMs);
   const items: AppConversation[] = [];
   let scanned = 0;
-  const pages = iteratePages(
-    (pageId, signal) => search({ sandboxIdEq: sandboxId, pageId, limit: 100 }, { signal }),
-    { signal: options.signal },
-  );
-  for await (const page of pages) {
-    scanned += page.items.length;
-    items.push(...page.items.filter((conversation) => conversation.sandbox_id === sandboxId));
-    if (page.next_page_id && scanned >= maxScanned) return { items, complete: false };
+  try {
+    const pages = iteratePages(
+      (pageId, signal) => search({ sandboxIdEq: sandboxId, pageId, limit: 100 }, { signal }),
+      { signal: deadline.signal },
+    );
+    for await (const page of pages) {
+      scanned += page.items.length;
+      items.push(...page.items.filter((conversation) => conversation.sandbox_id === sandboxId));
+      if (page.next_page_id && scanned >= maxScanned) return { items, complete: false };
+    }
+    return { items, complete: true };
+  } catch (error) {
+    if (!deadline.timedOut() || options.signal?.aborted) throw error;
+    throw new ApiError({
+      kind: 'timeout',
+      method: 'GET',
+      path: '/api/v1/app-conversations/search',
+      message: `Listing the conversations of sandbox ${sandboxId} took longer than ${Math.round(deadlineMs / 100) / 10} s; stopped after ${scanned} conversations.`,
+    });
+  } finally {
+    deadline.dispose();
   }
-  return { items, complete: true };
 }
