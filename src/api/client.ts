@@ -300,8 +300,8 @@ export class OpenHandsClient {
   }
 
   /**
-   * `POST /api/settings` replaces the settings wholesale (`mcp_config` included), so send back what
-   * `getSettings` returned with only the intended change.
+   * `POST /api/settings` merges the posted top-level fields into the stored settings. Post only the
+   * fields to change: a read reply posted back carries masked secrets (`null`) and read-only flags.
    */
   storeSettings(
     settings: Settings | Record<string, unknown>,

@@ -4,9 +4,10 @@
  * 1. `GET /api/settings` for the providers the server has (so none is dropped by the request);
  * 2. `POST /api/add-git-providers` with every provider and, if it changed, the MCP config;
  * 3. `GET /api/settings` again: the real server ignores `mcp_config` on that endpoint, so when it
- *    did not persist, a read-modify-write `POST /api/settings` changing only `mcp_config` stores it.
+ *    did not persist, `POST /api/settings` with only `mcp_config` stores it (the server merges what
+ *    is posted into what it has; nothing else the form does not own is sent back).
  */
-import { isApiError, scrubSecrets, type McpConfig, type OpenHandsClient, type Settings } from '../api';
+import { isApiError, scrubSecrets, type OpenHandsClient, type Settings } from '../api';
 import { applyDraft } from './applyDraft';
 import { fieldPath } from './fieldPath';
 import type { FieldErrors, FormDraft } from './formSchema';
@@ -48,9 +49,6 @@ export interface SyncResult extends LocalState {
 }
 
 export type SaveResult = { kind: 'invalid'; errors: FieldErrors } | ({ kind: 'saved' } & SyncResult);
-
-/** `GET /api/settings` fields that only exist on read; posting them back would be noise at best. */
-const READ_ONLY_SETTINGS = ['provider_tokens_set', 'llm_api_key_set', 'search_api_key_set'];
 
 export class SyncService {
   constructor(
@@ -168,7 +166,7 @@ export class SyncService {
         if (mcpConfigEquals(after.mcp_config, desiredMcp)) {
           mcp = { status: 'synced', via: 'add-git-providers' };
         } else {
-          await client.storeSettings(withMcpConfig(after, desiredMcp));
+          await client.storeSettings({ mcp_config: desiredMcp });
           const check = await client.getSettings();
           latest = check;
           mcp = mcpConfigStored(check.mcp_config, desiredMcp)
@@ -255,11 +253,4 @@ function unchanged(): PartOutcome {
 function describePart(part: PartOutcome): string {
   const via = part.via ? ` via ${part.via}` : '';
   return part.message ? `${part.status}${via} (${part.message})` : `${part.status}${via}`;
-}
-
-/** The settings as read, with only `mcp_config` replaced: `POST /api/settings` stores the whole object. */
-function withMcpConfig(settings: Settings, mcpConfig: McpConfig): Record<string, unknown> {
-  const body: Record<string, unknown> = { ...settings, mcp_config: mcpConfig };
-  for (const key of READ_ONLY_SETTINGS) delete body[key];
-  return body;
 }

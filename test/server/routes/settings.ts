@@ -1,13 +1,13 @@
 // GET/POST /api/settings (legacy). GET never reveals secrets (only `*_set` flags and provider→host);
-// POST stores the posted model wholesale: omitted fields fall back to model defaults, except the five
-// the real endpoint keeps from the stored settings when sent as null.
+// POST merges the posted top-level fields into the stored settings (OpenHands 1.11's `Settings.update`):
+// omitted fields keep their stored value, and five keep it when sent as null.
 import { bodyInput, missingBodyIssue } from '../body';
 import type { ServerContext } from '../context';
 import { json, validationFailed, type Reply } from '../http';
 import { mcpConfigValidator } from '../mcpConfig';
 import { PROVIDER_TYPES, type ProviderType, type SettingsRecord } from '../models';
 import type { Route, RouteRequest } from '../route';
-import { emptyMcpConfig } from '../settingsDefaults';
+import { emptyMcpConfig, settingsModelDefaults } from '../settingsDefaults';
 import {
   anyValue,
   bool,
@@ -87,8 +87,13 @@ function storeSettings(request: RouteRequest, context: ServerContext): Reply {
   const parsed = settingsModel(input.value, ['body'], issues);
   if (parsed === INVALID) return validationFailed(issues);
   const { secrets_store: _ignored, ...incoming } = parsed;
-  const next: SettingsRecord = { ...incoming };
   const existing = context.state.settings;
+  const posted = new Set(Object.keys(isRecord(input.value) ? input.value : {}));
+  // the validator filled in defaults for what was not posted: those keep what is stored
+  const next: SettingsRecord = { ...(existing ?? settingsModelDefaults()) };
+  for (const [field, value] of Object.entries(incoming)) {
+    if (posted.has(field)) Object.assign(next, { [field]: value });
+  }
   if (existing !== null) {
     for (const field of KEPT_WHEN_NULL) {
       if (next[field] === null) Object.assign(next, { [field]: existing[field] });
@@ -102,3 +107,7 @@ export const settingsRoutes: Route[] = [
   { method: 'GET', pattern: /^\/api\/settings$/, legacyAuth: true, handle: loadSettings },
   { method: 'POST', pattern: /^\/api\/settings$/, readsBody: true, legacyAuth: true, handle: storeSettings },
 ];
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}

@@ -64,8 +64,9 @@ describe('mcpForm save and sync against the test server', () => {
       service = new SyncService(store, log, () => STRINGS, idSequence());
     });
 
-    it('stores locally, sends providers and MCP, then persists MCP through a read-modify-write of /api/settings', async () => {
+    it('stores locally, sends providers and MCP, then persists MCP through /api/settings, posting only mcp_config', async () => {
       const before = await t.client.getSettings();
+      const storedBefore = structuredClone(t.server.state.settings);
       t.server.requests.length = 0;
       const result = saved(await service.save(t.server.url, fullDraft(t.server.url), t.client));
       assert.deepEqual(result.outcome.tokens, { status: 'synced' });
@@ -81,8 +82,13 @@ describe('mcpForm save and sync against the test server', () => {
       assert.deepEqual(add.provider_tokens, { github: { token: 'ghp_valid_new', host: null } });
       assert.equal((add.mcp_config as { stdio_servers: unknown[] }).stdio_servers.length, 1);
       const posted = bodyOf(t.server.requests, 'POST', '/api/settings');
-      assert.equal(posted.llm_model, before.llm_model, 'the other settings go back as read');
-      assert.equal('provider_tokens_set' in posted, false, 'read-only fields are not posted');
+      assert.deepEqual(Object.keys(posted), ['mcp_config'], 'only what the form owns is posted');
+      // Every stored field but mcp_config is as it was, secrets (which GET masks as null) included.
+      assert.ok(t.server.state.settings && storedBefore);
+      const { mcp_config: _mcpAfter, ...restAfter } = t.server.state.settings;
+      const { mcp_config: _mcpBefore, ...restBefore } = storedBefore;
+      assert.deepEqual(restAfter, restBefore);
+      assert.ok(restAfter.llm_api_key, 'the stored LLM key survived');
       // What the server holds now.
       assert.equal(t.server.state.providerTokens.github?.token, 'ghp_valid_new');
       const mcp = t.server.state.settings?.mcp_config;

@@ -68,7 +68,7 @@ describe('test server: git providers and settings', () => {
     assert.deepEqual({ ...server.state.providerTokens }, {});
   });
 
-  it('validates mcp_config but ignores it on add-git-providers; POST /api/settings replaces it wholesale', async () => {
+  it('validates mcp_config but ignores it on add-git-providers; POST /api/settings merges what is posted', async () => {
     const invalid = await addProviders({
       mcp_config: { stdio_servers: [{ name: 'bad name', command: 'npx' }] },
     });
@@ -97,6 +97,11 @@ describe('test server: git providers and settings', () => {
     assert.equal(settings.body.llm_api_key, null);
     assert.equal(settings.body.llm_api_key_set, true);
     assert.equal(settings.body.language, 'en');
+
+    // A partial POST changes only what it names (OpenHands 1.11 merges with Settings.update).
+    const before = structuredClone(server.state.settings);
+    await postJson(`${server.url}/api/settings`, { git_user_name: 'someone else' });
+    assert.deepEqual(server.state.settings, { ...before, git_user_name: 'someone else' });
   });
 
   it('can store mcp_config from add-git-providers when configured like a newer server', async () => {
