@@ -1,0 +1,176 @@
+// `npm run test:real`: the extension and its client against the REAL OpenHands app server.
+//  1. installs openhands-ai (pinned) into the cached venv when missing (seconds when present);
+//  2. starts the scripted LLM and the real app server (process sandboxes) on 127.0.0.1, stores the LLM;
+//  3. the client suite's real-server part (test/real/client.real.test.ts, mocha) over HTTP;
+//  4. a real VS Code (code-server + Chromium) with the extension against the same server
+//     (test/real/vscode.steps.ts), a screenshot per step in .artifacts/screenshots/real/.
+// Prints `N passed, N failed` over both. Everything it started is stopped by process group, also on
+// Ctrl-C and on failure.
+import { spawn } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { SCRIPTED_MODEL, startScriptedLlm } from '../../test/real/scriptedLlm';
+import { configureScriptedLlm, REAL_ENV } from '../../test/real/env';
+import { defineRealSteps } from '../../test/real/vscode.steps';
+import { StepRunner } from '../../test/e2e/runner';
+import { collectCodeServerLogs, freshArtifactsDir } from '../vscode/artifacts';
+import { launchBrowser } from '../vscode/browser';
+import { buildExtension } from '../vscode/build';
+import { Cleanup } from '../vscode/cleanup';
+import { startCodeServer } from '../vscode/code-server';
+import { recordConsole } from '../vscode/console-log';
+import { since } from '../vscode/elapsed';
+import { ROOT, RUNS_DIR, SCREENSHOTS_DIR } from '../vscode/paths';
+import { provision } from '../vscode/provision';
+import { screenshot } from '../vscode/workbench';
+import { workbenchUrl } from '../vscode/workbench-url';
+import { startRealOpenHands, type RealOpenHands } from './server';
+import { ensureOpenHands, installedVersions } from './venv';
+
+const ARTIFACTS_NAME = 'real';
+const REAL_SCREENSHOTS = path.join(SCREENSHOTS_DIR, 'real');
+const CLIENT_SUITE = path.join(ROOT, 'test', 'real', 'client.real.test.ts');
+
+interface Counts {
+  passed: number;
+  failed: number;
+}
+
+/** Runs the mocha suite in a child process (its own output on our stdout) and reads its tallies. */
+function runClientSuite(server: RealOpenHands, llmBaseUrl: string, logFile: string): Promise<Counts> {
+  const mocha = path.join(ROOT, 'node_modules', 'mocha', 'bin', 'mocha.js');
+  const args = [
+    mocha,
+    '--no-config',
+    '--node-option',
+    'import=tsx',
+    '--timeout',
+    '180000',
+    '--reporter',
+    'spec',
+    CLIENT_SUITE,
+  ];
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, args, {
+      cwd: ROOT,
+      env: {
+        ...process.env,
+        [REAL_ENV.url]: server.url,
+        [REAL_ENV.apiKey]: server.apiKey,
+        [REAL_ENV.llmBaseUrl]: llmBaseUrl,
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let output = '';
+    const log = fs.createWriteStream(logFile);
+    for (const stream of [child.stdout, child.stderr]) {
+      stream.on('data', (chunk: Buffer) => {
+        output += chunk.toString();
+        log.write(chunk);
+        process.stdout.write(chunk);
+      });
+    }
+    child.once('error', reject);
+    child.once('exit', () => {
+      log.end();
+      const passed = Number(/(\d+) passing/.exec(output)?.[1] ?? 0);
+      const failed = Number(/(\d+) failing/.exec(output)?.[1] ?? 0);
+      // a suite that did not even load counts as one failure, never as zero tests
+      resolve(passed + failed === 0 ? { passed: 0, failed: 1 } : { passed, failed });
+    });
+  });
+}
+
+async function runVsCode(
+  cleanup: Cleanup,
+  server: RealOpenHands,
+  artifacts: string,
+  log: (line: string) => void,
+): Promise<Counts> {
+  let step = Date.now();
+  provision();
+  buildExtension();
+  log(`[real] provisioned and built (${since(step)})`);
+  step = Date.now();
+  const codeServer = await startCodeServer({
+    runDir: path.join(RUNS_DIR, 'real'),
+    logFile: path.join(artifacts, 'code-server.log'),
+    settings: { 'openhands.serverUrl': server.url, 'openhands.httpLogLevel': 'bodies' },
+  });
+  cleanup.add('collect logs', () => collectCodeServerLogs(codeServer.userDataDir, artifacts));
+  cleanup.add('code-server', () => codeServer.stop());
+  log(`[real] code-server pid ${codeServer.pid} at ${codeServer.url} (${since(step)})`);
+  const browser = await launchBrowser();
+  cleanup.add('chromium', () => browser.close());
+  recordConsole(browser.page, path.join(artifacts, 'browser-console.log'));
+
+  fs.rmSync(REAL_SCREENSHOTS, { recursive: true, force: true });
+  const runner = new StepRunner(browser.page, REAL_SCREENSHOTS);
+  defineRealSteps(runner, {
+    page: browser.page,
+    server: { url: server.url, apiKey: server.apiKey },
+    workbenchUrl: workbenchUrl({
+      baseUrl: codeServer.url,
+      folder: codeServer.workspaceFolder,
+      extensionDevelopmentPath: ROOT,
+    }),
+    screenshot: (name) => screenshot(browser.page, path.join(REAL_SCREENSHOTS, `extra-${name}.png`)),
+  });
+  const results = await runner.run();
+  const passed = results.filter((r) => r.passed).length;
+  return { passed, failed: results.length - passed || (results.length === 0 ? 1 : 0) };
+}
+
+async function main(): Promise<number> {
+  const started = Date.now();
+  const cleanup = new Cleanup();
+  cleanup.handleSignals();
+  const artifacts = freshArtifactsDir(ARTIFACTS_NAME);
+  const log = (line: string) => console.log(line);
+  const totals: Counts = { passed: 0, failed: 0 };
+  try {
+    let step = Date.now();
+    const what = ensureOpenHands(log);
+    const versions = installedVersions();
+    log(`[real] openhands ${what} (${since(step)}): ${JSON.stringify(versions)}`);
+
+    const llm = await startScriptedLlm();
+    cleanup.add('scripted LLM', () => llm.close());
+    step = Date.now();
+    const server = await startRealOpenHands({ logFile: path.join(artifacts, 'app-server.log'), log });
+    cleanup.add('OpenHands app server', () => server.stop());
+    log(`[real] OpenHands app server pid ${server.pid} at ${server.url} (${since(step)})`);
+    await configureScriptedLlm(server, llm.baseUrl, SCRIPTED_MODEL);
+
+    step = Date.now();
+    const client = await runClientSuite(server, llm.baseUrl, path.join(artifacts, 'client-suite.log'));
+    log(`[real] client suite: ${client.passed} passed, ${client.failed} failed (${since(step)})`);
+    totals.passed += client.passed;
+    totals.failed += client.failed;
+
+    step = Date.now();
+    try {
+      const vscode = await runVsCode(cleanup, server, artifacts, log);
+      log(`[real] VS Code: ${vscode.passed} passed, ${vscode.failed} failed (${since(step)})`);
+      totals.passed += vscode.passed;
+      totals.failed += vscode.failed;
+    } catch (error) {
+      console.error(`[real] VS Code run: ${error instanceof Error ? error.message : String(error)}`);
+      totals.failed += 1;
+    }
+    fs.writeFileSync(path.join(artifacts, 'llm-requests.json'), `${JSON.stringify(llm.requests, null, 2)}\n`);
+    log(
+      `[real] screenshots: ${path.relative(ROOT, REAL_SCREENSHOTS)}/, logs: ${path.relative(ROOT, artifacts)}/`,
+    );
+  } catch (error) {
+    console.error(`[real] ${error instanceof Error ? error.message : String(error)}`);
+    totals.failed += 1;
+  } finally {
+    await cleanup.runAll();
+  }
+  log(`[real] ${since(started)} total`);
+  console.log(`${totals.passed} passed, ${totals.failed} failed`);
+  return totals.failed === 0 && totals.passed > 0 ? 0 : 1;
+}
+
+void main().then((code) => process.exit(code));

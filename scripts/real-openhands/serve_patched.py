@@ -1,0 +1,77 @@
+"""Runs the installed OpenHands app server (openhands-ai 1.11.0) with the two runtime patches these
+machines need, and nothing else changed. Started by scripts/real-openhands/server.ts:
+
+    <venv>/bin/python scripts/real-openhands/serve_patched.py --host 127.0.0.1 --port PORT
+
+The patches replace attributes of already-imported modules in this process only; no installed file is
+edited. Both were checked against the installed source (see the README, "The real OpenHands"):
+
+1. /.dockerenv exists on these machines, so `is_running_in_docker()` is true and every health check of a
+   local process sandbox is sent to `http://host.docker.internal:<port>`, a name that does not resolve
+   here. Upstream issue OpenHands/OpenHands#14499. Installed code:
+   openhands/app_server/utils/docker_utils.py `replace_localhost_hostname_for_docker` (calls
+   `is_running_in_docker` from openhands/app_server/utils/environment.py: /.dockerenv, /run/.containerenv,
+   DOCKER_CONTAINER, /proc/self/cgroup). Patched: docker_utils sees "not in Docker". The sandboxes are
+   processes on this very host, so `localhost` is the right name for them.
+
+2. `ProcessSandboxService._get_process_status` maps only psutil's "running" to RUNNING; an agent server
+   waiting for requests is "sleeping" and is reported STARTING for ever, so a conversation start waits
+   for the sandbox until it times out. Upstream PR OpenHands/OpenHands#14267 (not merged in 1.11.0).
+   Patched: a live process that is not stopped (sleeping, disk-sleep, idle) counts as RUNNING, exactly
+   as a "running" one does; the service's own /alive health check still turns a process that does not
+   answer into ERROR.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+
+import psutil
+import uvicorn
+
+
+def apply_patches() -> None:
+    from openhands.app_server.sandbox import process_sandbox_service
+    from openhands.app_server.sandbox.sandbox_models import SandboxStatus
+    from openhands.app_server.utils import docker_utils
+
+    # 1. OpenHands/OpenHands#14499: no host.docker.internal rewrite for sandboxes on this host.
+    docker_utils.is_running_in_docker = lambda: False
+
+    # 2. OpenHands/OpenHands#14267: an idle (sleeping) agent server is RUNNING, not STARTING.
+    service = process_sandbox_service.ProcessSandboxService
+    original = service._get_process_status
+    alive_but_waiting = {psutil.STATUS_SLEEPING, psutil.STATUS_DISK_SLEEP, psutil.STATUS_IDLE}
+
+    def get_process_status(self, process_info):  # type: ignore[no-untyped-def]
+        status = original(self, process_info)
+        if status != SandboxStatus.STARTING:
+            return status
+        try:
+            if psutil.Process(process_info.pid).status() in alive_but_waiting:
+                return SandboxStatus.RUNNING
+        except (psutil.NoSuchProcess, psutil.AccessDenied):
+            return SandboxStatus.MISSING
+        return status
+
+    service._get_process_status = get_process_status
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument('--host', default='127.0.0.1')
+    parser.add_argument('--port', type=int, required=True)
+    args = parser.parse_args()
+    apply_patches()
+    print(f'[serve_patched] patches applied (#14499, #14267); pid {os.getpid()}', flush=True)
+    uvicorn.run(
+        'openhands.app_server.app:app',
+        host=args.host,
+        port=args.port,
+        log_level='debug' if os.environ.get('DEBUG') else 'info',
+    )
+
+
+if __name__ == '__main__':
+    main()

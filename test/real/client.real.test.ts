@@ -1,0 +1,331 @@
+// The client suite's real-server part: every OpenHandsClient method, over HTTP, against the real
+// OpenHands app server (openhands-ai 1.11.0, local process sandboxes) with the scripted LLM. Run by
+// scripts/real-openhands/run-tests.ts (`npm run test:real`), which starts both and sets the environment.
+// The tests run in order and share what they create: each sandbox is a real agent-server process.
+import * as assert from 'node:assert/strict';
+import { ApiError, OpenHandsClient } from '../../src/api';
+import type { AppConversation, AppConversationStartTask, SandboxInfo } from '../../src/api/models';
+import { agentEvents, realRequest, realServerEnv, sleep, type RealServerEnv } from './env';
+import { SCRIPTED_COMMAND, SCRIPTED_FINISH } from './scriptedLlm';
+
+const MESSAGE = 'Run one shell command for the VS Code client test, then finish.';
+
+/** `call` may throw before returning a promise (the client checks arguments synchronously). */
+async function rejection(call: () => Promise<unknown>): Promise<ApiError> {
+  try {
+    await call();
+  } catch (error) {
+    assert.ok(error instanceof ApiError, `expected an ApiError, got ${String(error)}`);
+    return error;
+  }
+  assert.fail('expected the call to fail');
+}
+
+async function until<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs: number): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  let last: unknown;
+  for (;;) {
+    try {
+      const value = await probe();
+      if (value !== undefined) return value;
+    } catch (error) {
+      last = error;
+    }
+    if (Date.now() > deadline) {
+      throw new Error(`timed out waiting for ${what}${last ? ` (last error: ${String(last)})` : ''}`);
+    }
+    await sleep(500);
+  }
+}
+
+describe('OpenHandsClient against the real OpenHands app server', function () {
+  this.timeout(180_000);
+  let env: RealServerEnv;
+  let client: OpenHandsClient;
+  let sandbox: SandboxInfo;
+  let task: AppConversationStartTask;
+  let conversation: AppConversation;
+
+  before(() => {
+    env = realServerEnv();
+    client = new OpenHandsClient({ baseUrl: env.url, apiKey: env.apiKey, timeoutMs: 60_000 });
+  });
+
+  describe('auth', () => {
+    it('with SESSION_API_KEY set, V1 routes answer 401 to a client without the key', async () => {
+      const anonymous = new OpenHandsClient({ baseUrl: env.url, timeoutMs: 10_000 });
+      const error = await rejection(() => anonymous.searchSandboxes());
+      assert.equal(error.kind, 'unauthorized');
+      assert.equal(error.status, 401);
+    });
+  });
+
+  describe('sandbox specs', () => {
+    it('searchSandboxSpecs lists the process spec (python -m openhands.agent_server)', async () => {
+      const page = await client.searchSandboxSpecs();
+      assert.ok(page.items.length >= 1);
+      assert.equal(page.next_page_id, null);
+      const spec = page.items[0]!;
+      assert.match(spec.id, /agent-server/);
+      assert.deepEqual(spec.command, ['python', '-m', 'openhands.agent_server']);
+    });
+
+    it('getSandboxSpecs answers in input order with null for an unknown id', async () => {
+      const [spec] = (await client.searchSandboxSpecs()).items;
+      const got = await client.getSandboxSpecs(['no-such-spec', spec!.id]);
+      assert.equal(got[0], null);
+      assert.equal(got[1]?.id, spec!.id);
+    });
+  });
+
+  describe('sandboxes', () => {
+    it('startSandbox starts an agent-server process and reports it RUNNING with its URL and key', async () => {
+      sandbox = await client.startSandbox();
+      assert.equal(sandbox.status, 'RUNNING');
+      assert.ok(sandbox.session_api_key, 'a running sandbox has a session key');
+      const agent = sandbox.exposed_urls?.find((u) => u.name === 'AGENT_SERVER');
+      assert.ok(agent, 'an AGENT_SERVER url');
+      assert.match(agent.url, /^http:\/\/localhost:\d+$/);
+      // process sandboxes have no oh-agent-server- prefix: a base62 id
+      assert.match(sandbox.id, /^[0-9A-Za-z]+$/);
+    });
+
+    it('searchSandboxes lists it, newest first', async () => {
+      const page = await client.searchSandboxes({ limit: 100 });
+      assert.equal(page.items[0]?.id, sandbox.id);
+      assert.equal(page.items[0]?.status, 'RUNNING');
+    });
+
+    it('searchSandboxes pages by offset', async () => {
+      const second = await client.startSandbox();
+      try {
+        const first = await client.searchSandboxes({ limit: 1 });
+        assert.equal(first.items.length, 1);
+        assert.equal(first.next_page_id, '1');
+        const next = await client.searchSandboxes({ limit: 1, pageId: first.next_page_id! });
+        assert.notEqual(next.items[0]?.id, first.items[0]?.id);
+      } finally {
+        await client.deleteSandbox(second.id);
+      }
+    });
+
+    it('getSandboxes answers in input order with null for an unknown id', async () => {
+      const got = await client.getSandboxes(['nosuchsandbox', sandbox.id]);
+      assert.equal(got[0], null);
+      assert.equal(got[1]?.id, sandbox.id);
+    });
+
+    it('pauseSandbox suspends the process: PAUSED, key and URLs gone', async () => {
+      assert.deepEqual(await client.pauseSandbox(sandbox.id), { success: true });
+      const [paused] = await client.getSandboxes([sandbox.id]);
+      assert.equal(paused?.status, 'PAUSED');
+      assert.equal(paused?.session_api_key, null);
+      assert.ok(paused?.exposed_urls === null || paused?.exposed_urls.length === 0);
+    });
+
+    it('resumeSandbox resumes it: RUNNING again', async () => {
+      assert.deepEqual(await client.resumeSandbox(sandbox.id), { success: true });
+      const resumed = await until(
+        'RUNNING after resume',
+        async () => {
+          const [info] = await client.getSandboxes([sandbox.id]);
+          return info?.status === 'RUNNING' ? info : undefined;
+        },
+        30_000,
+      );
+      assert.ok(resumed.session_api_key);
+    });
+
+    it('pause, resume and delete of an unknown sandbox are 404 not_found', async () => {
+      for (const call of [
+        () => client.pauseSandbox('nosuchsandbox'),
+        () => client.resumeSandbox('nosuchsandbox'),
+        () => client.deleteSandbox('nosuchsandbox'),
+      ]) {
+        const error = await rejection(call);
+        assert.equal(error.status, 404);
+        assert.equal(error.kind, 'not_found');
+      }
+    });
+
+    it('a page size above 100 is refused by the client before any request', async () => {
+      const error = await rejection(() => client.searchSandboxes({ limit: 101 }));
+      assert.equal(error.kind, 'validation');
+      assert.equal(error.status, undefined);
+    });
+  });
+
+  describe('conversations with the scripted LLM', () => {
+    it('createConversation returns a WORKING start task, not a conversation', async () => {
+      task = await client.createConversation({
+        sandbox_id: sandbox.id,
+        initial_message: { role: 'user', content: [{ type: 'text', text: MESSAGE }] },
+      });
+      assert.equal(task.status, 'WORKING');
+      assert.match(task.id, /^[0-9a-f]{32}$/);
+      assert.equal(task.app_conversation_id, null);
+    });
+
+    it('waitForStartTask polls the task to READY with the conversation id', async () => {
+      task = await client.waitForStartTask(task.id, { timeoutMs: 150_000, intervalMs: 1000 });
+      assert.equal(task.status, 'READY');
+      assert.match(task.app_conversation_id ?? '', /^[0-9a-f]{32}$/);
+      assert.equal(task.sandbox_id, sandbox.id);
+    });
+
+    it('getConversations returns it (and null for an unknown id)', async () => {
+      const unknown = '0'.repeat(32);
+      const [found, missing] = await client.getConversations([task.app_conversation_id!, unknown]);
+      assert.ok(found);
+      assert.equal(missing, null);
+      conversation = found;
+      assert.equal(conversation.sandbox_id, sandbox.id);
+      assert.equal(conversation.sandbox_status, 'RUNNING');
+      assert.match(conversation.conversation_url ?? '', /\/api\/conversations\/[0-9a-f]{32}$/);
+    });
+
+    it('the agent really ran: think, the shell command and finish, with the command output', async () => {
+      const finished = await until(
+        'execution_status finished',
+        async () => {
+          const [c] = await client.getConversations([conversation.id]);
+          return c?.execution_status === 'finished' ? c : undefined;
+        },
+        120_000,
+      );
+      const events = await agentEvents(finished.conversation_url!, finished.session_api_key!);
+      const actions = events.flatMap((e) => (e.action?.kind ? [e.action.kind] : []));
+      assert.deepEqual(actions, ['ThinkAction', 'TerminalAction', 'FinishAction']);
+      const command = events.find((e) => e.action?.kind === 'TerminalAction')?.action?.command;
+      assert.equal(command, SCRIPTED_COMMAND);
+      const output = events
+        .filter((e) => e.observation?.kind === 'TerminalObservation')
+        .flatMap((e) => e.observation?.content ?? [])
+        .map((c) => c.text ?? '')
+        .join('');
+      assert.match(output, /scripted-llm-was-here/);
+      const finish = events.find((e) => e.action?.kind === 'FinishAction')?.action?.message;
+      assert.equal(finish, SCRIPTED_FINISH);
+    });
+
+    it('searchConversations lists it with its sandbox status; titleContains filters', async () => {
+      const page = await client.searchConversations({ limit: 100 });
+      const row = page.items.find((c) => c.id === conversation.id);
+      assert.ok(row);
+      assert.equal(row.sandbox_id, sandbox.id);
+      assert.match(row.title ?? '', /^Conversation [0-9a-f]{5}$/);
+      const filtered = await client.searchConversations({ titleContains: row.title!.slice(-5) });
+      assert.deepEqual(
+        filtered.items.map((c) => c.id),
+        [conversation.id],
+      );
+      const none = await client.searchConversations({ titleContains: 'no-such-title-anywhere' });
+      assert.deepEqual(none.items, []);
+    });
+
+    it('countConversations counts it, with and without a filter', async () => {
+      assert.ok((await client.countConversations()) >= 1);
+      assert.equal(await client.countConversations({ titleContains: 'no-such-title-anywhere' }), 0);
+    });
+
+    it('listSandboxConversations returns the conversations of one sandbox', async () => {
+      const result = await client.listSandboxConversations(sandbox.id);
+      assert.deepEqual(
+        result.items.map((c) => c.id),
+        [conversation.id],
+      );
+    });
+
+    it('searchStartTasks, countStartTasks and getStartTasks find the start task', async () => {
+      const page = await client.searchStartTasks({ conversationIdEq: conversation.id });
+      assert.deepEqual(
+        page.items.map((t) => t.id),
+        [task.id],
+      );
+      assert.equal(await client.countStartTasks({ conversationIdEq: conversation.id }), 1);
+      const [got, missing] = await client.getStartTasks([task.id, '0'.repeat(32)]);
+      assert.equal(got?.status, 'READY');
+      assert.equal(missing, null);
+    });
+
+    it('createConversationStreaming reports each step and ends READY (in the same sandbox)', async () => {
+      const seen: string[] = [];
+      const last = await client.createConversationStreaming(
+        { sandbox_id: sandbox.id, initial_message: { content: [{ type: 'text', text: MESSAGE }] } },
+        { onProgress: (t) => seen.push(t.status) },
+      );
+      assert.equal(last.status, 'READY');
+      assert.equal(seen.at(-1), 'READY');
+      assert.ok(seen.length >= 2, `progress: ${seen.join(' → ')}`);
+      const result = await client.listSandboxConversations(sandbox.id);
+      assert.equal(result.items.length, 2);
+    });
+
+    it('searchConversations pages with next_page_id', async () => {
+      const first = await client.searchConversations({ limit: 1 });
+      assert.equal(first.items.length, 1);
+      assert.ok(first.next_page_id);
+      const second = await client.searchConversations({ limit: 1, pageId: first.next_page_id });
+      assert.notEqual(second.items[0]?.id, first.items[0]?.id);
+    });
+  });
+
+  describe('settings and git providers', () => {
+    it('getSettings reads the stored settings (the scripted LLM the driver configured)', async () => {
+      const settings = await client.getSettings();
+      const raw = await realRequest<{ agent_settings?: { llm?: { model?: string } } }>(
+        env,
+        'GET',
+        '/api/v1/settings',
+      );
+      assert.equal(raw.status, 200);
+      assert.equal(
+        settings.llm_model ?? raw.body.agent_settings?.llm?.model,
+        raw.body.agent_settings?.llm?.model,
+      );
+    });
+
+    it('storeSettings stores MCP servers that the server then holds', async () => {
+      const settings = await client.getSettings();
+      await client.storeSettings({
+        ...settings,
+        mcp_config: {
+          sse_servers: [{ url: 'http://127.0.0.1:9/sse' }],
+          stdio_servers: [],
+          shttp_servers: [],
+        },
+      });
+      const raw = await realRequest<{ agent_settings?: { mcp_config?: Record<string, { url?: string }> } }>(
+        env,
+        'GET',
+        '/api/v1/settings',
+      );
+      const urls = Object.values(raw.body.agent_settings?.mcp_config ?? {}).map((s) => s.url);
+      assert.deepEqual(urls, ['http://127.0.0.1:9/sse']);
+    });
+
+    it('storeProviderTokens: a token the provider rejects is a 401 with the server message', async () => {
+      // host on loopback (a closed port): the server's provider checks never leave the machine
+      const error = await rejection(() =>
+        client.storeProviderTokens({
+          provider_tokens: { github: { token: 'ghp_rejected', host: '127.0.0.1:9' } },
+        }),
+      );
+      assert.equal(error.status, 401);
+      assert.match(error.message, /Invalid token\. Please make sure it is a valid github token\./);
+    });
+
+    it('unsetProviderTokens clears the stored tokens', async () => {
+      const reply = await client.unsetProviderTokens();
+      assert.equal(reply.message, 'Unset Git provider tokens');
+    });
+  });
+
+  describe('cleanup', () => {
+    it('deleteSandbox stops the process; the sandbox is gone', async () => {
+      assert.deepEqual(await client.deleteSandbox(sandbox.id), { success: true });
+      const [gone] = await client.getSandboxes([sandbox.id]);
+      assert.equal(gone, null);
+    });
+  });
+});

@@ -1,0 +1,269 @@
+// An OpenAI-compatible chat-completions server on loopback that answers from a script, so the real
+// OpenHands agent loop runs with no model and no network: a `think` call, one shell command, then `finish`.
+//
+// What the installed OpenHands (openhands-sdk 1.34.0, litellm 1.84.1) sends, read in its source:
+// - native tool calls for every model name (`LLM.native_tool_calling` defaults to true; prompt-mocked
+//   tool calls only when it is switched off), so the script answers with OpenAI `tool_calls`;
+// - `stream: true` for conversations started by the app server (`_configure_llm` forces it), so
+//   answers are streamed as `chat.completion.chunk` server-sent events ending in `data: [DONE]`;
+//   non-streaming requests get one `chat.completion` object;
+// - the Chat Completions API for model names outside the GPT-5/Codex family (those use Responses).
+// The step is derived from the request itself (how many tool results it carries), so the server keeps
+// no per-conversation state and any number of conversations can run at once.
+import * as http from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+/** The model name to store in the settings: `openai/` makes litellm call `<base_url>/chat/completions`. */
+export const SCRIPTED_MODEL = 'openai/scripted-llm';
+/** What the shell step runs; its output shows up in the conversation's events. */
+export const SCRIPTED_COMMAND = 'echo scripted-llm-was-here && pwd';
+export const SCRIPTED_FINISH = 'Done: the scripted LLM ran one command.';
+
+export interface ChatRequestSummary {
+  stream: boolean;
+  model: string;
+  toolNames: string[];
+  /** The reply's kind: a tool name, or `text` when the request offered no tools. */
+  answered: string;
+}
+
+export interface ScriptedLlm {
+  /** The base URL to store as the LLM base URL (ends in /v1). */
+  baseUrl: string;
+  requests: ChatRequestSummary[];
+  close(): Promise<void>;
+}
+
+interface ToolSpec {
+  type?: string;
+  function?: { name?: string; parameters?: { properties?: Record<string, unknown>; required?: string[] } };
+}
+
+interface ChatMessage {
+  role?: string;
+  content?: unknown;
+}
+
+interface ChatRequest {
+  model?: string;
+  stream?: boolean;
+  messages?: ChatMessage[];
+  tools?: ToolSpec[];
+}
+
+interface ToolCall {
+  name: string;
+  arguments: Record<string, unknown>;
+}
+
+function toolNamed(tools: ToolSpec[], pattern: RegExp): ToolSpec | undefined {
+  return tools.find((t) => pattern.test(t.function?.name ?? ''));
+}
+
+/** Arguments for `tool`: ours, plus a value for every other required parameter the schema names. */
+function argumentsFor(tool: ToolSpec, ours: Record<string, unknown>): Record<string, unknown> {
+  const args: Record<string, unknown> = { ...ours };
+  const properties = tool.function?.parameters?.properties ?? {};
+  for (const name of tool.function?.parameters?.required ?? []) {
+    if (name in args) continue;
+    if (name === 'security_risk') args[name] = 'LOW';
+    else if (name === 'summary') args[name] = 'scripted step';
+    else if (name in properties) args[name] = '';
+  }
+  if ('security_risk' in properties && !('security_risk' in args)) args.security_risk = 'LOW';
+  return args;
+}
+
+/** The script: think → one shell command → finish, by the number of tool results seen so far. */
+export function nextStep(request: ChatRequest): ToolCall | { text: string } {
+  const tools = request.tools ?? [];
+  if (tools.length === 0) return { text: 'Scripted conversation' };
+  const toolResults = (request.messages ?? []).filter((m) => m.role === 'tool').length;
+  const think = toolNamed(tools, /^think$/);
+  const shell = toolNamed(tools, /^(terminal|execute_bash|bash)$/);
+  const finish = toolNamed(tools, /^finish$/);
+  const steps: ToolCall[] = [];
+  if (think) {
+    steps.push({
+      name: 'think',
+      arguments: argumentsFor(think, { thought: 'The script says: run one command, then finish.' }),
+    });
+  }
+  if (shell) {
+    steps.push({
+      name: shell.function?.name ?? 'terminal',
+      arguments: argumentsFor(shell, { command: SCRIPTED_COMMAND }),
+    });
+  }
+  if (finish) steps.push({ name: 'finish', arguments: argumentsFor(finish, { message: SCRIPTED_FINISH }) });
+  return steps[toolResults] ?? { text: SCRIPTED_FINISH };
+}
+
+let counter = 0;
+function completionId(): string {
+  counter += 1;
+  return `chatcmpl-scripted-${Date.now().toString(36)}-${counter}`;
+}
+
+const USAGE = { prompt_tokens: 100, completion_tokens: 20, total_tokens: 120 };
+
+function completion(model: string, step: ToolCall | { text: string }) {
+  const created = Math.floor(Date.now() / 1000);
+  const id = completionId();
+  if ('text' in step) {
+    return {
+      id,
+      object: 'chat.completion',
+      created,
+      model,
+      choices: [{ index: 0, finish_reason: 'stop', message: { role: 'assistant', content: step.text } }],
+      usage: USAGE,
+    };
+  }
+  return {
+    id,
+    object: 'chat.completion',
+    created,
+    model,
+    choices: [
+      {
+        index: 0,
+        finish_reason: 'tool_calls',
+        message: {
+          role: 'assistant',
+          content: null,
+          tool_calls: [
+            {
+              id: `call_${id.slice(-12)}`,
+              type: 'function',
+              function: { name: step.name, arguments: JSON.stringify(step.arguments) },
+            },
+          ],
+        },
+      },
+    ],
+    usage: USAGE,
+  };
+}
+
+/** The same answer as server-sent `chat.completion.chunk`s, the way OpenAI streams it. */
+function chunks(model: string, step: ToolCall | { text: string }): object[] {
+  const created = Math.floor(Date.now() / 1000);
+  const id = completionId();
+  const chunk = (delta: object, finish: string | null = null, usage?: object) => ({
+    id,
+    object: 'chat.completion.chunk',
+    created,
+    model,
+    choices: [{ index: 0, delta, finish_reason: finish }],
+    ...(usage ? { usage } : {}),
+  });
+  if ('text' in step) {
+    return [
+      chunk({ role: 'assistant', content: '' }),
+      chunk({ content: step.text }),
+      chunk({}, 'stop'),
+      { id, object: 'chat.completion.chunk', created, model, choices: [], usage: USAGE },
+    ];
+  }
+  const args = JSON.stringify(step.arguments);
+  const half = Math.floor(args.length / 2);
+  return [
+    chunk({
+      role: 'assistant',
+      content: null,
+      tool_calls: [
+        {
+          index: 0,
+          id: `call_${id.slice(-12)}`,
+          type: 'function',
+          function: { name: step.name, arguments: '' },
+        },
+      ],
+    }),
+    chunk({ tool_calls: [{ index: 0, function: { arguments: args.slice(0, half) } }] }),
+    chunk({ tool_calls: [{ index: 0, function: { arguments: args.slice(half) } }] }),
+    chunk({}, 'tool_calls'),
+    { id, object: 'chat.completion.chunk', created, model, choices: [], usage: USAGE },
+  ];
+}
+
+function readBody(req: http.IncomingMessage): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const parts: Buffer[] = [];
+    req.on('data', (part: Buffer) => parts.push(part));
+    req.on('end', () => resolve(Buffer.concat(parts).toString('utf8')));
+    req.on('error', reject);
+  });
+}
+
+function sendJson(res: http.ServerResponse, status: number, body: unknown): void {
+  res.writeHead(status, { 'content-type': 'application/json' });
+  res.end(JSON.stringify(body));
+}
+
+async function handle(
+  req: http.IncomingMessage,
+  res: http.ServerResponse,
+  requests: ChatRequestSummary[],
+): Promise<void> {
+  const url = new URL(req.url ?? '/', 'http://127.0.0.1');
+  if (req.method === 'GET' && /\/models$/.test(url.pathname)) {
+    sendJson(res, 200, { object: 'list', data: [{ id: 'scripted-llm', object: 'model', owned_by: 'test' }] });
+    return;
+  }
+  if (req.method !== 'POST' || !/\/chat\/completions$/.test(url.pathname)) {
+    sendJson(res, 404, { error: { message: `no route ${req.method} ${url.pathname}`, type: 'not_found' } });
+    return;
+  }
+  let request: ChatRequest;
+  try {
+    request = JSON.parse(await readBody(req)) as ChatRequest;
+  } catch {
+    sendJson(res, 400, { error: { message: 'invalid JSON', type: 'invalid_request_error' } });
+    return;
+  }
+  const model = request.model ?? 'scripted-llm';
+  const step = nextStep(request);
+  requests.push({
+    stream: request.stream === true,
+    model,
+    toolNames: (request.tools ?? []).map((t) => t.function?.name ?? '?'),
+    answered: 'text' in step ? 'text' : step.name,
+  });
+  if (request.stream !== true) {
+    sendJson(res, 200, completion(model, step));
+    return;
+  }
+  res.writeHead(200, {
+    'content-type': 'text/event-stream',
+    'cache-control': 'no-cache',
+    connection: 'keep-alive',
+  });
+  for (const part of chunks(model, step)) res.write(`data: ${JSON.stringify(part)}\n\n`);
+  res.end('data: [DONE]\n\n');
+}
+
+export async function startScriptedLlm(options: { port?: number } = {}): Promise<ScriptedLlm> {
+  const requests: ChatRequestSummary[] = [];
+  const server = http.createServer((req, res) => {
+    handle(req, res, requests).catch((error: unknown) => {
+      if (!res.headersSent) sendJson(res, 500, { error: { message: String(error), type: 'server_error' } });
+      else res.end();
+    });
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, '127.0.0.1', () => resolve());
+  });
+  const { port } = server.address() as AddressInfo;
+  return {
+    baseUrl: `http://127.0.0.1:${port}/v1`,
+    requests,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}

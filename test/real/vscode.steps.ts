@@ -1,0 +1,357 @@
+// The extension in a real VS Code (code-server + Chromium) against the REAL OpenHands app server with
+// the scripted LLM. Driven by scripts/real-openhands/run-tests.ts; a screenshot after every step.
+// What the tree shows is compared with what the server itself answers (read over plain HTTP here).
+import type { Page } from 'playwright-core';
+import { waitForWorkbench } from '../../scripts/vscode/workbench';
+import {
+  click,
+  EDIT_COMMAND_TITLE,
+  errorText,
+  fill,
+  formFrame,
+  setSecret,
+  waitForForm,
+  waitIdle,
+} from '../e2e/mcpForm';
+import {
+  chooseFromRowMenu,
+  openOpenHandsView,
+  rowContaining,
+  rowLabels,
+  viewPane,
+} from '../e2e/openhands-view';
+import { answerInputBox, runCommand } from '../e2e/palette';
+import type { StepRunner } from '../e2e/runner';
+import { CONVERSATIONS_VIEW, PAUSE_SANDBOX, RESUME_SANDBOX, SANDBOXES_VIEW } from '../e2e/selectors';
+import { eventually } from '../e2e/wait';
+import { realRequest } from './env';
+
+export interface RealStepsContext {
+  page: Page;
+  server: { url: string; apiKey: string };
+  workbenchUrl: string;
+  screenshot(name: string): Promise<string>;
+}
+
+interface Sandbox {
+  id: string;
+  status: string;
+}
+interface Conversation {
+  id: string;
+  title: string | null;
+  sandbox_id: string;
+}
+interface StartTask {
+  id: string;
+  status: string;
+  detail: string | null;
+  app_conversation_id: string | null;
+}
+
+const MESSAGE = 'Run one shell command from VS Code, then finish.';
+const MCP_URL = 'http://127.0.0.1:9/sse';
+
+async function get<T>(ctx: RealStepsContext, path: string): Promise<T> {
+  const reply = await realRequest<T>(ctx.server, 'GET', path);
+  if (reply.status !== 200)
+    throw new Error(`GET ${path}: HTTP ${reply.status} ${JSON.stringify(reply.body)}`);
+  return reply.body;
+}
+
+const sandboxes = async (ctx: RealStepsContext) =>
+  (await get<{ items: Sandbox[] }>(ctx, '/api/v1/sandboxes/search?limit=100')).items;
+const conversations = async (ctx: RealStepsContext) =>
+  (await get<{ items: Conversation[] }>(ctx, '/api/v1/app-conversations/search?limit=100')).items;
+async function sandboxStatus(ctx: RealStepsContext, id: string): Promise<string | undefined> {
+  const [info] = await get<(Sandbox | null)[]>(ctx, `/api/v1/sandboxes?id=${encodeURIComponent(id)}`);
+  return info?.status;
+}
+
+function mentions(label: string, word: string): boolean {
+  return label.toLowerCase().includes(word.toLowerCase());
+}
+
+/** A conversation (in a sandbox of its own) for the tree to show, started over the API. */
+async function startFixtureConversation(ctx: RealStepsContext): Promise<Conversation> {
+  const created = await realRequest<StartTask>(ctx.server, 'POST', '/api/v1/app-conversations', {
+    initial_message: { content: [{ type: 'text', text: 'Fixture conversation for the tree.' }] },
+  });
+  if (created.status !== 200) throw new Error(`start: HTTP ${created.status}`);
+  const task = await eventually(
+    'the fixture start task READY',
+    async () => {
+      const [t] = await get<(StartTask | null)[]>(
+        ctx,
+        `/api/v1/app-conversations/start-tasks?ids=${created.body.id}`,
+      );
+      if (t?.status === 'ERROR') throw new Error(`start task ERROR: ${t.detail}`);
+      return t?.status === 'READY' ? t : undefined;
+    },
+    { timeoutMs: 150_000, intervalMs: 1000 },
+  );
+  const [conversation] = await get<(Conversation | null)[]>(
+    ctx,
+    `/api/v1/app-conversations?ids=${task.app_conversation_id}`,
+  );
+  if (!conversation) throw new Error('the READY task names no conversation');
+  return conversation;
+}
+
+export const OPEN = 'open the workbench with the extension, store the API key with "Set API Key…"';
+const TREE = "the tree shows the real server's sandboxes and conversations";
+const START = 'Start Sandbox: a new process sandbox, RUNNING in the tree';
+const PAUSE = 'pause it (inline button): PAUSED in the tree and on the server';
+const RESUME = 'resume it (inline button): RUNNING again';
+const CONVERSATION = 'New Conversation with a message in that sandbox: READY, listed in the tree';
+const MCP = "MCP & Git Providers: save an MCP server; the server's settings then hold it";
+const TOKEN = "MCP & Git Providers: a token the real server rejects shows the server's message at the token";
+const DELETE = 'Delete Sandbox…: confirm, the sandbox leaves the tree and the server';
+
+export function defineRealSteps(runner: StepRunner, ctx: RealStepsContext): void {
+  let started: Sandbox | undefined;
+
+  runner.step(OPEN, async () => {
+    await ctx.page.goto(ctx.workbenchUrl);
+    await waitForWorkbench(ctx.page);
+    await eventually(
+      'the "[Extension Development Host]" window title',
+      async () => ((await ctx.page.title()).includes('[Extension Development Host]') ? true : undefined),
+      { timeoutMs: 15_000, lastSeen: () => ctx.page.title() },
+    );
+    await openOpenHandsView(ctx.page);
+    await runCommand(ctx.page, 'OpenHands: Set API Key…');
+    await answerInputBox(ctx.page, ctx.server.apiKey);
+  });
+
+  runner.step(
+    TREE,
+    async () => {
+      const fixture = await startFixtureConversation(ctx);
+      await runCommand(ctx.page, 'OpenHands: Refresh');
+      const sandboxPane = await viewPane(ctx.page, SANDBOXES_VIEW);
+      const expectedSandboxes = await sandboxes(ctx);
+      await eventually(
+        `a row with id and status for each of ${expectedSandboxes.length} sandboxes`,
+        async () => {
+          const labels = await rowLabels(sandboxPane);
+          const missing = expectedSandboxes.filter(
+            (s) => !labels.some((l) => l.includes(s.id) && mentions(l, s.status)),
+          );
+          return expectedSandboxes.length > 0 && missing.length === 0 ? true : undefined;
+        },
+        { timeoutMs: 20_000, lastSeen: async () => (await rowLabels(sandboxPane)).join(' | ') || 'no rows' },
+      );
+      const conversationPane = await viewPane(ctx.page, CONVERSATIONS_VIEW);
+      const titles = (await conversations(ctx)).slice(0, 5).map((c) => c.title ?? c.id);
+      if (!titles.includes(fixture.title ?? fixture.id)) throw new Error('the fixture is not on the server');
+      await eventually(
+        `rows for the newest conversations (${titles.join(', ')})`,
+        async () => {
+          const labels = await rowLabels(conversationPane);
+          return titles.every((t) => labels.some((l) => l.includes(t))) ? true : undefined;
+        },
+        {
+          timeoutMs: 20_000,
+          lastSeen: async () => (await rowLabels(conversationPane)).join(' | ') || 'no rows',
+        },
+      );
+    },
+    { needs: [OPEN] },
+  );
+
+  runner.step(
+    START,
+    async () => {
+      const before = new Set((await sandboxes(ctx)).map((s) => s.id));
+      await runCommand(ctx.page, 'OpenHands: Start Sandbox');
+      started = await eventually(
+        'a new sandbox on the server',
+        async () => (await sandboxes(ctx)).find((s) => !before.has(s.id)),
+        { timeoutMs: 60_000, intervalMs: 500 },
+      );
+      const id = started.id;
+      const pane = await viewPane(ctx.page, SANDBOXES_VIEW);
+      const row = rowContaining(pane, id);
+      const label = async () => (await row.getAttribute('aria-label', { timeout: 2_000 })) ?? '';
+      await eventually(
+        'RUNNING on its row',
+        async () => (mentions(await label(), 'RUNNING') ? true : undefined),
+        {
+          timeoutMs: 60_000,
+          lastSeen: label,
+        },
+      );
+      const status = await sandboxStatus(ctx, id);
+      if (status !== 'RUNNING') throw new Error(`the server reports ${status ?? 'no sandbox'}, not RUNNING`);
+    },
+    { needs: [OPEN] },
+  );
+
+  runner.step(
+    PAUSE,
+    async () => {
+      const id = started!.id;
+      const pane = await viewPane(ctx.page, SANDBOXES_VIEW);
+      const row = rowContaining(pane, id);
+      await row.hover({ timeout: 10_000 });
+      await row.locator(PAUSE_SANDBOX).click({ timeout: 5_000 });
+      const label = async () => (await row.getAttribute('aria-label', { timeout: 2_000 })) ?? '';
+      await eventually(
+        'PAUSED on its row',
+        async () => (mentions(await label(), 'PAUSED') ? true : undefined),
+        {
+          timeoutMs: 30_000,
+          lastSeen: label,
+        },
+      );
+      const status = await sandboxStatus(ctx, id);
+      if (status !== 'PAUSED') throw new Error(`the server reports ${status ?? 'no sandbox'}, not PAUSED`);
+    },
+    { needs: [START] },
+  );
+
+  runner.step(
+    RESUME,
+    async () => {
+      const id = started!.id;
+      const pane = await viewPane(ctx.page, SANDBOXES_VIEW);
+      const row = rowContaining(pane, id);
+      await row.hover({ timeout: 10_000 });
+      await row.locator(RESUME_SANDBOX).click({ timeout: 5_000 });
+      const label = async () => (await row.getAttribute('aria-label', { timeout: 2_000 })) ?? '';
+      await eventually(
+        'RUNNING on its row',
+        async () => (mentions(await label(), 'RUNNING') ? true : undefined),
+        {
+          timeoutMs: 30_000,
+          lastSeen: label,
+        },
+      );
+      const status = await sandboxStatus(ctx, id);
+      if (status !== 'RUNNING') throw new Error(`the server reports ${status ?? 'no sandbox'}, not RUNNING`);
+    },
+    { needs: [PAUSE] },
+  );
+
+  runner.step(
+    CONVERSATION,
+    async () => {
+      const id = started!.id;
+      const before = new Set((await conversations(ctx)).map((c) => c.id));
+      await runCommand(ctx.page, 'OpenHands: New Conversation…');
+      await answerInputBox(ctx.page, MESSAGE);
+      await answerInputBox(ctx.page, ''); // no repository: nothing to clone
+      await ctx.page
+        .locator('.quick-input-list .monaco-list-row', { hasText: id })
+        .first()
+        .click({ timeout: 10_000 });
+      await ctx.page
+        .locator('.notification-toast', { hasText: 'New OpenHands conversation' })
+        .first()
+        .waitFor({ state: 'visible', timeout: 10_000 });
+      await ctx.screenshot('new-conversation-progress');
+      await ctx.page
+        .locator('.notification-toast', { hasText: 'The conversation has started' })
+        .first()
+        .waitFor({ state: 'visible', timeout: 150_000 });
+      const created = await eventually(
+        'the new conversation on the server',
+        async () => (await conversations(ctx)).find((c) => !before.has(c.id)),
+        { timeoutMs: 10_000 },
+      );
+      if (created.sandbox_id !== id) throw new Error(`it runs in ${created.sandbox_id}, not ${id}`);
+      const pane = await viewPane(ctx.page, CONVERSATIONS_VIEW);
+      const title = created.title ?? created.id;
+      await eventually(
+        `"${title}" in the Conversations view`,
+        async () => ((await rowLabels(pane)).some((l) => l.includes(title)) ? true : undefined),
+        { timeoutMs: 20_000, lastSeen: async () => (await rowLabels(pane)).slice(0, 3).join(' | ') },
+      );
+      await runCommand(ctx.page, 'Notifications: Clear All Notifications');
+    },
+    { needs: [RESUME] },
+  );
+
+  runner.step(
+    MCP,
+    async () => {
+      await runCommand(ctx.page, EDIT_COMMAND_TITLE);
+      const form = await waitForForm(ctx.page);
+      await waitIdle(form);
+      await click(form, 'add-sse');
+      await fill(form, 'mcp.sse.0.url', MCP_URL);
+      await click(form, 'save');
+      await waitIdle(form, 30_000);
+      await ctx.screenshot('mcp-form-saved');
+      const settings = await get<{ agent_settings?: { mcp_config?: Record<string, { url?: string }> } }>(
+        ctx,
+        '/api/v1/settings',
+      );
+      const urls = Object.values(settings.agent_settings?.mcp_config ?? {}).map((s) => s.url);
+      if (!urls.includes(MCP_URL)) {
+        const outcome = await formFrame(ctx.page).locator('.status').first().textContent();
+        throw new Error(
+          `the server's MCP servers are ${JSON.stringify(urls)}; the form says "${outcome?.trim() ?? ''}"`,
+        );
+      }
+    },
+    { needs: [OPEN] },
+  );
+
+  runner.step(
+    TOKEN,
+    async () => {
+      const form = formFrame(ctx.page);
+      await waitIdle(form);
+      await setSecret(form, 'providers.github.token', 'ghp_rejected_by_the_real_server');
+      // a host on loopback (closed port): the server's provider checks never leave the machine
+      await fill(form, 'providers.github.host', '127.0.0.1:9');
+      await click(form, 'save');
+      const message = await eventually(
+        "the server's message at the GitHub token",
+        async () => {
+          const text = await errorText(form, 'providers.github.token');
+          return text ? text : undefined;
+        },
+        {
+          timeoutMs: 30_000,
+          lastSeen: async () => (await form.locator('.status').first().textContent()) ?? '',
+        },
+      );
+      if (!message.includes('Invalid token. Please make sure it is a valid github token.')) {
+        throw new Error(`the token field says "${message}"`);
+      }
+    },
+    { needs: [OPEN] },
+  );
+
+  runner.step(
+    DELETE,
+    async () => {
+      await runCommand(ctx.page, 'View: Close All Editors');
+      const id = started!.id;
+      await openOpenHandsView(ctx.page);
+      const pane = await viewPane(ctx.page, SANDBOXES_VIEW);
+      await chooseFromRowMenu(ctx.page, rowContaining(pane, id), 'Delete Sandbox');
+      const dialog = ctx.page.locator('.monaco-dialog-box');
+      await dialog.waitFor({ state: 'visible', timeout: 10_000 });
+      await ctx.screenshot('delete-sandbox-confirm');
+      await dialog
+        .locator('.monaco-button', { hasText: /^Delete/ })
+        .first()
+        .click({ timeout: 5_000 });
+      await eventually(
+        'the sandbox gone from the server',
+        async () => ((await sandboxStatus(ctx, id)) === undefined ? true : undefined),
+        { timeoutMs: 30_000 },
+      );
+      await eventually(
+        'its row gone from the tree',
+        async () => ((await rowLabels(pane)).some((l) => l.includes(id)) ? undefined : true),
+        { timeoutMs: 20_000, lastSeen: async () => (await rowLabels(pane)).join(' | ') },
+      );
+    },
+    { needs: [START] },
+  );
+}
