@@ -3,9 +3,16 @@
  * is stored (keep, replace, clear), new entries get ids, and every provider change is recorded as
  * pending until the server accepts it. Pure: the caller stores the result.
  */
+import { credentialKey, unmaskCredentials } from './credentials';
 import { fieldPath } from './fieldPath';
 import type { FieldErrors, FormDraft, SecretInput } from './formSchema';
-import type { LocalConfig, LocalMcp, LocalSecrets, ProviderChange } from './localState';
+import {
+  storedField,
+  type LocalConfig,
+  type LocalMcp,
+  type LocalSecrets,
+  type ProviderChange,
+} from './localState';
 import { buildMcpConfig } from './syncPlan';
 import type { UiStrings } from './uiStrings';
 import { parseTimeout } from './validation';
@@ -77,7 +84,11 @@ export function applyDraft(
   const mcp: LocalMcp = { sse: [], shttp: [], stdio: [] };
   const apiKeys: Record<string, string> = {};
   const env: Record<string, Record<string, string>> = {};
+  const credentialFields: Record<string, string> = {};
   const knownIds = new Set([...config.mcp.sse, ...config.mcp.shttp, ...config.mcp.stdio].map((e) => e.id));
+  /** A URL or arg as typed (credentials shown masked are the stored ones), split into stored and secret. */
+  const plainField = (typed: string, key: string) =>
+    storedField(unmaskCredentials(typed, secrets.credentialFields?.[key]), key, credentialFields);
   const entryId = (id: string | null) => (id !== null && knownIds.has(id) ? id : newId());
   const keepApiKey = (id: string, input: SecretInput, path: string) => {
     const resolved = resolveSecret(input, secrets.apiKeys[id] !== undefined);
@@ -88,13 +99,17 @@ export function applyDraft(
 
   draft.mcp.sse.forEach((entry, index) => {
     const id = entryId(entry.id);
-    mcp.sse.push({ id, url: entry.url.trim() });
+    mcp.sse.push({ id, url: plainField(entry.url.trim(), credentialKey.url(id)) });
     keepApiKey(id, entry.apiKey, fieldPath.apiKey('sse', index));
   });
   draft.mcp.shttp.forEach((entry, index) => {
     const id = entryId(entry.id);
     const timeout = parseTimeout(entry.timeout);
-    mcp.shttp.push({ id, url: entry.url.trim(), timeout: timeout === 'invalid' ? null : timeout });
+    mcp.shttp.push({
+      id,
+      url: plainField(entry.url.trim(), credentialKey.url(id)),
+      timeout: timeout === 'invalid' ? null : timeout,
+    });
     keepApiKey(id, entry.apiKey, fieldPath.apiKey('shttp', index));
   });
   draft.mcp.stdio.forEach((entry, index) => {
@@ -115,14 +130,19 @@ export function applyDraft(
       id,
       name: entry.name.trim(),
       command: entry.command.trim(),
-      args: [...entry.args],
+      args: entry.args.map((arg, argIndex) => plainField(arg, credentialKey.arg(id, argIndex))),
       env: rows,
     });
     if (Object.keys(values).length > 0) env[id] = values;
   });
 
   if (Object.keys(errors).length > 0) return { ok: false, errors };
-  const nextSecrets: LocalSecrets = { providers: providerTokens, apiKeys, env };
+  const nextSecrets: LocalSecrets = {
+    providers: providerTokens,
+    apiKeys,
+    env,
+    ...(Object.keys(credentialFields).length > 0 ? { credentialFields } : {}),
+  };
   const mcpChanged =
     JSON.stringify(buildMcpConfig(config.mcp, secrets)) !== JSON.stringify(buildMcpConfig(mcp, nextSecrets));
   return {

@@ -4,7 +4,14 @@
  * go to Secret Storage, so a later save can send them back instead of wiping them.
  */
 import type { StoredMcpConfig } from '../api';
-import type { LocalConfig, LocalMcp, LocalSecrets, LocalStdio } from './localState';
+import { credentialKey, maskCredentials } from './credentials';
+import {
+  storedField,
+  type LocalConfig,
+  type LocalMcp,
+  type LocalSecrets,
+  type LocalStdio,
+} from './localState';
 import { urlIdentity } from './validation';
 
 export interface ServerState {
@@ -33,9 +40,15 @@ export function importServerState(
   const next = { config: { ...config, providers }, secrets: { ...secrets, providers: tokens } };
   if (config.pending.mcp) return next;
   const mcp = importMcp(config.mcp, server.mcpConfig, newId);
+  const { credentialFields: _previous, ...rest } = next.secrets;
   return {
     config: { ...next.config, mcp: mcp.mcp },
-    secrets: { ...next.secrets, apiKeys: mcp.apiKeys, env: mcp.env },
+    secrets: {
+      ...rest,
+      apiKeys: mcp.apiKeys,
+      env: mcp.env,
+      ...(Object.keys(mcp.credentialFields).length > 0 ? { credentialFields: mcp.credentialFields } : {}),
+    },
   };
 }
 
@@ -49,8 +62,14 @@ function importMcp(
   local: LocalMcp,
   read: StoredMcpConfig | null,
   newId: () => string,
-): { mcp: LocalMcp; apiKeys: Record<string, string>; env: Record<string, Record<string, string>> } {
+): {
+  mcp: LocalMcp;
+  apiKeys: Record<string, string>;
+  env: Record<string, Record<string, string>>;
+  credentialFields: Record<string, string>;
+} {
   const apiKeys: Record<string, string> = {};
+  const credentialFields: Record<string, string> = {};
   const env: Record<string, Record<string, string>> = {};
   const mcp: LocalMcp = { sse: [], shttp: [], stdio: [] };
   const idFor = (existing: { id: string } | undefined, taken: Set<string>) => {
@@ -62,18 +81,22 @@ function importMcp(
 
   for (const server of lastByKey(read?.sse_servers ?? [], (s) => urlIdentity(s.url))) {
     const id = idFor(
-      local.sse.find((e) => urlIdentity(e.url) === urlIdentity(server.url)),
+      local.sse.find((e) => urlIdentity(e.url) === urlIdentity(maskCredentials(server.url))),
       taken,
     );
-    mcp.sse.push({ id, url: server.url.trim() });
+    mcp.sse.push({ id, url: storedField(server.url.trim(), credentialKey.url(id), credentialFields) });
     if (server.api_key) apiKeys[id] = server.api_key;
   }
   for (const server of lastByKey(read?.shttp_servers ?? [], (s) => urlIdentity(s.url))) {
     const id = idFor(
-      local.shttp.find((e) => urlIdentity(e.url) === urlIdentity(server.url)),
+      local.shttp.find((e) => urlIdentity(e.url) === urlIdentity(maskCredentials(server.url))),
       taken,
     );
-    mcp.shttp.push({ id, url: server.url.trim(), timeout: server.timeout ?? null });
+    mcp.shttp.push({
+      id,
+      url: storedField(server.url.trim(), credentialKey.url(id), credentialFields),
+      timeout: server.timeout ?? null,
+    });
     if (server.api_key) apiKeys[id] = server.api_key;
   }
   for (const server of lastByKey(read?.stdio_servers ?? [], (s) => s.name)) {
@@ -90,12 +113,14 @@ function importMcp(
       id,
       name: server.name,
       command: server.command,
-      args: [...(server.args ?? [])],
+      args: (server.args ?? []).map((arg, index) =>
+        storedField(arg, credentialKey.arg(id, index), credentialFields),
+      ),
       env: rows,
     });
     if (Object.keys(values).length > 0) env[id] = values;
   }
-  return { mcp, apiKeys, env };
+  return { mcp, apiKeys, env, credentialFields };
 }
 
 function lastByKey<T>(items: readonly T[], key: (item: T) => string): T[] {

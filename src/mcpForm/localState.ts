@@ -7,6 +7,7 @@
  */
 import * as z from 'zod/mini';
 import '../zodLocale';
+import { credentialsIn, maskCredentials } from './credentials';
 import { SyncOutcomeSchema } from './syncOutcome';
 
 const ProviderHostSchema = z.object({ host: z.nullable(z.string()) });
@@ -66,6 +67,11 @@ export const LocalSecretsSchema = z.object({
   /** MCP entry id → its api key (SSE/HTTP) or env row id → value (stdio). */
   apiKeys: z.record(z.string(), z.string()),
   env: z.record(z.string(), z.record(z.string(), z.string())),
+  /**
+   * MCP URLs and stdio args that carry a credential, whole, by `credentialKey`; the config holds
+   * them masked. Absent when there are none (and in state stored by earlier versions).
+   */
+  credentialFields: z.optional(z.record(z.string(), z.string())),
 });
 export type LocalSecrets = z.infer<typeof LocalSecretsSchema>;
 
@@ -93,5 +99,13 @@ export function secretValues(secrets: LocalSecrets): string[] {
     ...Object.values(secrets.providers),
     ...Object.values(secrets.apiKeys),
     ...Object.values(secrets.env).flatMap((rows) => Object.values(rows)),
+    ...Object.values(secrets.credentialFields ?? {}).flatMap(credentialsIn),
   ];
+}
+
+/** A plain field as stored (masked), and its whole value for Secret Storage when it carries a credential. */
+export function storedField(whole: string, key: string, credentialFields: Record<string, string>): string {
+  const masked = maskCredentials(whole);
+  if (masked !== whole) credentialFields[key] = whole;
+  return masked;
 }

@@ -6,6 +6,7 @@
  * unless the user changed or removed it.
  */
 import type { McpConfig, ProviderToken, StoredMcpConfig } from '../api';
+import { credentialKey } from './credentials';
 import type { LocalMcp, LocalSecrets, ProviderChange } from './localState';
 
 /** The server's default for a streamable HTTP server without a timeout. */
@@ -56,10 +57,15 @@ export function planProviderTokens(
 
 /** The MCP config to send, secrets filled in from Secret Storage. */
 export function buildMcpConfig(mcp: LocalMcp, secrets: LocalSecrets): McpConfig {
+  /** A stored field with its credential (kept in Secret Storage) put back. */
+  const whole = (stored: string, key: string) => secrets.credentialFields?.[key] ?? stored;
   return {
-    sse_servers: mcp.sse.map((entry) => ({ url: entry.url, api_key: secrets.apiKeys[entry.id] ?? null })),
+    sse_servers: mcp.sse.map((entry) => ({
+      url: whole(entry.url, credentialKey.url(entry.id)),
+      api_key: secrets.apiKeys[entry.id] ?? null,
+    })),
     shttp_servers: mcp.shttp.map((entry) => ({
-      url: entry.url,
+      url: whole(entry.url, credentialKey.url(entry.id)),
       api_key: secrets.apiKeys[entry.id] ?? null,
       // Omitted rather than null, so the server applies its default.
       ...(entry.timeout === null ? {} : { timeout: entry.timeout }),
@@ -67,7 +73,7 @@ export function buildMcpConfig(mcp: LocalMcp, secrets: LocalSecrets): McpConfig 
     stdio_servers: mcp.stdio.map((entry) => ({
       name: entry.name,
       command: entry.command,
-      args: [...entry.args],
+      args: entry.args.map((arg, index) => whole(arg, credentialKey.arg(entry.id, index))),
       env: Object.fromEntries(entry.env.map((row) => [row.name, secrets.env[entry.id]?.[row.id] ?? ''])),
     })),
   };

@@ -4,6 +4,7 @@
  */
 import * as z from 'zod/mini';
 import '../../zodLocale';
+import { maskCredentials } from '../credentials';
 import {
   FormProviderSchema,
   SecretInputSchema,
@@ -131,16 +132,20 @@ export function toProtocolDraft(draft: EditorDraft): FormDraft {
   };
 }
 
-/** The same draft with every typed secret emptied: what may go to `setState`. */
+/** For `vscode.setState`: typed secrets blanked, credentials in URLs and args masked (see `credentials.ts`). */
 export function withoutSecrets(draft: EditorDraft): EditorDraft {
   const blank = (edit: SecretEdit): SecretEdit =>
     edit.input.state === 'replace' ? { ...edit, input: { state: 'replace', value: '' } } : edit;
   return {
     ...draft,
     providers: draft.providers.map((p) => ({ ...p, token: blank(p.token) })),
-    sse: draft.sse.map((e) => ({ ...e, apiKey: blank(e.apiKey) })),
-    shttp: draft.shttp.map((e) => ({ ...e, apiKey: blank(e.apiKey) })),
-    stdio: draft.stdio.map((e) => ({ ...e, env: e.env.map((row) => ({ ...row, value: blank(row.value) })) })),
+    sse: draft.sse.map((e) => ({ ...e, url: maskCredentials(e.url), apiKey: blank(e.apiKey) })),
+    shttp: draft.shttp.map((e) => ({ ...e, url: maskCredentials(e.url), apiKey: blank(e.apiKey) })),
+    stdio: draft.stdio.map((e) => ({
+      ...e,
+      args: e.args.map((arg) => ({ ...arg, value: maskCredentials(arg.value) })),
+      env: e.env.map((row) => ({ ...row, value: blank(row.value) })),
+    })),
   };
 }
 

@@ -294,6 +294,96 @@ describe('mcpForm save and sync against the test server', () => {
       );
     });
 
+    it('credentials in MCP URLs and stdio args are kept in Secret Storage, stored and shown masked, sent whole', async () => {
+      const whole = {
+        url: 'https://mcp.example.com/sse?team=core&api_key=url-secret-7',
+        tokenArg: '--token=arg-secret-8',
+        urlArg: 'https://tools.example.com/mcp?token=arg-secret-9',
+      };
+      const credentials = ['url-secret-7', 'arg-secret-8', 'arg-secret-9'];
+      const first = saved(
+        await service.save(
+          t.server.url,
+          draft({
+            serverUrl: t.server.url,
+            mcp: {
+              sse: [{ id: null, url: whole.url, apiKey: none }],
+              shttp: [],
+              stdio: [
+                {
+                  id: null,
+                  name: 'tools',
+                  command: 'npx',
+                  args: ['-y', whole.tokenArg, whole.urlArg],
+                  env: [],
+                },
+              ],
+            },
+          }),
+          t.client,
+        ),
+      );
+      assert.deepEqual(first.outcome.mcp, { status: 'synced', via: 'settings' });
+      const sent = t.server.state.settings?.mcp_config;
+      assert.equal(sent?.sse_servers[0]?.url, whole.url, 'the server gets the URL whole');
+      assert.deepEqual(sent?.stdio_servers[0]?.args, ['-y', whole.tokenArg, whole.urlArg]);
+
+      const local = await store.load(t.server.url);
+      const plain = JSON.stringify(local.config);
+      for (const secret of credentials) assert.ok(!plain.includes(secret), `${secret} stored as plain data`);
+      assert.equal(local.config.mcp.sse[0]?.url, 'https://mcp.example.com/sse?team=core&api_key=[redacted]');
+      assert.deepEqual(local.config.mcp.stdio[0]?.args, [
+        '-y',
+        '--token=[redacted]',
+        'https://tools.example.com/mcp?token=[redacted]',
+      ]);
+      assert.deepEqual(
+        Object.values(local.secrets.credentialFields ?? {}).sort(),
+        Object.values(whole).sort(),
+      );
+
+      // The form shows the masked values; saving them untouched, with another change, keeps the whole ones.
+      const stdioId = local.config.mcp.stdio[0]?.id ?? null;
+      const again = saved(
+        await service.save(
+          t.server.url,
+          draft({
+            serverUrl: t.server.url,
+            mcp: {
+              sse: [
+                {
+                  id: local.config.mcp.sse[0]?.id ?? null,
+                  url: local.config.mcp.sse[0]?.url ?? '',
+                  apiKey: none,
+                },
+              ],
+              shttp: [],
+              stdio: [
+                {
+                  id: stdioId,
+                  name: 'tools',
+                  command: 'npx',
+                  args: [...(local.config.mcp.stdio[0]?.args ?? []), '--verbose'],
+                  env: [],
+                },
+              ],
+            },
+          }),
+          t.client,
+        ),
+      );
+      assert.deepEqual(again.outcome.mcp, { status: 'synced', via: 'settings' });
+      const resent = t.server.state.settings?.mcp_config;
+      assert.equal(resent?.sse_servers[0]?.url, whole.url);
+      assert.deepEqual(resent?.stdio_servers[0]?.args, ['-y', whole.tokenArg, whole.urlArg, '--verbose']);
+
+      // Loaded back from the server, they are masked again.
+      const loaded = await service.load(t.server.url, t.client);
+      for (const secret of credentials) assert.ok(!JSON.stringify(loaded.config).includes(secret), secret);
+      for (const secret of credentials)
+        assert.ok(!log.lines.join('\n').includes(secret), `log holds ${secret}`);
+    });
+
     it('a save with nothing changed sends nothing', async () => {
       await service.load(t.server.url, t.client);
       t.server.requests.length = 0;

@@ -43,6 +43,23 @@ describe('mcpForm webview state', () => {
     assert.equal(restored.dirty, true);
   });
 
+  it('what goes to setState has credentials in typed URLs and args masked', () => {
+    const draft = typedDraft();
+    draft.sse[0]!.url = 'https://x.example.com/sse?api_key=typed-url-key';
+    draft.stdio[0]!.args = [
+      { key: 'a1', value: '--api-key=typed-arg-key' },
+      { key: 'a2', value: 'plain' },
+    ];
+    const json = JSON.stringify(persistedState(draft, 'baseline', true));
+    for (const secret of ['typed-url-key', 'typed-arg-key']) assert.ok(!json.includes(secret), secret);
+    const restored = readPersistedState(JSON.parse(json));
+    assert.equal(restored?.draft.sse[0]?.url, 'https://x.example.com/sse?api_key=[redacted]');
+    assert.deepEqual(
+      restored?.draft.stdio[0]?.args.map((arg) => arg.value),
+      ['--api-key=[redacted]', 'plain'],
+    );
+  });
+
   it('state from another build is ignored, not trusted', () => {
     assert.equal(readPersistedState({ version: 2, draft: {} }), undefined);
     assert.equal(readPersistedState('nonsense'), undefined);

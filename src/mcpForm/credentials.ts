@@ -1,0 +1,56 @@
+/**
+ * Credentials that ride inside plain fields: `?api_key=…` in an MCP server URL, `--token=…` or a URL
+ * with one among a stdio server's arguments. The form stores and shows such a field masked; the whole
+ * value lives in Secret Storage with the other secrets, and is put back only when sending to the server.
+ */
+import { REDACTED, redactUrl } from '../api/redact';
+
+/** `--api-key=…`, `--token=…`, `-password=…`: an argument that carries its own credential. */
+const CREDENTIAL_ARG = /^(--?(?:api[-_]?key|token|access[-_]token|auth[-_]token|password|secret)=)(.+)$/i;
+/** The same query parameters `redactUrl` masks, captured by name and value. */
+const QUERY_CREDENTIAL =
+  /([?&])(tkn|token|api_?key|session_api_key|key|access_token|auth|auth_token|password|secret|sig|signature)=([^&#\s"'<>]*)/gi;
+
+/** The field as it may be stored and shown: every credential in it replaced by `[redacted]`. */
+export function maskCredentials(text: string): string {
+  const arg = CREDENTIAL_ARG.exec(text);
+  if (arg) return `${arg[1]}${REDACTED}`;
+  return redactUrl(text);
+}
+
+export function carriesCredentials(text: string): boolean {
+  return maskCredentials(text) !== text;
+}
+
+/**
+ * What the user typed, with each `[redacted]` that stands for a credential of `whole` (the stored,
+ * unmasked value) put back; a credential typed anew stays as typed.
+ */
+export function unmaskCredentials(typed: string, whole: string | undefined): string {
+  if (whole === undefined || !typed.includes(REDACTED)) return typed;
+  const arg = CREDENTIAL_ARG.exec(typed);
+  const wholeArg = CREDENTIAL_ARG.exec(whole);
+  if (arg && arg[2] === REDACTED && wholeArg && wholeArg[1]?.toLowerCase() === arg[1]?.toLowerCase()) {
+    return `${arg[1]}${wholeArg[2]}`;
+  }
+  const known = new Map<string, string>();
+  for (const match of whole.matchAll(QUERY_CREDENTIAL))
+    known.set((match[2] ?? '').toLowerCase(), match[3] ?? '');
+  return typed.replace(QUERY_CREDENTIAL, (all, separator: string, name: string, value: string) => {
+    const original = known.get(name.toLowerCase());
+    return value === REDACTED && original !== undefined ? `${separator}${name}=${original}` : all;
+  });
+}
+
+/** Secret Storage keys of the credential-bearing plain fields of one MCP entry. */
+export const credentialKey = {
+  url: (entryId: string) => `${entryId}:url`,
+  arg: (entryId: string, index: number) => `${entryId}:arg:${index}`,
+};
+
+/** The credential values inside a field, for scrubbing them from what a server says. */
+export function credentialsIn(text: string): string[] {
+  const arg = CREDENTIAL_ARG.exec(text);
+  if (arg) return [arg[2] ?? ''];
+  return [...text.matchAll(QUERY_CREDENTIAL)].map((match) => match[3] ?? '').filter(Boolean);
+}
