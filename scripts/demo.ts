@@ -1,6 +1,8 @@
 // `npm run demo`: the extension in a real VS Code (code-server 1.100.3) against a seeded OpenHands test
 // server, everything on 127.0.0.1. Prints the URL to open and runs until Ctrl-C.
 // `npm run demo -- --screenshot out.png` instead saves the workbench with the OpenHands view open and exits.
+// `npm run demo -- --real` runs against the REAL OpenHands app server (installed on first use into
+// ~/.cache/openhands-vscode/, local process sandboxes) with the scripted LLM, started with one conversation.
 import { spawnSync } from 'node:child_process';
 import * as path from 'node:path';
 import { parseArgs } from 'node:util';
@@ -14,6 +16,7 @@ import { since } from './vscode/elapsed';
 import { ROOT, RUNS_DIR } from './vscode/paths';
 import { provision } from './vscode/provision';
 import { startSeededTestServerPreferring } from './vscode/test-server';
+import { startRealDemoServer, storeApiKeyInWorkbench } from './real-openhands/demo';
 import { openActivityBarView, screenshot, waitForWorkbench, widenSidebar } from './vscode/workbench';
 import { workbenchUrl } from './vscode/workbench-url';
 
@@ -30,6 +33,7 @@ async function takeScreenshot(
   file: string,
   artifacts: string,
   cleanup: Cleanup,
+  apiKey?: string,
 ): Promise<boolean> {
   const browser = await launchBrowser();
   cleanup.add('chromium', () => browser.close());
@@ -39,6 +43,7 @@ async function takeScreenshot(
   let viewOpened = true;
   try {
     await openActivityBarView(browser.page, 'OpenHands');
+    if (apiKey) await storeApiKeyInWorkbench(browser.page, apiKey);
     await widenSidebar(browser.page);
     // Rows come from the test server a moment after the view opens.
     await browser.page.locator('.part.sidebar .monaco-list-row').first().waitFor({ timeout: 15_000 });
@@ -55,9 +60,14 @@ async function takeScreenshot(
   return viewOpened;
 }
 
-function printInstructions(url: string, serverUrl: string, codeServer: CodeServer): void {
+function printInstructions(url: string, serverUrl: string, codeServer: CodeServer, apiKey?: string): void {
   console.log('');
-  console.log(`  OpenHands test server:  ${serverUrl}   (seeded: npm run server -- --seed 25 equivalent)`);
+  if (apiKey) {
+    console.log(`  Real OpenHands server:  ${serverUrl}   (process sandboxes, scripted LLM)`);
+    console.log(`  Its API key:            ${apiKey}   (VS Code: "OpenHands: Set API Key…")`);
+  } else {
+    console.log(`  OpenHands test server:  ${serverUrl}   (seeded: npm run server -- --seed 25 equivalent)`);
+  }
   console.log(`  VS Code (code-server):  pid ${codeServer.pid}, workspace ${codeServer.workspaceFolder}`);
   console.log('');
   console.log('  Open this URL in a browser (the extension is loaded in development mode):');
@@ -72,7 +82,7 @@ function printInstructions(url: string, serverUrl: string, codeServer: CodeServe
 }
 
 async function main(): Promise<number> {
-  const { values } = parseArgs({ options: { screenshot: { type: 'string' } } });
+  const { values } = parseArgs({ options: { screenshot: { type: 'string' }, real: { type: 'boolean' } } });
   const started = Date.now();
   const cleanup = new Cleanup();
   // Ctrl-C is how a demo ends: a clean exit, after stopping everything.
@@ -81,8 +91,16 @@ async function main(): Promise<number> {
     provision();
     buildExtension();
     const artifacts = freshArtifactsDir('demo');
-    const server = await startSeededTestServerPreferring(TEST_SERVER_PORT);
-    cleanup.add('test server', () => server.close());
+    let server: { url: string; close(): Promise<void> };
+    let apiKey: string | undefined;
+    if (values.real) {
+      const real = await startRealDemoServer(TEST_SERVER_PORT, path.join(artifacts, 'app-server.log'));
+      server = { url: real.server.url, close: real.stop };
+      apiKey = real.server.apiKey;
+    } else {
+      server = await startSeededTestServerPreferring(TEST_SERVER_PORT);
+    }
+    cleanup.add(values.real ? 'OpenHands app server' : 'test server', () => server.close());
     const codeServer = await startCodeServer({
       runDir: path.join(RUNS_DIR, 'demo'),
       logFile: path.join(artifacts, 'code-server.log'),
@@ -99,10 +117,10 @@ async function main(): Promise<number> {
     console.log(`[demo] ready in ${since(started)}`);
 
     if (values.screenshot) {
-      const ok = await takeScreenshot(url, values.screenshot, artifacts, cleanup);
+      const ok = await takeScreenshot(url, values.screenshot, artifacts, cleanup, apiKey);
       return ok ? 0 : 1;
     }
-    printInstructions(url, server.url, codeServer);
+    printInstructions(url, server.url, codeServer, apiKey);
     // Run until Ctrl-C (handled by Cleanup) or until code-server dies on its own.
     await new Promise<void>((resolve) => {
       const timer = setInterval(() => {

@@ -9,8 +9,7 @@
 import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { SCRIPTED_MODEL, startScriptedLlm } from '../../test/real/scriptedLlm';
-import { configureScriptedLlm, REAL_ENV } from '../../test/real/env';
+import { REAL_ENV } from '../../test/real/env';
 import { defineRealSteps } from '../../test/real/vscode.steps';
 import { StepRunner } from '../../test/e2e/runner';
 import { collectCodeServerLogs, freshArtifactsDir } from '../vscode/artifacts';
@@ -24,7 +23,8 @@ import { ROOT, RUNS_DIR, SCREENSHOTS_DIR } from '../vscode/paths';
 import { provision } from '../vscode/provision';
 import { screenshot } from '../vscode/workbench';
 import { workbenchUrl } from '../vscode/workbench-url';
-import { startRealOpenHands, type RealOpenHands } from './server';
+import type { RealOpenHands } from './server';
+import { startRealStack } from './stack';
 import { ensureOpenHands, installedVersions } from './venv';
 
 const ARTIFACTS_NAME = 'real';
@@ -134,13 +134,13 @@ async function main(): Promise<number> {
     const versions = installedVersions();
     log(`[real] openhands ${what} (${since(step)}): ${JSON.stringify(versions)}`);
 
-    const llm = await startScriptedLlm();
-    cleanup.add('scripted LLM', () => llm.close());
     step = Date.now();
-    const server = await startRealOpenHands({ logFile: path.join(artifacts, 'app-server.log'), log });
-    cleanup.add('OpenHands app server', () => server.stop());
+    const { server, llm, stop } = await startRealStack({
+      logFile: path.join(artifacts, 'app-server.log'),
+      log,
+    });
+    cleanup.add('OpenHands app server and scripted LLM', stop);
     log(`[real] OpenHands app server pid ${server.pid} at ${server.url} (${since(step)})`);
-    await configureScriptedLlm(server, llm.baseUrl, SCRIPTED_MODEL);
 
     step = Date.now();
     const client = await runClientSuite(server, llm.baseUrl, path.join(artifacts, 'client-suite.log'));

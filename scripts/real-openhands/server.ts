@@ -72,11 +72,21 @@ export async function startRealOpenHands(options: RealOpenHandsOptions = {}): Pr
   child.once('exit', (code, signal) => {
     exitReason = `the OpenHands app server exited (${signal ?? `code ${code}`}); see ${logFile}`;
   });
+  // Last resort when this process exits before stop() (Ctrl-C while starting, a crash): no orphans.
+  const killOnExit = () => {
+    try {
+      process.kill(-pid, 'SIGKILL');
+    } catch {
+      // already gone
+    }
+  };
+  process.once('exit', killOnExit);
   let stopped = false;
   const stop = async () => {
     if (stopped) return;
     stopped = true;
     await killGroup(pid, 5000);
+    process.removeListener('exit', killOnExit);
     if (!options.keepState) fs.rmSync(stateDir, { recursive: true, force: true });
   };
   const url = `http://127.0.0.1:${port}`;

@@ -45,19 +45,21 @@ function pythonVersion(python: string): [number, number] | undefined {
   return major === undefined || minor === undefined ? undefined : [major, minor];
 }
 
-/** A Python ≥ 3.12: $OPENHANDS_PYTHON, pyenv's newest, then python3.13/python3.12/python3 on PATH. */
+/** A Python ≥ 3.12: $OPENHANDS_PYTHON, pyenv's (3.12 first), then python3.12/python3.13/python3 on PATH. */
 export function findPython(): string {
   const candidates: string[] = [];
   if (process.env.OPENHANDS_PYTHON) candidates.push(process.env.OPENHANDS_PYTHON);
   const pyenvVersions = path.join(process.env.PYENV_ROOT ?? path.join(os.homedir(), '.pyenv'), 'versions');
   if (fs.existsSync(pyenvVersions)) {
+    // 3.12 first: constraints.txt was frozen with it (newer Pythons may lack wheels for those pins)
     const versions = fs
       .readdirSync(pyenvVersions)
       .filter((v) => /^3\.\d+\.\d+$/.test(v))
-      .sort((a, b) => b.localeCompare(a, undefined, { numeric: true }));
+      .sort((a, b) => b.localeCompare(a, undefined, { numeric: true }))
+      .sort((a, b) => Number(b.startsWith('3.12.')) - Number(a.startsWith('3.12.')));
     candidates.push(...versions.map((v) => path.join(pyenvVersions, v, 'bin', 'python')));
   }
-  candidates.push('python3.13', 'python3.12', 'python3');
+  candidates.push('python3.12', 'python3.13', 'python3');
   for (const candidate of candidates) {
     const version = pythonVersion(candidate);
     if (version && (version[0] > 3 || (version[0] === 3 && version[1] >= 12))) return candidate;
