@@ -7,16 +7,14 @@ import { ApiError, OpenHandsClient, type AuthHeader, type RequestLogEntry } from
 import { Prng } from '../../server/prng';
 import { startHostileServer, type HostileServer } from './hostile/hostileServer';
 import { OPERATIONS, type CallSecrets, type Operation } from './hostile/operations';
-import { SCENARIOS, type Scenario } from './hostile/scenarios';
+import { DEFAULT_TIMING, SCENARIOS, type Scenario, type Timing } from './hostile/scenarios';
 
 const CALLS = 10_000;
-const CONCURRENCY = 96;
+const CONCURRENCY = 64;
 const SEED = 20261122;
-const TIMEOUT_MS = 1000;
-const STREAM_TIMEOUT_MS = 2500;
 const RATE_LIMIT_RETRIES = 1;
 const MAX_RETRY_AFTER_MS = 50;
-/** Event-loop lag under 96 concurrent calls in one process, on a 2-core machine. */
+/** Event-loop lag under 64 concurrent calls in one process, on a 2-core machine. */
 const SLACK_MS = 2000;
 /** Past its deadline by this much, a call counts as hung. */
 const HANG_MS = 15_000;
@@ -41,12 +39,12 @@ function randomSecret(rng: Prng, prefix: string): string {
   return `${prefix}${rng.hex(20)}`;
 }
 
-function deadlineOf(operation: Operation): number {
-  if (operation.streamed) return STREAM_TIMEOUT_MS;
+function deadlineOf(operation: Operation, timing: Timing): number {
+  if (operation.streamed) return timing.streamTimeoutMs;
   // listSandboxConversations is bounded as a whole by the request timeout
-  if (operation.name === 'listSandboxConversations') return TIMEOUT_MS;
+  if (operation.name === 'listSandboxConversations') return timing.timeoutMs;
   const attempts = operation.method === 'GET' ? RATE_LIMIT_RETRIES + 1 : 1;
-  return attempts * TIMEOUT_MS + (attempts - 1) * MAX_RETRY_AFTER_MS;
+  return attempts * timing.timeoutMs + (attempts - 1) * MAX_RETRY_AFTER_MS;
 }
 
 /** Every way the error could be shown, logged or serialised. */
@@ -96,15 +94,24 @@ async function oneCall(
     urlCredential: randomSecret(rng, 'qcred'),
   };
   const text = `title ${Array.from({ length: 40 }, () => rng.pick(MULTIBYTE)).join('')} #${id}`;
-  const context = { rng, operation, text, elsewhereUrl: elsewhere.url, callId: id, timeoutMs: TIMEOUT_MS };
+  const timing = scenario.timing ?? DEFAULT_TIMING;
+  const deadline = deadlineOf(operation, timing);
+  const context = {
+    rng,
+    operation,
+    text,
+    elsewhereUrl: elsewhere.url,
+    callId: id,
+    timeoutMs: timing.timeoutMs,
+  };
   server.register(id, (socket, request, attempt) => scenario.respond(socket, request, attempt, context));
   const logs: RequestLogEntry[] = [];
   const client = new OpenHandsClient({
     baseUrl: `${server.url}/c${id}`,
     apiKey: secrets.apiKey,
     authHeader: rng.pick(AUTH_HEADERS),
-    timeoutMs: TIMEOUT_MS,
-    streamTimeoutMs: STREAM_TIMEOUT_MS,
+    timeoutMs: timing.timeoutMs,
+    streamTimeoutMs: timing.streamTimeoutMs,
     maxRateLimitRetries: RATE_LIMIT_RETRIES,
     maxRetryAfterMs: MAX_RETRY_AFTER_MS,
     maxResponseBytes: 256 * 1024,
@@ -124,9 +131,7 @@ async function oneCall(
       (value) => ({ value, error: undefined as unknown, ok: true }),
       (error: unknown) => ({ value: undefined, error, ok: false }),
     ),
-    new Promise<typeof hang>(
-      (resolve) => (hangTimer = setTimeout(() => resolve(hang), deadlineOf(operation) + HANG_MS)),
-    ),
+    new Promise<typeof hang>((resolve) => (hangTimer = setTimeout(() => resolve(hang), deadline + HANG_MS))),
   ]);
   clearTimeout(hangTimer);
   tally.calls++;
@@ -135,9 +140,9 @@ async function oneCall(
     return problem('never settled');
   }
   const elapsed = Date.now() - started;
-  if (elapsed > deadlineOf(operation) + SLACK_MS) {
+  if (elapsed > deadline + SLACK_MS) {
     tally.late++;
-    problem(`settled after ${elapsed} ms (deadline ${deadlineOf(operation)} ms)`);
+    problem(`settled after ${elapsed} ms (deadline ${deadline} ms)`);
   }
   if (settled.ok) {
     if (scenario.outcome === 'ok' && operation.intact(settled.value, text)) tally.correct++;

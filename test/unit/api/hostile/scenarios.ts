@@ -20,8 +20,20 @@ export interface ScenarioContext {
   timeoutMs: number;
 }
 
+/** The client's timeouts for a call; scenarios that must run into them use short ones. */
+export interface Timing {
+  timeoutMs: number;
+  streamTimeoutMs: number;
+}
+
+/** Generous, so that a loaded machine never makes a correct exchange time out. */
+export const DEFAULT_TIMING: Timing = { timeoutMs: 4000, streamTimeoutMs: 8000 };
+/** For silence and drips: the deadline is what is being tested, and waiting for it costs the run. */
+const SHORT_TIMING: Timing = { timeoutMs: 300, streamTimeoutMs: 1000 };
+
 export interface Scenario {
   name: string;
+  timing?: Timing;
   /** `ok` must give the operation's correct value; `error` must give an ApiError. */
   outcome: 'ok' | 'error';
   respond(socket: Socket, request: ReceivedRequest, attempt: number, context: ScenarioContext): void;
@@ -109,6 +121,7 @@ export const SCENARIOS: Scenario[] = [
   {
     name: 'correct, after a silence longer than the timeout (streams only wait between items)',
     outcome: 'ok',
+    timing: { timeoutMs: 1000, streamTimeoutMs: 8000 },
     respond: (socket, _request, attempt, context) =>
       context.operation.streamed
         ? correct(socket, attempt, context, context.timeoutMs * 1.5)
@@ -364,12 +377,14 @@ export const SCENARIOS: Scenario[] = [
   {
     name: 'never answers',
     outcome: 'error',
+    timing: SHORT_TIMING,
     respond: () => undefined,
     checkError: (error) => (error.kind === 'timeout' ? undefined : `silence reported as ${error.kind}`),
   },
   {
     name: 'answers the head, then drips forever',
     outcome: 'error',
+    timing: SHORT_TIMING,
     respond: (socket) => {
       socket.write(head(200, { 'Content-Type': JSON_TYPE, 'Content-Length': 100_000 }));
       const timer = setInterval(() => (socket.destroyed ? clearInterval(timer) : socket.write(' ')), 40);
