@@ -94,7 +94,7 @@ async function oneCall(
     urlCredential: randomSecret(rng, 'qcred'),
   };
   const text = `title ${Array.from({ length: 40 }, () => rng.pick(MULTIBYTE)).join('')} #${id}`;
-  const timing = scenario.timing ?? DEFAULT_TIMING;
+  const timing = scenario.timing?.(operation) ?? DEFAULT_TIMING;
   const deadline = deadlineOf(operation, timing);
   const context = {
     rng,
