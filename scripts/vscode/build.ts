@@ -4,7 +4,13 @@ import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as esbuild from 'esbuild';
-import { INTEGRATION_OUT_DIR, INTEGRATION_SRC_DIR, ROOT } from './paths';
+import {
+  EXPORTS_PROBE_OUT_DIR,
+  EXPORTS_PROBE_SRC_DIR,
+  INTEGRATION_OUT_DIR,
+  INTEGRATION_SRC_DIR,
+  ROOT,
+} from './paths';
 
 export function buildExtension(): void {
   const result = spawnSync('npm', ['run', '--silent', 'build'], { cwd: ROOT, stdio: 'inherit' });
@@ -43,4 +49,27 @@ export async function buildIntegrationSuite(): Promise<void> {
     sourcemap: 'inline',
     logLevel: 'warning',
   });
+}
+
+/**
+ * Bundles the e2e exports probe (test/e2e/exports-probe: a second extension that reads what ours
+ * exports) into out/test/exports-probe/ with its manifest; returns that folder.
+ */
+export async function buildExportsProbe(): Promise<string> {
+  fs.rmSync(EXPORTS_PROBE_OUT_DIR, { recursive: true, force: true });
+  await esbuild.build({
+    entryPoints: [path.join(EXPORTS_PROBE_SRC_DIR, 'extension.ts')],
+    outfile: path.join(EXPORTS_PROBE_OUT_DIR, 'extension.js'),
+    bundle: true,
+    platform: 'node',
+    target: 'node20',
+    format: 'cjs',
+    external: ['vscode'],
+    logLevel: 'warning',
+  });
+  fs.copyFileSync(
+    path.join(EXPORTS_PROBE_SRC_DIR, 'package.json'),
+    path.join(EXPORTS_PROBE_OUT_DIR, 'package.json'),
+  );
+  return EXPORTS_PROBE_OUT_DIR;
 }

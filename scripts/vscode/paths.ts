@@ -28,4 +28,8 @@ export const INTEGRATION_SRC_DIR = path.join(ROOT, 'test', 'integration');
 export const INTEGRATION_OUT_DIR = path.join(ROOT, 'out', 'test', 'integration');
 export const INTEGRATION_ENTRY = path.join(INTEGRATION_OUT_DIR, 'index.js');
 
+/** The e2e run's second extension, which reads what ours exports (`activate()`'s return value). */
+export const EXPORTS_PROBE_SRC_DIR = path.join(ROOT, 'test', 'e2e', 'exports-probe');
+export const EXPORTS_PROBE_OUT_DIR = path.join(ROOT, 'out', 'test', 'exports-probe');
+
 export const CHROMIUM_PATH = process.env.OPENHANDS_CHROMIUM ?? '/usr/bin/chromium';

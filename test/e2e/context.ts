@@ -11,6 +11,8 @@ export interface E2EContext {
   workspaceFolder: string;
   /** The user settings.json of the workbench (on the code-server side), for edits as a user makes them by hand. */
   userSettingsFile: string;
+  /** Where the exports probe (a second extension) records what OpenHands' activate() gave it. */
+  exportsProbeFile: string;
   /** Saves an extra PNG mid-step (the runner already saves one at the end of every step). */
   screenshot(name: string): Promise<string>;
 }

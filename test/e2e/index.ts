@@ -7,6 +7,7 @@ import { openHandsViewSteps } from './openhands-view.steps';
 import type { StepRunner } from './runner';
 import { sidebarStateSteps } from './sidebar-states.steps';
 import { themeSteps } from './theme.steps';
+import { trustSteps } from './trust.steps';
 import { workbenchSteps } from './workbench.steps';
 
 export function defineSteps(runner: StepRunner, ctx: E2EContext): void {
@@ -16,6 +17,7 @@ export function defineSteps(runner: StepRunner, ctx: E2EContext): void {
   editorConversationSteps(runner, ctx);
   sidebarStateSteps(runner, ctx);
   mcpFormSteps(runner, ctx);
+  trustSteps(runner, ctx);
   // last: it leaves the workbench in a dark theme
   themeSteps(runner, ctx);
 }

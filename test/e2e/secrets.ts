@@ -1,0 +1,25 @@
+// Every secret value the e2e run types or seeds, in one place: the steps use them, and after the run
+// scripts/vscode/run-e2e.ts looks for each one in the VS Code user data and the browser's storage.
+
+/** Typed into the MCP & Git Providers form and saved. */
+export const FORM_SECRETS = {
+  github: 'ghp_e2e_token_1234',
+  sseKey: 'sse-e2e-key-5678',
+  env: 'env-e2e-secret-9012',
+} as const;
+
+/** A GitLab token the server already holds (as if set in the web UI); the form imports it. */
+export const SEEDED_GITLAB_TOKEN = 'glpat-from-web-ui';
+
+/** Typed into the form and never saved. */
+export const UNSAVED_SECRET = 'typed-but-never-saved';
+
+/** Typed into "OpenHands: Set API Key…". */
+export const E2E_API_KEY = 'oh-e2e-api-key-3456';
+
+export const E2E_SECRETS: readonly string[] = [
+  ...Object.values(FORM_SECRETS),
+  SEEDED_GITLAB_TOKEN,
+  UNSAVED_SECRET,
+  E2E_API_KEY,
+];
