@@ -1,4 +1,4 @@
-import axios, { type AxiosInstance, type AxiosResponse } from 'axios';
+import axios, { type AxiosInstance, type AxiosRequestConfig, type AxiosResponse } from 'axios';
 import type * as z from 'zod/mini';
 import { Agent as HttpsAgent } from 'node:https';
 import type { Readable } from 'node:stream';
@@ -194,13 +194,7 @@ export class HttpTransport {
     const deadline = withDeadline(call.spec.signal, this.timeoutMs);
     let response: AxiosResponse<string>;
     try {
-      response = await this.http.request<string>({
-        method: call.spec.method,
-        url: this.baseUrl + call.path,
-        headers: this.headers(call.spec.body !== undefined),
-        data: call.spec.body === undefined ? undefined : JSON.stringify(call.spec.body),
-        signal: deadline.signal,
-      });
+      response = await this.http.request<string>(this.requestConfig(call, deadline.signal));
     } catch (cause) {
       const error = this.transportFailure(call, cause, deadline);
       this.log(call, attempt, { errorKind: error.kind, started });
@@ -234,13 +228,9 @@ export class HttpTransport {
     let response: AxiosResponse<Readable>;
     try {
       response = await this.http.request<Readable>({
-        method: call.spec.method,
-        url: this.baseUrl + call.path,
-        headers: this.headers(call.spec.body !== undefined),
-        data: call.spec.body === undefined ? undefined : JSON.stringify(call.spec.body),
+        ...this.requestConfig(call, head.signal),
         responseType: 'stream',
         transformResponse: undefined,
-        signal: head.signal,
       });
     } catch (cause) {
       throw this.transportFailure(call, cause, head);
@@ -320,6 +310,17 @@ export class HttpTransport {
       text += decoder.decode(chunk, { stream: true });
     }
     return text + decoder.decode();
+  }
+
+  private requestConfig(call: Call<unknown>, signal: AbortSignal): AxiosRequestConfig {
+    const { method, body } = call.spec;
+    return {
+      method,
+      url: this.baseUrl + call.path,
+      headers: this.headers(body !== undefined),
+      data: body === undefined ? undefined : JSON.stringify(body),
+      signal,
+    };
   }
 
   private headers(hasBody: boolean): Record<string, string> {
