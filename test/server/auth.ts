@@ -1,5 +1,5 @@
-// The two auth schemes: OSS's optional SESSION_API_KEY on legacy /api/* routes, and a SaaS-like
-// API key required on every API route.
+// The two auth schemes: OSS's optional SESSION_API_KEY on every /api/* route (openhands-ai 1.11.0), and a
+// SaaS-like API key required on every API route.
 import type { IncomingHttpHeaders } from 'node:http';
 import { json, type Reply } from './http';
 import type { HostedAuthOptions } from './options';

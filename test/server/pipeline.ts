@@ -29,6 +29,7 @@ import { settingsRoutes } from './routes/settings';
 import { specRoutes } from './routes/specs';
 import { startConversationRoutes } from './routes/startConversation';
 import { startTaskRoutes } from './routes/startTasks';
+import { statusRoutes } from './routes/status';
 import { SPA_HTML } from './spa';
 
 const ROUTES: readonly Route[] = [
@@ -41,6 +42,7 @@ const ROUTES: readonly Route[] = [
   ...gitProviderRoutes,
   ...openapiRoutes,
   ...sandboxPageRoutes,
+  ...statusRoutes,
 ];
 
 const identity = (body: unknown): unknown => body;
@@ -138,7 +140,9 @@ export async function handleRequest(
       ? parseRequestBody(raw, request.headers['content-type'])
       : { kind: 'absent' };
     if (body.kind === 'malformed') return send(validationFailed([body.issue]));
-    if (match.route.legacyAuth) {
+    // openhands-ai 1.11.0: every router, V1 included, declares `get_dependencies()`, so SESSION_API_KEY
+    // guards all of /api/* (older servers guarded only the legacy routes; checked by test:real).
+    if (path.startsWith('/api/')) {
       const rejection = sessionKeyRejection(request.headers, context.options.sessionApiKey);
       if (rejection) return send(rejection);
     }

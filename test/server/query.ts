@@ -1,5 +1,6 @@
 // Query-string parameters with FastAPI semantics: scalars take the last repeated value, lists are
 // repeated parameters (`?ids=a&ids=b`), and every problem becomes a `["query", name, ...]` 422 item.
+import { MAX_PAGE_LIMIT } from './batch';
 import { INVALID, int, issue, str, type Validator, type ValidationIssue } from './validation';
 
 export type QueryParams = Record<string, string[]>;
@@ -50,7 +51,7 @@ export function requiredListParam<T>(
   return failed ? INVALID : parsed;
 }
 
-/** `limit: int = Query(default=100, gt=0, lte=100)`; `lte` is not enforced by FastAPI (see `assertLimit`). */
+/** `limit: int = Query(default=100, gt=0, le=100)` (openhands-ai 1.11.0: `le`, enforced, a 422 above 100). */
 export function limitParam(query: QueryParams, issues: ValidationIssue[]): number | typeof INVALID {
   const raw = lastValue(query, 'limit');
   if (raw === undefined) return DEFAULT_PAGE_LIMIT;
@@ -58,6 +59,20 @@ export function limitParam(query: QueryParams, issues: ValidationIssue[]): numbe
   if (parsed === INVALID) return INVALID;
   if (parsed <= 0) {
     issues.push(issue('greater_than', ['query', 'limit'], 'Input should be greater than 0', raw, { gt: 0 }));
+    return INVALID;
+  }
+  if (parsed > MAX_PAGE_LIMIT) {
+    issues.push(
+      issue(
+        'less_than_equal',
+        ['query', 'limit'],
+        `Input should be less than or equal to ${MAX_PAGE_LIMIT}`,
+        raw,
+        {
+          le: MAX_PAGE_LIMIT,
+        },
+      ),
+    );
     return INVALID;
   }
   return parsed;

@@ -24,7 +24,7 @@ export interface Route {
   pattern: RegExp;
   /** The handler declares a body parameter, so malformed JSON is a 422 before any auth check. */
   readsBody?: boolean;
-  /** Legacy `/api/*` route guarded by SESSION_API_KEY when it is configured. */
+  /** A legacy `/api/*` route (documentation only: SESSION_API_KEY now guards every `/api/*` route). */
   legacyAuth?: boolean;
   handle(request: RouteRequest, context: ServerContext): Reply | Promise<Reply>;
 }

@@ -22,8 +22,15 @@ export function nullable<T extends z.ZodMiniType>(schema: T) {
 /** A UUID as the server emits it (dashless hex); dashed input is normalised so ids compare equal. */
 export const uuidString = z.pipe(z.string(), z.transform(normalizeUuid));
 
-/** ISO-8601 datetime, kept as the server's string. */
-export const isoDateTime = z.string();
+/**
+ * ISO-8601 datetime, kept as the server's string. A time without a zone is UTC: openhands-ai 1.11.0
+ * sends start tasks read back from its database without one (`2026-11-22T21:09:40.880019`) while
+ * everything else carries `Z`; `Z` is added so that `new Date()` does not read it as local time.
+ */
+export const isoDateTime = z.pipe(
+  z.string(),
+  z.transform((value: string) => (/T\d\d:\d\d(:\d\d(\.\d+)?)?$/.test(value) ? `${value}Z` : value)),
+);
 
 export function pageOf<T extends z.ZodMiniType>(item: T) {
   return z.looseObject({

@@ -1,8 +1,8 @@
 // App conversation reads: search (newest first, sub-conversations hidden by default), count
 // (everything, sub-conversations included) and batch get (the only one filling sub_conversation_ids).
-import { MAX_BATCH_IDS_EXCLUSIVE, MAX_PAGE_LIMIT } from '../batch';
+import { MAX_CONVERSATION_BATCH_IDS_EXCLUSIVE, pythonListRepr } from '../batch';
 import type { ServerContext } from '../context';
-import { internalServerError, json, validationFailed, type Reply } from '../http';
+import { json, validationFailed, type Reply } from '../http';
 import { sqlLikeContains } from '../like';
 import type { ConversationRecord } from '../models';
 import { pageOf } from '../paging';
@@ -70,7 +70,6 @@ function search(request: RouteRequest, context: ServerContext): Reply {
   if (issues.length > 0 || filter === null || limit === INVALID || includeSubConversations === INVALID) {
     return validationFailed(issues);
   }
-  if (limit > MAX_PAGE_LIMIT) return internalServerError();
   const matching = newestFirst(context.state.conversations).filter(
     (conversation) =>
       filter(conversation) && (includeSubConversations === true || !conversation.parent_conversation_id),
@@ -93,9 +92,17 @@ function count(request: RouteRequest, context: ServerContext): Reply {
 
 function batchGet(request: RouteRequest, context: ServerContext): Reply {
   const issues: ValidationIssue[] = [];
-  const ids = requiredListParam(request.query, 'ids', uuid(), issues);
-  if (ids === INVALID) return validationFailed(issues);
-  if (ids.length >= MAX_BATCH_IDS_EXCLUSIVE) return internalServerError();
+  // `ids: list[str]`, checked by the handler: too many, then not UUIDs, both as 400s
+  const raw = requiredListParam(request.query, 'ids', str(), issues);
+  if (raw === INVALID) return validationFailed(issues);
+  if (raw.length >= MAX_CONVERSATION_BATCH_IDS_EXCLUSIVE) {
+    return json({ detail: 'Too many ids requested. Maximum is 99.' }, 400);
+  }
+  const parsed = raw.map((id) => uuid()(id, ['query', 'ids'], []));
+  const invalid = raw.filter((_, index) => parsed[index] === INVALID);
+  if (invalid.length > 0)
+    return json({ detail: `Invalid UUID format for ids: ${pythonListRepr(invalid)}` }, 400);
+  const ids = parsed.filter((id): id is string => id !== INVALID);
   return json(
     ids.map((id) => {
       const conversation = findConversation(context.state, id);

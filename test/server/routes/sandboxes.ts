@@ -1,6 +1,5 @@
 // Sandboxes: search (newest first), batch get by `id`, start (query-only, no body), pause, resume and
 // the DELETE whose path segment is ignored in favour of the required `sandbox_id` query parameter.
-import { MAX_BATCH_IDS_EXCLUSIVE, MAX_PAGE_LIMIT } from '../batch';
 import type { ServerContext } from '../context';
 import { internalServerError, json, notFound, validationFailed, type Reply } from '../http';
 import { SANDBOX_ID_PREFIX } from '../ids';
@@ -30,7 +29,6 @@ function search(request: RouteRequest, context: ServerContext): Reply {
   const offset = pageOffsetParam(request.query, issues);
   const limit = limitParam(request.query, issues);
   if (issues.length > 0 || limit === INVALID) return validationFailed(issues);
-  if (limit > MAX_PAGE_LIMIT) return internalServerError();
   const page = pageOf(newestFirst(context.state.sandboxes), offset, limit);
   return json({
     items: page.items.map((sandbox) => sandboxView(sandbox, context.state, context.baseUrl())),
@@ -42,7 +40,6 @@ function batchGet(request: RouteRequest, context: ServerContext): Reply {
   const issues: ValidationIssue[] = [];
   const ids = requiredListParam(request.query, 'id', str(), issues);
   if (ids === INVALID) return validationFailed(issues);
-  if (ids.length >= MAX_BATCH_IDS_EXCLUSIVE) return internalServerError();
   return json(
     ids.map((id) => {
       // Docker treats ids without the container prefix as not found.

@@ -1,7 +1,7 @@
 // Sandbox specs: a preset list with offset paging, and batch get by `id` (up to 100 ids).
-import { MAX_PAGE_LIMIT, MAX_SPEC_BATCH_IDS } from '../batch';
+import { MAX_SPEC_BATCH_IDS } from '../batch';
 import type { ServerContext } from '../context';
-import { internalServerError, json, validationFailed, type Reply } from '../http';
+import { json, validationFailed, type Reply } from '../http';
 import { pageOf } from '../paging';
 import { limitParam, pageOffsetParam, requiredListParam } from '../query';
 import type { Route, RouteRequest } from '../route';
@@ -12,7 +12,6 @@ function search(request: RouteRequest, context: ServerContext): Reply {
   const offset = pageOffsetParam(request.query, issues);
   const limit = limitParam(request.query, issues);
   if (issues.length > 0 || limit === INVALID) return validationFailed(issues);
-  if (limit > MAX_PAGE_LIMIT) return internalServerError();
   return json(pageOf(context.state.specs, offset, limit));
 }
 
@@ -20,7 +19,12 @@ function batchGet(request: RouteRequest, context: ServerContext): Reply {
   const issues: ValidationIssue[] = [];
   const ids = requiredListParam(request.query, 'id', str(), issues);
   if (ids === INVALID) return validationFailed(issues);
-  if (ids.length > MAX_SPEC_BATCH_IDS) return internalServerError();
+  if (ids.length > MAX_SPEC_BATCH_IDS) {
+    return json(
+      { detail: `Cannot request more than ${MAX_SPEC_BATCH_IDS} sandbox specs at once, got ${ids.length}` },
+      400,
+    );
+  }
   return json(ids.map((id) => context.state.specs.find((spec) => spec.id === id) ?? null));
 }
 

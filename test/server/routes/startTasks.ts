@@ -1,8 +1,7 @@
 // Start task reads: search (filter by conversation and creation time, four sort orders), count and
 // batch get by `ids`.
-import { MAX_BATCH_IDS_EXCLUSIVE, MAX_PAGE_LIMIT } from '../batch';
 import type { ServerContext } from '../context';
-import { internalServerError, json, validationFailed, type Reply } from '../http';
+import { json, validationFailed, type Reply } from '../http';
 import { START_TASK_SORT_ORDERS, type AppConversationStartTask, type StartTaskSortOrder } from '../models';
 import { pageOf } from '../paging';
 import { limitParam, optionalParam, pageOffsetParam, requiredListParam, type QueryParams } from '../query';
@@ -13,6 +12,16 @@ import { parseWireTime } from '../time';
 import { enumOf, INVALID, type ValidationIssue } from '../validation';
 
 type TaskFilter = (task: AppConversationStartTask) => boolean;
+
+/**
+ * A task as read back from the database: openhands-ai 1.11.0's SQL store returns naive datetimes, so
+ * search and batch get send `created_at`/`updated_at` without `Z` (the POST reply, built in memory,
+ * has it). Seen by test:real.
+ */
+function fromDatabase(task: AppConversationStartTask): AppConversationStartTask {
+  const naive = (time: string) => time.replace(/Z$/, '');
+  return { ...task, created_at: naive(task.created_at), updated_at: naive(task.updated_at) };
+}
 
 function readFilters(query: QueryParams, issues: ValidationIssue[]): TaskFilter | null {
   const conversationId = optionalParam(query, 'conversation_id__eq', uuid(), issues);
@@ -47,9 +56,9 @@ function search(request: RouteRequest, context: ServerContext): Reply {
   if (issues.length > 0 || filter === null || sortOrder === INVALID || limit === INVALID) {
     return validationFailed(issues);
   }
-  if (limit > MAX_PAGE_LIMIT) return internalServerError();
   const matching = sorted(context.state.startTasks.filter(filter), sortOrder ?? 'CREATED_AT_DESC');
-  return json(pageOf(matching, offset, limit));
+  const page = pageOf(matching, offset, limit);
+  return json({ ...page, items: page.items.map(fromDatabase) });
 }
 
 function count(request: RouteRequest, context: ServerContext): Reply {
@@ -63,8 +72,12 @@ function batchGet(request: RouteRequest, context: ServerContext): Reply {
   const issues: ValidationIssue[] = [];
   const ids = requiredListParam(request.query, 'ids', uuid(), issues);
   if (ids === INVALID) return validationFailed(issues);
-  if (ids.length >= MAX_BATCH_IDS_EXCLUSIVE) return internalServerError();
-  return json(ids.map((id) => findStartTask(context.state, id) ?? null));
+  return json(
+    ids.map((id) => {
+      const task = findStartTask(context.state, id);
+      return task ? fromDatabase(task) : null;
+    }),
+  );
 }
 
 export const startTaskRoutes: Route[] = [

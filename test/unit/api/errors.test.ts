@@ -92,7 +92,7 @@ describe('OpenHandsClient: errors', () => {
 
   it('validation: a 422 carries the FastAPI detail items, without the echoed input', async () => {
     await assert.rejects(
-      t.client.getConversations(['not-a-uuid']),
+      t.client.getStartTasks(['not-a-uuid']),
       expectKind('validation', (error) => {
         assert.equal(error.status, 422);
         assert.deepEqual(error.issues[0]?.loc, ['query', 'ids', 0]);
@@ -103,7 +103,7 @@ describe('OpenHandsClient: errors', () => {
     );
   });
 
-  it('validation: a page size outside 1–100 is refused before sending (the server would 500)', async () => {
+  it('validation: a page size outside 1–100 is refused before sending (the server would 422)', async () => {
     const before = t.server.requests.length;
     assert.throws(() => t.client.searchSandboxes({ limit: 101 }), expectKind('validation'));
     assert.throws(() => t.client.searchSandboxes({ limit: 0 }), expectKind('validation'));

@@ -6,6 +6,10 @@ const SECRETS = ['api-key-SECRET-1', 'ghp_SECRET2', 'sse-SECRET-3', 'shttp-SECRE
 
 describe('request log', () => {
   const t = useTestServer({ seed: { sandboxes: 3, conversations: 3 }, sessionApiKey: SECRETS[0] });
+  // SESSION_API_KEY guards every /api/* route (openhands-ai 1.11.0)
+  beforeEach(() => {
+    t.client = t.newClient({ apiKey: SECRETS[0] });
+  });
 
   it('logs method, path, status, time and attempt for each request', async () => {
     await t.client.searchSandboxes({ limit: 2 });

@@ -107,10 +107,11 @@ describe('OpenHandsClient: settings and git providers', () => {
   describe('with a session API key configured on the server', () => {
     const t = useTestServer({ sessionApiKey: 'session-key-123' });
 
-    it('legacy routes are unauthorized without the key and work with it; V1 needs none', async () => {
+    it('every /api route, V1 included, is unauthorized without the key and works with it', async () => {
       await assert.rejects(t.client.getSettings(), (error: ApiError) => error.kind === 'unauthorized');
-      await t.client.searchSandboxes();
+      await assert.rejects(t.client.searchSandboxes(), (error: ApiError) => error.kind === 'unauthorized');
       const keyed = t.newClient({ apiKey: 'session-key-123' });
+      await keyed.searchSandboxes();
       await keyed.getSettings();
       const sent = t.server.requests.at(-1);
       assert.equal(sent?.headers['x-session-api-key'], 'session-key-123');

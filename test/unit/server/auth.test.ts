@@ -10,8 +10,11 @@ describe('test server: auth', () => {
     });
     after(() => server.close());
 
-    it('guards only legacy /api/* routes, after JSON decoding and before validation', async () => {
-      assert.equal((await getJson(`${server.url}/api/v1/sandboxes/search`)).status, 200);
+    it('guards every /api/* route (V1 too, as openhands-ai 1.11.0), after JSON decoding and before validation', async () => {
+      assert.equal((await getJson(`${server.url}/api/v1/sandboxes/search`)).status, 401);
+      const keyed = { headers: { 'X-Session-API-Key': 'secret' } };
+      assert.equal((await getJson(`${server.url}/api/v1/sandboxes/search`, keyed)).status, 200);
+      assert.equal((await getJson(`${server.url}/alive`)).status, 200);
       assert.equal((await getJson(`${server.url}/api/settings`)).status, 401);
       assert.equal(
         (await getJson(`${server.url}/api/settings`, { headers: { 'X-Session-API-Key': 'secret' } })).status,

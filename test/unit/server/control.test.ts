@@ -4,6 +4,8 @@ import { getJson, postJson, startFastServer } from './helpers';
 
 describe('test server: /__control endpoints', () => {
   let server: TestServer;
+  /** SESSION_API_KEY guards every /api/* route (openhands-ai 1.11.0). */
+  const keyed = (init: RequestInit = {}): RequestInit => ({ ...init, headers: { 'X-Session-API-Key': 'k' } });
 
   before(async () => {
     server = await startFastServer({ seed: { sandboxes: 3, conversations: 6, seed: 7 }, sessionApiKey: 'k' });
@@ -23,14 +25,14 @@ describe('test server: /__control endpoints', () => {
     const faulted = await getJson<{ detail: string }>(`${server.url}/api/v1/sandboxes/search`);
     assert.equal(faulted.status, 503);
     assert.deepEqual(faulted.body, { detail: 'down for maintenance' });
-    const healthy = await getJson<Page<SandboxInfo>>(`${server.url}/api/v1/sandboxes/search`);
+    const healthy = await getJson<Page<SandboxInfo>>(`${server.url}/api/v1/sandboxes/search`, keyed());
     assert.equal(healthy.status, 200);
 
     await postJson(`${server.url}/__control/faults`, { kind: 'html' });
     const html = await getJson<string>(`${server.url}/api/v1/sandboxes/search`);
     assert.match(html.contentType, /^text\/html/);
     await fetch(`${server.url}/__control/faults`, { method: 'DELETE' });
-    assert.equal((await getJson(`${server.url}/api/v1/sandboxes/search`)).status, 200);
+    assert.equal((await getJson(`${server.url}/api/v1/sandboxes/search`, keyed())).status, 200);
   });
 
   it('is exempt from auth and faults, and exposes recorded requests and state', async () => {
@@ -43,7 +45,7 @@ describe('test server: /__control endpoints', () => {
     assert.equal(state.body.conversations.length, 6);
 
     server.faults.clear();
-    await fetch(`${server.url}/api/v1/sandboxes/search?limit=2&limit=3`);
+    await fetch(`${server.url}/api/v1/sandboxes/search?limit=2&limit=3`, keyed());
     const unauthorized = await getJson<{ detail: string }>(`${server.url}/api/settings`);
     assert.equal(unauthorized.status, 401);
     assert.deepEqual(unauthorized.body, { detail: 'Unauthorized' });
@@ -61,7 +63,7 @@ describe('test server: /__control endpoints', () => {
   });
 
   it('patches a sandbox status and cancels its pending transition', async () => {
-    const started = await getJson<SandboxInfo>(`${server.url}/api/v1/sandboxes`, { method: 'POST' });
+    const started = await getJson<SandboxInfo>(`${server.url}/api/v1/sandboxes`, keyed({ method: 'POST' }));
     assert.equal(started.body.status, 'STARTING');
     const patched = await postJson<{ status: string }>(
       `${server.url}/__control/state/sandboxes/${started.body.id}`,
@@ -73,6 +75,7 @@ describe('test server: /__control endpoints', () => {
     await new Promise((resolve) => setTimeout(resolve, 60));
     const after = await getJson<(SandboxInfo | null)[]>(
       `${server.url}/api/v1/sandboxes?id=${started.body.id}`,
+      keyed(),
     );
     assert.equal(after.body[0]?.status, 'ERROR');
     assert.equal(after.body[0]?.exposed_urls, null);
@@ -83,11 +86,11 @@ describe('test server: /__control endpoints', () => {
   });
 
   it('resets to the same seeded data and queues start failures over HTTP', async () => {
-    const before = await getJson<Page<SandboxInfo>>(`${server.url}/api/v1/sandboxes/search`);
-    await fetch(`${server.url}/api/v1/sandboxes`, { method: 'POST' });
+    const before = await getJson<Page<SandboxInfo>>(`${server.url}/api/v1/sandboxes/search`, keyed());
+    await fetch(`${server.url}/api/v1/sandboxes`, keyed({ method: 'POST' }));
     const reset = await postJson(`${server.url}/__control/reset`, {});
     assert.equal(reset.status, 200);
-    const after = await getJson<Page<SandboxInfo>>(`${server.url}/api/v1/sandboxes/search`);
+    const after = await getJson<Page<SandboxInfo>>(`${server.url}/api/v1/sandboxes/search`, keyed());
     assert.deepEqual(
       after.body.items.map((sandbox) => sandbox.id),
       before.body.items.map((sandbox) => sandbox.id),

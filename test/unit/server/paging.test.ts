@@ -45,22 +45,41 @@ describe('test server: paging and batch limits', () => {
     assert.ok(page.body.items.length < 10);
   });
 
-  it('answers 500 text for limit > 100 and for 100 conversation ids, but allows 100 spec ids', async () => {
-    const tooLarge = await getJson<string>(`${server.url}/api/v1/sandboxes/search?limit=101`);
-    assert.equal(tooLarge.status, 500);
-    assert.equal(tooLarge.body, 'Internal Server Error');
+  it('limits as openhands-ai 1.11.0: 422 above limit 100, 400 for 100 conversation ids or 101 spec ids', async () => {
+    const tooLarge = await getJson<{ detail: { type: string; ctx: unknown }[] }>(
+      `${server.url}/api/v1/sandboxes/search?limit=101`,
+    );
+    assert.equal(tooLarge.status, 422);
+    assert.equal(tooLarge.body.detail[0]?.type, 'less_than_equal');
+    assert.deepEqual(tooLarge.body.detail[0]?.ctx, { le: 100 });
 
     const hundredIds = Array.from({ length: 100 }, (_, i) => `ids=${i.toString(16).padStart(32, '0')}`).join(
       '&',
     );
-    assert.equal((await getJson(`${server.url}/api/v1/app-conversations?${hundredIds}`)).status, 500);
+    const tooMany = await getJson(`${server.url}/api/v1/app-conversations?${hundredIds}`);
+    assert.equal(tooMany.status, 400);
+    assert.deepEqual(tooMany.body, { detail: 'Too many ids requested. Maximum is 99.' });
+    const notUuid = await getJson(`${server.url}/api/v1/app-conversations?ids=xyz&ids=${'0'.repeat(32)}`);
+    assert.equal(notUuid.status, 400);
+    assert.deepEqual(notUuid.body, { detail: "Invalid UUID format for ids: ['xyz']" });
+    // sandboxes and start tasks take any number of ids
+    assert.equal(
+      (await getJson(`${server.url}/api/v1/app-conversations/start-tasks?${hundredIds}`)).status,
+      200,
+    );
+    const sandboxIds = Array.from({ length: 100 }, (_, i) => `id=s${i}`).join('&');
+    assert.equal((await getJson(`${server.url}/api/v1/sandboxes?${sandboxIds}`)).status, 200);
     const ninetyNine = hundredIds.split('&').slice(1).join('&');
     const batch = await getJson<unknown[]>(`${server.url}/api/v1/app-conversations?${ninetyNine}`);
     assert.equal(batch.body.length, 99);
 
     const specIds = Array.from({ length: 100 }, () => 'id=x').join('&');
     assert.equal((await getJson(`${server.url}/api/v1/sandbox-specs?${specIds}`)).status, 200);
-    assert.equal((await getJson(`${server.url}/api/v1/sandbox-specs?${specIds}&id=y`)).status, 500);
+    const tooManySpecs = await getJson(`${server.url}/api/v1/sandbox-specs?${specIds}&id=y`);
+    assert.equal(tooManySpecs.status, 400);
+    assert.deepEqual(tooManySpecs.body, {
+      detail: 'Cannot request more than 100 sandbox specs at once, got 101',
+    });
   });
 
   it('returns batch results in input order with null for unknown ids, accepting dashed UUIDs', async () => {
