@@ -110,9 +110,14 @@ async function main(): Promise<number> {
       `[e2e] screenshots: ${path.relative(ROOT, E2E_SCREENSHOTS)}/, logs: ${path.relative(ROOT, artifacts)}/`,
     );
     console.log(`[e2e] ${since(started)} total`);
+    // the scan counts as one more check in the summary
+    const checks: StepResult[] = [
+      ...results,
+      { name: 'secret scan', passed: scan.hits.length === 0, durationMs: 0 },
+    ];
     if (scan.hits.length > 0) console.log('[e2e] FAILED: secrets found outside Secret Storage (above)');
-    console.log(stepSummary(results));
-    return results.length > 0 && results.every((r) => r.passed) && scan.hits.length === 0 ? 0 : 1;
+    console.log(stepSummary(checks));
+    return results.length > 0 && checks.every((r) => r.passed) ? 0 : 1;
   } catch (error) {
     console.error(`[e2e] ${error instanceof Error ? error.message : String(error)}`);
     console.log(`[e2e] logs: ${path.relative(ROOT, artifacts)}/`);
