@@ -273,16 +273,7 @@ describe('OpenHandsClient against the real OpenHands app server', function () {
   describe('settings and git providers', () => {
     it('getSettings reads the stored settings (the scripted LLM the driver configured)', async () => {
       const settings = await client.getSettings();
-      const raw = await realRequest<{ agent_settings?: { llm?: { model?: string } } }>(
-        env,
-        'GET',
-        '/api/v1/settings',
-      );
-      assert.equal(raw.status, 200);
-      assert.equal(
-        settings.llm_model ?? raw.body.agent_settings?.llm?.model,
-        raw.body.agent_settings?.llm?.model,
-      );
+      assert.match(JSON.stringify(settings), /"openai\/scripted-llm"/);
     });
 
     it('storeSettings stores MCP servers that the server then holds', async () => {
