@@ -35,6 +35,13 @@ import {
   type SandboxConversationsOptions,
 } from './sandboxConversations';
 import { checkServerUrl } from './serverUrl';
+import {
+  LEGACY_SETTINGS_ROUTES,
+  routeAnswered,
+  routeMissing,
+  V1_SETTINGS_ROUTES,
+  type SettingsRoutes,
+} from './settingsRoutes';
 import { waitForStartTask, type WaitForStartTaskOptions } from './startTaskPoller';
 import { HttpTransport, type AuthHeader, type RequestLogEntry, type TlsOptions } from './transport';
 
@@ -104,6 +111,7 @@ const MAX_SPEC_IDS = 100;
 export class OpenHandsClient {
   private readonly transport: HttpTransport;
   private readonly timeoutMs: number;
+  private settingsRoutes: SettingsRoutes | undefined;
 
   constructor(options: OpenHandsClientOptions) {
     const check = checkServerUrl(options.baseUrl);
@@ -284,38 +292,70 @@ export class OpenHandsClient {
     return this.batchGet(`${V1}/sandbox-specs`, 'id', ids, MAX_SPEC_IDS, SandboxSpecInfoSchema, options);
   }
 
-  // ---- Settings (legacy /api routes) ----
+  // ---- Settings and git provider tokens (legacy /api routes, or /api/v1 from OpenHands 1.11) ----
 
   /**
-   * `POST /api/add-git-providers`. The server replaces the whole provider map: omitted providers
-   * are deleted, and an empty token keeps the stored one. It validates `mcp_config` but ignores it.
+   * Stores git provider tokens. The server replaces the whole provider map: omitted providers are
+   * deleted, and an empty token keeps the stored one. Older servers validate `mcp_config` here but
+   * ignore it; 1.11 ignores it.
    */
   storeProviderTokens(request: ProviderTokensRequest, options: CallOptions = {}): Promise<MessageReply> {
-    return this.post('/api/add-git-providers', request, MessageReplySchema, options);
+    return this.onSettingsRoutes((routes) =>
+      this.post(routes.gitProviders, request, MessageReplySchema, options),
+    );
   }
 
-  /** `GET /api/settings`: `provider_tokens_set`, `mcp_config` and the rest of the user's settings. */
+  /** The user's settings: `provider_tokens_set`, the MCP servers (`mcp_config`, or `agent_settings` on 1.11+). */
   getSettings(options: CallOptions = {}): Promise<Settings> {
-    return this.get('/api/settings', SettingsSchema, options);
+    return this.onSettingsRoutes((routes) => this.get(routes.settings, SettingsSchema, options));
   }
 
   /**
-   * `POST /api/settings` merges the posted top-level fields into the stored settings. Post only the
-   * fields to change: a read reply posted back carries masked secrets (`null`) and read-only flags.
+   * Merges the posted top-level fields into the stored settings (1.11+ also merges
+   * `agent_settings_diff`). Post only the fields to change: a read reply posted back carries masked
+   * secrets (`null`) and read-only flags.
    */
-  storeSettings(
-    settings: Settings | Record<string, unknown>,
-    options: CallOptions = {},
-  ): Promise<MessageReply> {
-    return this.post('/api/settings', settings, MessageReplySchema, options);
+  storeSettings(settings: Record<string, unknown>, options: CallOptions = {}): Promise<MessageReply> {
+    return this.onSettingsRoutes((routes) =>
+      this.post(routes.settings, settings, MessageReplySchema, options),
+    );
   }
 
-  /** `POST /api/unset-provider-tokens`: removes every stored git provider token. */
+  /** Removes every stored git provider token. */
   unsetProviderTokens(options: CallOptions = {}): Promise<MessageReply> {
-    return this.post('/api/unset-provider-tokens', {}, MessageReplySchema, options);
+    return this.onSettingsRoutes(({ unsetGitProviders: route }) =>
+      this.transport.request({
+        method: route.method,
+        path: route.path,
+        body: route.method === 'POST' ? {} : undefined,
+        schema: MessageReplySchema,
+        signal: options.signal,
+      }),
+    );
+  }
+
+  /** Which settings routes this server has, once a settings call has found out. */
+  get settingsGeneration(): SettingsRoutes['generation'] | undefined {
+    return this.settingsRoutes?.generation;
   }
 
   // ---- plumbing ----
+
+  /** Runs a settings call on the routes this server has: the legacy ones first, then 1.11's. */
+  private async onSettingsRoutes<T>(call: (routes: SettingsRoutes) => Promise<T>): Promise<T> {
+    if (this.settingsRoutes) return call(this.settingsRoutes);
+    for (const routes of [LEGACY_SETTINGS_ROUTES, V1_SETTINGS_ROUTES]) {
+      try {
+        const result = await call(routes);
+        this.settingsRoutes = routes;
+        return result;
+      } catch (error) {
+        if (routeAnswered(error)) this.settingsRoutes = routes;
+        if (!routeMissing(error) || routes === V1_SETTINGS_ROUTES) throw error;
+      }
+    }
+    throw new ApiError({ kind: 'not_found', message: 'The server has no settings routes.' });
+  }
 
   private get<T>(
     path: string,

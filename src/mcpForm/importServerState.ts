@@ -5,6 +5,7 @@
  */
 import type { StoredMcpConfig } from '../api';
 import { credentialKey, maskCredentials } from './credentials';
+import type { HiddenKeyMarker } from './serverMcpMap';
 import {
   storedField,
   type LocalConfig,
@@ -17,6 +18,8 @@ import { urlIdentity } from './validation';
 export interface ServerState {
   providerTokensSet: Record<string, string | null>;
   mcpConfig: StoredMcpConfig | null;
+  /** OpenHands 1.11+ reads back no MCP secrets: the ones held locally stay where the server has some. */
+  mcpSecretsHidden?: boolean;
 }
 
 export function importServerState(
@@ -39,7 +42,7 @@ export function importServerState(
   }
   const next = { config: { ...config, providers }, secrets: { ...secrets, providers: tokens } };
   if (config.pending.mcp) return next;
-  const mcp = importMcp(config.mcp, server.mcpConfig, newId);
+  const mcp = importMcp(config.mcp, server.mcpConfig, newId, server.mcpSecretsHidden ? secrets : undefined);
   const { credentialFields: _previous, ...rest } = next.secrets;
   return {
     config: { ...next.config, mcp: mcp.mcp },
@@ -62,6 +65,8 @@ function importMcp(
   local: LocalMcp,
   read: StoredMcpConfig | null,
   newId: () => string,
+  /** Set when the server hides its secrets: what to keep for the entries it still has. */
+  kept?: LocalSecrets,
 ): {
   mcp: LocalMcp;
   apiKeys: Record<string, string>;
@@ -78,6 +83,14 @@ function importMcp(
     return id;
   };
   const taken = new Set<string>();
+  /** The server's api key, or (secrets hidden) the one held for this entry if the server has one. */
+  const keepSecrets = (id: string, server: { api_key?: string | null } & HiddenKeyMarker) => {
+    const key = server.api_key || (kept && server.api_key_set ? kept.apiKeys[id] : undefined);
+    if (key) apiKeys[id] = key;
+    const whole = kept?.credentialFields?.[credentialKey.url(id)];
+    if (whole !== undefined && credentialFields[credentialKey.url(id)] === undefined)
+      credentialFields[credentialKey.url(id)] = whole;
+  };
 
   for (const server of lastByKey(read?.sse_servers ?? [], (s) => urlIdentity(s.url))) {
     const id = idFor(
@@ -85,7 +98,7 @@ function importMcp(
       taken,
     );
     mcp.sse.push({ id, url: storedField(server.url.trim(), credentialKey.url(id), credentialFields) });
-    if (server.api_key) apiKeys[id] = server.api_key;
+    keepSecrets(id, server);
   }
   for (const server of lastByKey(read?.shttp_servers ?? [], (s) => urlIdentity(s.url))) {
     const id = idFor(
@@ -97,12 +110,27 @@ function importMcp(
       url: storedField(server.url.trim(), credentialKey.url(id), credentialFields),
       timeout: server.timeout ?? null,
     });
-    if (server.api_key) apiKeys[id] = server.api_key;
+    keepSecrets(id, server);
   }
   for (const server of lastByKey(read?.stdio_servers ?? [], (s) => s.name)) {
     const previous: LocalStdio | undefined = local.stdio.find((e) => e.name === server.name);
     const id = idFor(previous, taken);
     const values: Record<string, string> = {};
+    if (kept && previous && Object.keys(server.env ?? {}).length === 0) {
+      // the server dropped the env on read: the rows and values held locally are still what it has
+      mcp.stdio.push({
+        id,
+        name: server.name,
+        command: server.command,
+        args: (server.args ?? []).map((arg, index) =>
+          storedField(arg, credentialKey.arg(id, index), credentialFields),
+        ),
+        env: previous.env,
+      });
+      const heldValues = kept.env[previous.id];
+      if (heldValues) env[id] = { ...heldValues };
+      continue;
+    }
     const rows = Object.entries(server.env ?? {}).map(([name, value]) => {
       const rowId = previous?.env.find((row) => row.name === name)?.id ?? newId();
       // An empty value is "not set", as when the user clears one.

@@ -5,7 +5,9 @@
  * 2. `POST /api/add-git-providers` with every provider and, if it changed, the MCP config;
  * 3. `GET /api/settings` again: the real server ignores `mcp_config` on that endpoint, so when it
  *    did not persist, `POST /api/settings` with only `mcp_config` stores it (the server merges what
- *    is posted into what it has; nothing else the form does not own is sent back).
+ *    is posted into what it has; nothing else the form does not own is sent back). OpenHands 1.11
+ *    (settings under `/api/v1`, the client picks the routes) takes MCP servers only as
+ *    `agent_settings_diff.mcp_config`, a map by name, and reads them back without their secrets.
  */
 import { isApiError, scrubSecrets, type OpenHandsClient, type Settings } from '../api';
 import { applyDraft } from './applyDraft';
@@ -14,6 +16,7 @@ import type { FieldErrors, FormDraft } from './formSchema';
 import type { FormStore, LocalState } from './formStore';
 import type { ServerProviders } from './formModel';
 import { importServerState } from './importServerState';
+import { mcpServerMap, serverMcpOf } from './serverMcpMap';
 import { hasPendingTokens, secretValues, type LocalConfig } from './localState';
 import {
   concernsMcpConfig,
@@ -120,6 +123,7 @@ export class SyncService {
     }
 
     const desiredMcp = buildMcpConfig(local.config.mcp, local.secrets);
+    const isV1 = before.agent_settings !== undefined;
     const plan = planProviderTokens(
       before.provider_tokens_set ?? {},
       local.config.pending.providers,
@@ -136,7 +140,8 @@ export class SyncService {
     try {
       await client.storeProviderTokens({
         provider_tokens: plan.request,
-        mcp_config: mcpPending ? desiredMcp : null,
+        // 1.11 takes MCP servers only through its settings (and would ignore them here)
+        mcp_config: mcpPending && !isV1 ? desiredMcp : null,
       });
       providersAccepted = true;
       if (plan.missingTokens.length > 0) {
@@ -163,13 +168,19 @@ export class SyncService {
       try {
         const after = await client.getSettings();
         latest = after;
-        if (mcpConfigEquals(after.mcp_config, desiredMcp)) {
+        const read = serverMcpOf(after);
+        if (!read.secretsHidden && mcpConfigEquals(read.config, desiredMcp)) {
           mcp = { status: 'synced', via: 'add-git-providers' };
         } else {
-          await client.storeSettings({ mcp_config: desiredMcp });
+          await client.storeSettings(
+            read.secretsHidden
+              ? { agent_settings_diff: { mcp_config: mcpServerMap(desiredMcp, read.remoteNames) } }
+              : { mcp_config: desiredMcp },
+          );
           const check = await client.getSettings();
           latest = check;
-          mcp = mcpConfigStored(check.mcp_config, desiredMcp)
+          const stored = serverMcpOf(check);
+          mcp = mcpConfigStored(stored.config, desiredMcp, stored.secretsHidden)
             ? { status: 'synced', via: 'settings' }
             : { status: 'failed', message: this.strings().errMcpNotKept };
         }
@@ -221,10 +232,15 @@ export class SyncService {
   }
 
   private refreshed(local: LocalState, settings: Settings): LocalState {
+    const mcp = serverMcpOf(settings);
     return importServerState(
       local.config,
       local.secrets,
-      { providerTokensSet: settings.provider_tokens_set ?? {}, mcpConfig: settings.mcp_config },
+      {
+        providerTokensSet: settings.provider_tokens_set ?? {},
+        mcpConfig: mcp.config,
+        mcpSecretsHidden: mcp.secretsHidden,
+      },
       this.newId,
     );
   }
