@@ -17,6 +17,8 @@ export class Log implements vscode.Disposable {
     const line = `${entry.method} ${entry.path} → ${entry.status ?? entry.errorKind ?? '?'} ${entry.durationMs} ms${retry}`;
     if (entry.errorKind) this.channel.warn(line);
     else this.channel.info(line);
+    // the error shows the server's words cleaned and clipped; the log keeps them whole, escaped onto one line
+    if (entry.serverText) this.channel.warn(`  the server said: ${JSON.stringify(entry.serverText)}`);
     if (
       this.httpLevel === 'bodies' &&
       (entry.requestBody !== undefined || entry.responseBody !== undefined)
