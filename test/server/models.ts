@@ -253,4 +253,20 @@ export interface SettingsRecord {
   email_verified: boolean | null;
   git_user_name: string | null;
   git_user_email: string | null;
+  /**
+   * openhands-ai 1.11.0 keeps MCP servers as a name → server map (`agent_settings.mcp_config`, fastmcp's
+   * `MCPConfig`), set through `POST /api/v1/settings`; the legacy lists above are older servers'.
+   */
+  v1_mcp_servers?: Record<string, V1McpServer>;
+}
+
+/** One entry of 1.11's MCP map: a remote server (`url`) or a local command. */
+export interface V1McpServer {
+  url?: string;
+  transport?: string;
+  timeout?: number;
+  headers?: Record<string, string>;
+  command?: string;
+  args?: string[];
+  env?: Record<string, string>;
 }

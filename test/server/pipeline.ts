@@ -30,6 +30,7 @@ import { specRoutes } from './routes/specs';
 import { startConversationRoutes } from './routes/startConversation';
 import { startTaskRoutes } from './routes/startTasks';
 import { statusRoutes } from './routes/status';
+import { v1SettingsRoutes } from './routes/v1Settings';
 import { SPA_HTML } from './spa';
 
 const ROUTES: readonly Route[] = [
@@ -39,6 +40,7 @@ const ROUTES: readonly Route[] = [
   ...sandboxRoutes,
   ...specRoutes,
   ...settingsRoutes,
+  ...v1SettingsRoutes,
   ...gitProviderRoutes,
   ...openapiRoutes,
   ...sandboxPageRoutes,

@@ -67,8 +67,9 @@ function loadSettings(_request: RouteRequest, context: ServerContext): Reply {
     const stored = context.state.providerTokens[provider];
     if (stored && (stored.token || stored.user_id)) providerTokensSet[provider] = stored.host;
   }
+  const { v1_mcp_servers: _v1Only, ...legacy } = settings;
   return json({
-    ...settings,
+    ...legacy,
     llm_api_key: null,
     search_api_key: null,
     sandbox_api_key: null,
