@@ -276,23 +276,25 @@ describe('OpenHandsClient against the real OpenHands app server', function () {
       assert.match(JSON.stringify(settings), /"openai\/scripted-llm"/);
     });
 
-    it('storeSettings stores MCP servers that the server then holds', async () => {
-      const settings = await client.getSettings();
-      await client.storeSettings({
-        ...settings,
-        mcp_config: {
-          sse_servers: [{ url: 'http://127.0.0.1:9/sse' }],
-          stdio_servers: [],
-          shttp_servers: [],
-        },
+    it('storeSettings stores MCP servers (an agent_settings_diff) that the server then holds', async () => {
+      // 1.11 merges partial payloads; MCP servers are a name map that replaces the stored one
+      const mcpConfig = (servers: Record<string, unknown>) => ({
+        agent_settings_diff: { mcp_config: servers },
       });
-      const raw = await realRequest<{ agent_settings?: { mcp_config?: Record<string, { url?: string }> } }>(
-        env,
-        'GET',
-        '/api/v1/settings',
-      );
-      const urls = Object.values(raw.body.agent_settings?.mcp_config ?? {}).map((s) => s.url);
-      assert.deepEqual(urls, ['http://127.0.0.1:9/sse']);
+      await client.storeSettings(mcpConfig({ probe: { url: 'http://127.0.0.1:9/sse', transport: 'sse' } }));
+      try {
+        const raw = await realRequest<{ agent_settings?: { mcp_config?: Record<string, { url?: string }> } }>(
+          env,
+          'GET',
+          '/api/v1/settings',
+        );
+        assert.deepEqual(raw.body.agent_settings?.mcp_config, {
+          probe: { url: 'http://127.0.0.1:9/sse', transport: 'sse' },
+        });
+      } finally {
+        // an unreachable MCP server makes every later conversation start fail (the agent server's 500)
+        await client.storeSettings(mcpConfig({}));
+      }
     });
 
     it('storeProviderTokens: a token the provider rejects is a 401 with the server message', async () => {
