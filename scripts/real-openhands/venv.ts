@@ -79,9 +79,47 @@ export function isInstalled(): boolean {
   );
 }
 
+/**
+ * One installer at a time per venv (test:real and demo --real may start together on a fresh machine):
+ * a lock folder next to the venv; a lock older than 30 minutes is a crashed installer's and is taken over.
+ */
+function withInstallLock<T>(log: (line: string) => void, body: () => T): T {
+  const lock = `${VENV_DIR}.lock`;
+  fs.mkdirSync(path.dirname(lock), { recursive: true });
+  const deadline = Date.now() + 30 * 60_000;
+  let announced = false;
+  for (;;) {
+    try {
+      fs.mkdirSync(lock);
+      break;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+      const since = fs.statSync(lock, { throwIfNoEntry: false })?.mtimeMs;
+      if (since === undefined) continue; // released between our two calls
+      const age = Date.now() - since;
+      if (age > 30 * 60_000 || Date.now() > deadline) {
+        fs.rmSync(lock, { recursive: true, force: true });
+        continue;
+      }
+      if (!announced) log(`[real] another process is installing into ${VENV_DIR}; waiting…`);
+      announced = true;
+      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 2000);
+    }
+  }
+  try {
+    return body();
+  } finally {
+    fs.rmSync(lock, { recursive: true, force: true });
+  }
+}
+
 /** Installs when the marker is missing or stale; returns what it did, for the timing lines. */
 export function ensureOpenHands(log: (line: string) => void = console.log): 'present' | 'installed' {
   if (isInstalled()) return 'present';
+  return withInstallLock(log, () => (isInstalled() ? 'present' : install(log)));
+}
+
+function install(log: (line: string) => void): 'installed' {
   const started = Date.now();
   if (!fs.existsSync(VENV_PYTHON)) {
     const python = findPython();
