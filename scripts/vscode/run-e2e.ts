@@ -17,6 +17,7 @@ import { since } from './elapsed';
 import { ROOT, RUNS_DIR, SCREENSHOTS_DIR } from './paths';
 import { provision } from './provision';
 import { installUnpackedExtension } from './install-extension';
+import { startLanProxy } from './lan-proxy';
 import { dumpBrowserStorage, scanForSecrets, SECRET_STORAGE_ENTRY, type ScanReport } from './secret-scan';
 import { startSeededTestServer } from './test-server';
 import { screenshot } from './workbench';
@@ -38,6 +39,9 @@ async function runSteps(cleanup: Cleanup, artifacts: string): Promise<E2EOutcome
 
   const server = await startSeededTestServer({ fast: true });
   cleanup.add('test server', () => server.close());
+  // "another machine" for the plain-http:// step: the same test server through a relay
+  const lanProxy = await startLanProxy(Number(new URL(server.url).port));
+  if (lanProxy) cleanup.add('LAN relay', () => lanProxy.close());
 
   step = Date.now();
   const exportsProbeFile = path.join(artifacts, 'exports-probe.json');
@@ -71,6 +75,7 @@ async function runSteps(cleanup: Cleanup, artifacts: string): Promise<E2EOutcome
       extensionDevelopmentPath: ROOT,
     }),
     exportsProbeFile,
+    lanServerUrl: lanProxy?.url,
     screenshot: (name) => screenshot(browser.page, path.join(E2E_SCREENSHOTS, `extra-${name}.png`)),
   });
   const results = await runner.run();

@@ -13,6 +13,11 @@ export interface E2EContext {
   userSettingsFile: string;
   /** Where the exports probe (a second extension) records what OpenHands' activate() gave it. */
   exportsProbeFile: string;
+  /**
+   * The test server again, through a relay on this machine's non-loopback address: plain http:// to
+   * "another machine" for the extension. Undefined when the machine has loopback only.
+   */
+  lanServerUrl: string | undefined;
   /** Saves an extra PNG mid-step (the runner already saves one at the end of every step). */
   screenshot(name: string): Promise<string>;
 }

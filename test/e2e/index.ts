@@ -7,7 +7,7 @@ import { openHandsViewSteps } from './openhands-view.steps';
 import type { StepRunner } from './runner';
 import { sidebarStateSteps } from './sidebar-states.steps';
 import { themeSteps } from './theme.steps';
-import { trustSteps } from './trust.steps';
+import { plainHttpSteps, trustSteps } from './trust.steps';
 import { workbenchSteps } from './workbench.steps';
 
 export function defineSteps(runner: StepRunner, ctx: E2EContext): void {
@@ -18,6 +18,7 @@ export function defineSteps(runner: StepRunner, ctx: E2EContext): void {
   sidebarStateSteps(runner, ctx);
   mcpFormSteps(runner, ctx);
   trustSteps(runner, ctx);
+  plainHttpSteps(runner, ctx);
   // last: it leaves the workbench in a dark theme
   themeSteps(runner, ctx);
 }

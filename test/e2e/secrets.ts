@@ -17,9 +17,13 @@ export const UNSAVED_SECRET = 'typed-but-never-saved';
 /** Typed into "OpenHands: Set API Key…". */
 export const E2E_API_KEY = 'oh-e2e-api-key-3456';
 
+/** Typed into "OpenHands: Set API Key…" for a plain http:// server on another machine, after agreeing. */
+export const E2E_PLAIN_HTTP_API_KEY = 'oh-e2e-plain-http-key-7890';
+
 export const E2E_SECRETS: readonly string[] = [
   ...Object.values(FORM_SECRETS),
   SEEDED_GITLAB_TOKEN,
   UNSAVED_SECRET,
   E2E_API_KEY,
+  E2E_PLAIN_HTTP_API_KEY,
 ];

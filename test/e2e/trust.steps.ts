@@ -5,7 +5,7 @@ import type { ProbeRecord } from './exports-probe/record';
 import type { E2EContext } from './context';
 import { answerInputBox, runCommand } from './palette';
 import type { StepRunner } from './runner';
-import { E2E_API_KEY } from './secrets';
+import { E2E_API_KEY, E2E_PLAIN_HTTP_API_KEY } from './secrets';
 import { clearServerRequests, serverRequests } from './serverControl';
 import { eventually } from './wait';
 import { OPEN_WORKBENCH } from './workbench.steps';
@@ -63,6 +63,66 @@ export function trustSteps(runner: StepRunner, ctx: E2EContext): void {
               .join(', ') || 'no requests',
         },
       );
+    },
+    { needs: [OPEN_WORKBENCH] },
+  );
+}
+
+/** Plain http:// to another machine: Set API Key asks first; Cancel stores and sends nothing, agreeing sends it. */
+export function plainHttpSteps(runner: StepRunner, ctx: E2EContext): void {
+  runner.step(
+    'plain http:// to another machine: Set API Key asks first; Cancel sends nothing, Send over HTTP sends the key',
+    async () => {
+      const lanUrl = ctx.lanServerUrl;
+      if (!lanUrl) {
+        console.log('      (no non-loopback IPv4 address on this machine: nothing to check)');
+        return;
+      }
+      const dialog = ctx.page.locator('.monaco-dialog-box');
+      const input = ctx.page.locator('.quick-input-widget input.input');
+      const keyRequests = async () =>
+        (await serverRequests(ctx.serverUrl)).filter(
+          (request) => request.headers['x-session-api-key'] === E2E_PLAIN_HTTP_API_KEY,
+        ).length;
+      const configureServer = async (url: string) => {
+        await runCommand(ctx.page, 'OpenHands: Configure Server…');
+        await answerInputBox(ctx.page, url);
+        // closed before the next command: its Escape would cancel a box still open
+        await input.waitFor({ state: 'hidden', timeout: 5_000 });
+      };
+      let failure: unknown;
+      try {
+        await configureServer(lanUrl);
+
+        // Cancel: no key box, nothing stored, nothing sent
+        await runCommand(ctx.page, 'OpenHands: Set API Key…');
+        await dialog.waitFor({ state: 'visible', timeout: 10_000 });
+        const text = await dialog.innerText();
+        if (!text.includes(`Send your OpenHands API key to ${lanUrl} unencrypted?`))
+          throw new Error(`the dialog says "${text}"`);
+        await ctx.screenshot('plain-http-key-warning');
+        await dialog.locator('.monaco-button', { hasText: 'Cancel' }).click({ timeout: 5_000 });
+        await dialog.waitFor({ state: 'hidden', timeout: 5_000 });
+        if (await input.isVisible()) throw new Error('the key box opened after Cancel');
+
+        // Send over HTTP: the key box, then the key reaches the server
+        await runCommand(ctx.page, 'OpenHands: Set API Key…');
+        await dialog.waitFor({ state: 'visible', timeout: 10_000 });
+        await dialog.locator('.monaco-button', { hasText: 'Send over HTTP' }).click({ timeout: 5_000 });
+        await answerInputBox(ctx.page, E2E_PLAIN_HTTP_API_KEY);
+        await input.waitFor({ state: 'hidden', timeout: 5_000 });
+        await eventually('a request carrying the key sent over plain http://', async () =>
+          (await keyRequests()) > 0 ? true : undefined,
+        );
+      } catch (error) {
+        failure = error;
+      }
+      // back to the loopback URL for the steps that follow (a dialog left open would block the palette)
+      if (await dialog.isVisible()) await dialog.locator('.monaco-button', { hasText: 'Cancel' }).click();
+      await configureServer(ctx.serverUrl).catch((error: unknown) => {
+        failure ??= error;
+      });
+      if (failure) throw failure;
     },
     { needs: [OPEN_WORKBENCH] },
   );
