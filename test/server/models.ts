@@ -266,6 +266,8 @@ export interface V1McpServer {
   transport?: string;
   timeout?: number;
   headers?: Record<string, string>;
+  /** The SDK's `auth`: `api_key` (posted as `api_key`), `bearer` (posted as `auth` or an Authorization header). */
+  auth?: { strategy: 'api_key' | 'bearer'; value: string };
   command?: string;
   args?: string[];
   env?: Record<string, string>;

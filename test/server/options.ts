@@ -34,6 +34,11 @@ export interface TestServerOptions {
   hostedAuth?: HostedAuthOptions;
   timings?: TimingOptions;
   storeMcpConfigOnAddGitProviders?: boolean;
+  /**
+   * Serve the legacy settings and git-provider routes (`/api/settings`, `/api/add-git-providers`, …)
+   * beside 1.11's `/api/v1` ones, as servers before 1.11 did. `false` is openhands-ai 1.11.0. Default true.
+   */
+  legacySettingsRoutes?: boolean;
   /** Serve HTTPS with this PEM key and certificate (see `selfSignedCertificate`). */
   tls?: { key: string; cert: string };
   /** Apply `sandbox_id__eq` as newer/hosted servers do; the OSS server (the default) ignores it. */
@@ -62,6 +67,7 @@ export interface ResolvedOptions {
   hostedAuth: HostedAuthOptions | null;
   timings: ResolvedTimings;
   storeMcpConfigOnAddGitProviders: boolean;
+  legacySettingsRoutes: boolean;
   filterConversationsBySandbox: boolean;
   tls: { key: string; cert: string } | null;
   rateLimit: boolean;
@@ -93,6 +99,7 @@ export function resolveOptions(options: TestServerOptions = {}): ResolvedOptions
     hostedAuth: options.hostedAuth ?? null,
     timings: { ...DEFAULT_TIMINGS, ...definedOnly(options.timings ?? {}) },
     storeMcpConfigOnAddGitProviders: options.storeMcpConfigOnAddGitProviders ?? false,
+    legacySettingsRoutes: options.legacySettingsRoutes ?? true,
     filterConversationsBySandbox: options.filterConversationsBySandbox ?? false,
     tls: options.tls ?? null,
     rateLimit: options.rateLimit ?? false,

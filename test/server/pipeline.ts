@@ -47,6 +47,9 @@ const ROUTES: readonly Route[] = [
   ...statusRoutes,
 ];
 
+/** openhands-ai 1.11.0 has no legacy `/api/settings`, `/api/add-git-providers` or `/api/unset-provider-tokens`. */
+const ROUTES_SINCE_1_11 = ROUTES.filter((route) => !route.legacyAuth);
+
 const identity = (body: unknown): unknown => body;
 
 export interface PipelineDeps {
@@ -129,7 +132,7 @@ export async function handleRequest(
       const rejection = hostedAuthRejection(request.headers, context.options.hostedAuth);
       if (rejection) return send(rejection);
     }
-    const match = matchRoute(ROUTES, method, path);
+    const match = matchRoute(context.options.legacySettingsRoutes ? ROUTES : ROUTES_SINCE_1_11, method, path);
     if (!match) {
       // The SPA mount answers everything the API routes do not (StaticFiles only allows GET/HEAD).
       return send(

@@ -60,6 +60,19 @@ function stringMap(value: unknown): Record<string, string> | undefined {
   );
 }
 
+/**
+ * The SDK's migration of a posted remote server's credential (openhands/sdk/settings/model.py,
+ * `_migrate_mcp_server_auth`): `api_key` becomes `{strategy: "api_key"}`, a string `auth` a bearer.
+ */
+// (an Authorization header stays a header here; GET shows it as a bearer all the same)
+function authOf(entry: Record<string, unknown>): Pick<V1McpServer, 'auth'> {
+  if (typeof entry.auth === 'string' && entry.auth)
+    return { auth: { strategy: 'bearer', value: entry.auth } };
+  if (typeof entry.api_key === 'string' && entry.api_key)
+    return { auth: { strategy: 'api_key', value: entry.api_key } };
+  return {};
+}
+
 /** fastmcp's MCPConfig: `{mcpServers: {…}}` or the bare map; each entry a remote or a stdio server. */
 function parseMcpMap(value: unknown): Record<string, V1McpServer> | string {
   if (value === null || value === undefined) return {};
@@ -70,11 +83,13 @@ function parseMcpMap(value: unknown): Record<string, V1McpServer> | string {
     if (!isRecord(entry))
       return `mcp_config.${name}: Input should be a valid dictionary or instance of MCPServer`;
     if (typeof entry.url === 'string') {
+      const headers = stringMap(entry.headers);
       servers[name] = {
         url: entry.url,
         ...(typeof entry.transport === 'string' ? { transport: entry.transport } : {}),
         ...(typeof entry.timeout === 'number' ? { timeout: entry.timeout } : {}),
-        ...(stringMap(entry.headers) ? { headers: stringMap(entry.headers) } : {}),
+        ...(headers ? { headers } : {}),
+        ...authOf(entry),
       };
     } else if (typeof entry.command === 'string') {
       servers[name] = {
@@ -94,11 +109,12 @@ function parseMcpMap(value: unknown): Record<string, V1McpServer> | string {
 function maskedServer(server: V1McpServer): Record<string, unknown> {
   if (server.url !== undefined) {
     const bearer = Object.keys(server.headers ?? {}).some((h) => h.toLowerCase() === 'authorization');
+    const strategy = server.auth?.strategy ?? (bearer ? 'bearer' : undefined);
     return {
       url: server.url,
       ...(server.transport ? { transport: server.transport } : {}),
       ...(server.timeout !== undefined ? { timeout: server.timeout } : {}),
-      ...(bearer ? { auth: { strategy: 'bearer' } } : {}),
+      ...(strategy ? { auth: { strategy } } : {}),
     };
   }
   return {
