@@ -85,10 +85,19 @@ export function plainHttpSteps(runner: StepRunner, ctx: E2EContext): void {
           (request) => request.headers['x-session-api-key'] === E2E_PLAIN_HTTP_API_KEY,
         ).length;
       const configureServer = async (url: string) => {
+        await clearServerRequests(ctx.serverUrl);
         await runCommand(ctx.page, 'OpenHands: Configure Server…');
         await answerInputBox(ctx.page, url);
         // closed before the next command: its Escape would cancel a box still open
         await input.waitFor({ state: 'hidden', timeout: 5_000 });
+        // the command is over once the extension talks to the new URL (the Host header names it)
+        const host = new URL(url).host;
+        await eventually(
+          `a request to ${host}`,
+          async () =>
+            (await serverRequests(ctx.serverUrl)).some((request) => request.headers.host === host) ||
+            undefined,
+        );
       };
       let failure: unknown;
       try {
