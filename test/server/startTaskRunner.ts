@@ -16,6 +16,9 @@ import { findConversation, findSandbox, type ServerState } from './state';
 import type { Clock } from './time';
 import type { TimerRegistry } from './timers';
 
+/** `LLM.model`'s default in openhands-sdk 1.34.0: what a 1.11.0 server without settings starts with. */
+const DEFAULT_LLM_MODEL = 'gpt-5.5';
+
 /** The real server gives up waiting for a sandbox after 120 s. */
 const SANDBOX_WAIT_TIMEOUT_MS = 120_000;
 /** Steps after the sandbox is up, in order. */
@@ -163,10 +166,14 @@ export class StartTaskRunner {
 
   private finish(task: AppConversationStartTask, failure: string | undefined): void {
     if (failure !== undefined) return this.fail(task, failure);
-    // OSS asserts that the user has settings when building the agent request: the detail is empty.
+    // openhands-ai 1.11.0 no longer asserts that settings exist (older servers ended in ERROR with an
+    // empty detail): without them the conversation starts READY on the SDK's default model, with no
+    // API key (checked by test:real).
     const settings = this.deps.state.settings;
-    if (settings === null) return this.fail(task, '');
-    const conversation = this.createConversation(task, settings.llm_model);
+    const conversation = this.createConversation(
+      task,
+      settings === null ? DEFAULT_LLM_MODEL : settings.llm_model,
+    );
     this.update(task, { status: 'READY', app_conversation_id: conversation.id });
     this.emulateAgentAfterStart(conversation.id, task.request);
   }

@@ -18,7 +18,7 @@ export interface ServerState {
   specs: SandboxSpecInfo[];
   /** What `POST /api/add-git-providers` persisted (entries with an empty token are never kept). */
   providerTokens: Partial<Record<ProviderType, ProviderTokenRecord>>;
-  /** `null` = no settings saved yet: `GET /api/settings` is 404 and starts end in ERROR with `""`. */
+  /** `null` = no settings saved yet: the settings GETs are 404; starts run on the default model (1.11.0). */
   settings: SettingsRecord | null;
 }
 

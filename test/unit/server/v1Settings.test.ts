@@ -1,7 +1,7 @@
 // The openhands-ai 1.11.0 settings and secrets routes, as the real server answered them under test:real.
 import assert from 'node:assert/strict';
 import type { TestServer } from '../../server';
-import { getJson, postJson, startFastServer } from './helpers';
+import { getJson, postJson, startFastServer, waitFor } from './helpers';
 
 interface V1Settings {
   agent_settings: {
@@ -92,6 +92,25 @@ describe('test server: /api/v1/settings and /api/v1/secrets/git-providers (openh
     const unset = await getJson(`${server.url}/api/v1/secrets/git-providers`, { method: 'DELETE' });
     assert.deepEqual(unset.body, { message: 'Unset Git provider tokens' });
     assert.deepEqual(server.state.providerTokens, {});
+  });
+
+  it('without settings a start still ends READY, on the SDK default model (no settings assert in 1.11.0)', async () => {
+    server.state.settings = null;
+    const task = await postJson<{ id: string }>(`${server.url}/api/v1/app-conversations`, {});
+    const ready = await waitFor(async () => {
+      const reply = await getJson<{ status: string; app_conversation_id: string | null }[]>(
+        `${server.url}/api/v1/app-conversations/start-tasks?ids=${task.body.id}`,
+      );
+      const status = reply.body[0]?.status;
+      return status === 'READY' || status === 'ERROR' ? reply.body[0] : undefined;
+    });
+    assert.equal(ready?.status, 'READY');
+    const [conversation] = (
+      await getJson<{ llm_model: string }[]>(
+        `${server.url}/api/v1/app-conversations?ids=${ready?.app_conversation_id}`,
+      )
+    ).body;
+    assert.equal(conversation?.llm_model, 'gpt-5.5');
   });
 
   it('is behind SESSION_API_KEY like every /api route', async () => {
