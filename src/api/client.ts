@@ -81,7 +81,7 @@ export interface ConversationFilters {
 
 export interface PageQuery {
   pageId?: string;
-  /** 1–100; the server answers 500 above 100. */
+  /** 1–100; above 100 the server refuses the call (1.11: 422; earlier versions: 500), so the client checks first. */
   limit?: number;
 }
 
