@@ -57,7 +57,7 @@ export interface OpenHandsClientOptions {
   maxResponseBytes?: number;
   onLog?: (entry: RequestLogEntry) => void;
   /** Adds redacted request and response bodies to log entries. */
-  logBodies?: boolean;
+  logBodies?: boolean | (() => boolean);
   maxRateLimitRetries?: number;
   maxRetryAfterMs?: number;
   tls?: TlsOptions;

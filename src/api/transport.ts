@@ -43,7 +43,8 @@ export interface TransportOptions {
   /** Replies larger than this are refused rather than held in memory. */
   maxResponseBytes?: number;
   onLog?: (entry: RequestLogEntry) => void;
-  logBodies?: boolean;
+  /** Adds masked bodies to log entries; a function is asked per request, so it can follow a setting. */
+  logBodies?: boolean | (() => boolean);
   tls?: TlsOptions;
 }
 
@@ -394,6 +395,11 @@ export class HttpTransport {
     return said ? clip(call.failures.scrub(said), MAX_LOGGED_TEXT_CHARS) : undefined;
   }
 
+  private logsBodies(): boolean {
+    const { logBodies } = this.options;
+    return typeof logBodies === 'function' ? logBodies() : logBodies === true;
+  }
+
   private log(
     call: Call<unknown>,
     attempt: number,
@@ -414,7 +420,7 @@ export class HttpTransport {
         attempt,
         errorKind: outcome.errorKind,
         serverText: outcome.serverText,
-        ...(this.options.logBodies
+        ...(this.logsBodies()
           ? {
               requestBody: redactJson(call.spec.body, call.secrets),
               responseBody: redactJson(outcome.responseBody, call.secrets),

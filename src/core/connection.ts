@@ -104,8 +104,9 @@ export class Connection implements vscode.Disposable {
             apiKey,
             authHeader: config.authHeader,
             timeoutMs: config.requestTimeoutMs,
-            // always: the log level decides what is written, so changing it needs no new client
-            logBodies: true,
+            // asked per request, so changing the log level needs no new client (and masking a body
+            // costs nothing while nobody reads it)
+            logBodies: () => this.log.httpLevel === 'bodies',
             onLog: (entry) => this.log.request(entry),
             tls: tls.options,
           })
