@@ -16,14 +16,79 @@ export default tseslint.config(
       eqeqeq: ['error', 'always'],
     },
   },
+  // Which folder may import which (docs/architecture.md): api ← core ← state ← views ← commands ← extension.
+  // Each block lists what its folder must not reach; a later block for the same files replaces the rule.
+  layer('src/api/**/*.ts', 'src/api is the pure client: no VS Code, nothing of the extension.', [
+    'core',
+    'state',
+    'views',
+    'commands',
+    'conversations',
+    'mcpForm',
+    'extension',
+  ]),
+  layer('src/core/**/*.ts', 'src/core holds settings, secrets, the log and the connection: no state or UI.', [
+    'state',
+    'views',
+    'commands',
+    'conversations',
+    'mcpForm',
+    'extension',
+  ]),
+  layer(
+    'src/state/**/*.ts',
+    'src/state is what the extension knows and does: no tree, webview or command code.',
+    ['views', 'commands', 'mcpForm', 'extension'],
+  ),
+  layer('src/views/**/*.ts', 'src/views read state and send commands by id: they import no command code.', [
+    'commands',
+    'mcpForm',
+    'extension',
+  ]),
+  layer('src/conversations/**/*.ts', 'src/conversations holds pure helpers for starting conversations.', [
+    'state',
+    'views',
+    'commands',
+    'mcpForm',
+    'extension',
+  ]),
+  layer(
+    'src/mcpForm/**/*.ts',
+    'the MCP form talks to the server through src/api and to VS Code through core.',
+    ['state', 'views', 'commands', 'extension'],
+  ),
   {
-    // The API core must stay pure: it runs in plain Node and in tests without VS Code.
-    files: ['src/api/**/*.ts'],
+    // Bundled into the webview (a browser page): the vscode module does not exist there.
+    files: ['src/mcpForm/webview/**/*.ts'],
     rules: {
       'no-restricted-imports': [
         'error',
-        { paths: [{ name: 'vscode', message: 'src/api must not depend on vscode.' }] },
+        {
+          paths: [{ name: 'vscode', message: 'webview code runs in the page, not the extension host.' }],
+          patterns: [
+            {
+              regex: '(^|/)(core|state|views|commands|extension)(/|$)',
+              message: 'webview code imports only what the webview bundle can hold.',
+            },
+          ],
+        },
       ],
     },
   },
 );
+
+/** A folder's import rule: no `vscode` in src/api, and none of the named sibling folders. */
+function layer(files, message, forbidden) {
+  return {
+    files: [files],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: files.startsWith('src/api/') ? [{ name: 'vscode', message }] : [],
+          patterns: [{ regex: `(^|/)(${forbidden.join('|')})(/|$)`, message }],
+        },
+      ],
+    },
+  };
+}

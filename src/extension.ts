@@ -7,15 +7,15 @@ import { Connection } from './core/connection';
 import { Log } from './core/log';
 import { PlainHttpConsent } from './core/plainHttp';
 import { registerMcpForm, type McpFormTestApi } from './mcpForm/register';
-import type { OpenHandsNode, SpecNode } from './sidebar/nodes';
-import { RefreshScheduler } from './sidebar/refreshScheduler';
-import { SandboxActions } from './sidebar/sandboxActions';
-import { SpecCatalog } from './sidebar/specCatalog';
-import { SpecTreeProvider } from './sidebar/specTreeProvider';
-import { StatusBar } from './sidebar/statusBar';
-import { OpenHandsStore } from './sidebar/store';
-import { ConversationTreeProvider, SandboxTreeProvider } from './sidebar/treeProviders';
-import { ViewPresenter } from './sidebar/viewPresenter';
+import type { OpenHandsNode, SpecNode } from './views/nodes';
+import { RefreshScheduler } from './state/refreshScheduler';
+import { SandboxActions } from './state/sandboxActions';
+import { SpecCatalog } from './state/specCatalog';
+import { SpecTreeProvider } from './views/specTreeProvider';
+import { StatusBar } from './views/statusBar';
+import { OpenHandsStore } from './state/store';
+import { ConversationTreeProvider, SandboxTreeProvider } from './views/treeProviders';
+import { ViewPresenter } from './views/viewPresenter';
 
 /**
  * The live services, returned by `activate` only when the extension runs its test suite: they hold

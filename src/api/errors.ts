@@ -53,6 +53,11 @@ export class ApiError extends Error {
   }
 }
 
+/** The message of anything thrown (an Error's message, or the value as text). */
+export function messageOf(thrown: unknown): string {
+  return thrown instanceof Error ? thrown.message : String(thrown);
+}
+
 export function isApiError(value: unknown): value is ApiError {
   return value instanceof ApiError;
 }

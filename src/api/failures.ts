@@ -4,7 +4,7 @@
  * cleaned and clipped, and a transport failure keeps only its code and message as the cause.
  */
 import axios from 'axios';
-import { ApiError, type ApiErrorKind, type ValidationIssue } from './errors';
+import { ApiError, messageOf, type ApiErrorKind, type ValidationIssue } from './errors';
 import { redactUrl, scrubSecrets } from './redact';
 import { describeWait, MAX_MESSAGE_CHARS, MAX_SERVER_TEXT_CHARS, clip, showable } from './serverText';
 
@@ -260,7 +260,7 @@ export class CallFailures {
   }
 
   private reason(error: unknown): string {
-    return this.shown(error instanceof Error ? error.message : String(error), 200) || 'unknown error';
+    return this.shown(messageOf(error), 200) || 'unknown error';
   }
 
   private shown(text: string, maxChars = MAX_SERVER_TEXT_CHARS): string {

@@ -10,7 +10,9 @@ export type {
   StartTaskFilters,
   StartTaskSearchQuery,
 } from './client';
-export { ApiError, isApiError, type ApiErrorKind, type ValidationIssue } from './errors';
+export { ApiError, isApiError, messageOf, type ApiErrorKind, type ValidationIssue } from './errors';
+export { stripQuery } from './failures';
+export { sleep } from './signals';
 export * from './models';
 export { collectAll, iteratePages, type PageFetcher } from './paging';
 export type { SandboxConversations, SandboxConversationsOptions } from './sandboxConversations';

@@ -26,7 +26,11 @@ export function withDeadline(callerSignal: AbortSignal | undefined, timeoutMs: n
 }
 
 /** A sleep that ends early (rejecting with `onAbort()`) when the signal aborts. */
-export function sleep(ms: number, signal: AbortSignal | undefined, onAbort: () => Error): Promise<void> {
+export function sleep(
+  ms: number,
+  signal?: AbortSignal,
+  onAbort: () => Error = () => new Error('The wait was cancelled.'),
+): Promise<void> {
   return new Promise((resolve, reject) => {
     if (signal?.aborted) return reject(onAbort());
     const timer = setTimeout(() => {

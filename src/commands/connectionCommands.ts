@@ -5,8 +5,8 @@ import { SECTION } from '../core/config';
 import type { Connection } from '../core/connection';
 import type { Log } from '../core/log';
 import { isPlainHttpToAnotherHost } from '../core/plainHttp';
-import type { RefreshScheduler } from '../sidebar/refreshScheduler';
-import type { SpecCatalog } from '../sidebar/specCatalog';
+import type { RefreshScheduler } from '../state/refreshScheduler';
+import type { SpecCatalog } from '../state/specCatalog';
 
 export interface ConnectionCommandDeps {
   connection: Connection;

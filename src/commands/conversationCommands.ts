@@ -5,6 +5,7 @@ import {
   type AppConversation,
   type AppConversationStartRequest,
   type SandboxInfo,
+  messageOf,
 } from '../api';
 import {
   contextLabel,
@@ -16,9 +17,9 @@ import { startStatusMessage } from '../conversations/startStatus';
 import { workspaceRepository } from '../conversations/workspaceGit';
 import type { Connection } from '../core/connection';
 import type { Log } from '../core/log';
-import { shortSandboxId } from '../sidebar/nodes';
-import { sandboxStatusStyle } from '../sidebar/statusStyle';
-import type { OpenHandsStore } from '../sidebar/store';
+import { shortSandboxId } from '../state/names';
+import { sandboxStatusStyle } from '../views/statusStyle';
+import type { OpenHandsStore } from '../state/store';
 import { resolveConversation, type CommandTarget } from './targets';
 
 /** Arguments other extensions, links and tests may pass to skip the prompts. */
@@ -128,7 +129,7 @@ async function editorContext(file: vscode.Uri | undefined): Promise<EditorContex
         vscode.l10n.t(
           'Cannot read {0} as text: {1}',
           vscode.workspace.asRelativePath(file, false),
-          error instanceof Error ? error.message : String(error),
+          messageOf(error),
         ),
       );
       return undefined;

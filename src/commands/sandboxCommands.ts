@@ -1,11 +1,11 @@
 import * as vscode from 'vscode';
-import type { SandboxInfo } from '../api';
+import { messageOf, type SandboxInfo } from '../api';
 import type { Connection } from '../core/connection';
-import { shortSandboxId, shortSpec, type SpecNode } from '../sidebar/nodes';
-import type { SandboxActions } from '../sidebar/sandboxActions';
-import type { SpecCatalog } from '../sidebar/specCatalog';
-import type { OpenHandsStore } from '../sidebar/store';
-import { vscodeUrl } from '../sidebar/treeItems';
+import { shortSandboxId, shortSpec, vscodeUrl } from '../state/names';
+import type { SpecNode } from '../views/nodes';
+import type { SandboxActions } from '../state/sandboxActions';
+import type { SpecCatalog } from '../state/specCatalog';
+import type { OpenHandsStore } from '../state/store';
 import { describeConversations, resolveSandbox, type CommandTarget } from './targets';
 
 export interface SandboxCommandDeps {
@@ -123,7 +123,7 @@ async function hostedConversationsDetail(sandbox: SandboxInfo, store: OpenHandsS
       describeConversations(hosted.items) ?? '…',
     )} ${irreversible}`;
   } catch (error) {
-    const reason = error instanceof Error ? error.message : String(error);
+    const reason = messageOf(error);
     return `${vscode.l10n.t(
       'Could not list the conversations it hosts ({0}); any it hosts lose their workspace.',
       reason,

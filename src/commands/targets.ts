@@ -1,9 +1,10 @@
 import * as vscode from 'vscode';
 import type { AppConversation, SandboxInfo } from '../api';
 import type { Connection } from '../core/connection';
-import { conversationTitle, shortSandboxId, shortSpec, type OpenHandsNode } from '../sidebar/nodes';
-import { sandboxStatusStyle } from '../sidebar/statusStyle';
-import type { OpenHandsStore } from '../sidebar/store';
+import { conversationTitle, shortSandboxId, shortSpec } from '../state/names';
+import type { OpenHandsNode } from '../views/nodes';
+import { sandboxStatusStyle } from '../views/statusStyle';
+import type { OpenHandsStore } from '../state/store';
 
 /** What a command may be handed: a tree row, an id string (keybindings, links, other extensions), or nothing. */
 export type CommandTarget = OpenHandsNode | string | undefined;

@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import * as vscode from 'vscode';
-import { OpenHandsClient, type TlsOptions } from '../api';
+import { messageOf, OpenHandsClient, type TlsOptions } from '../api';
 import type { ApiKeyStore } from './apiKeyStore';
 import { affectsUs, readConfig, type ExtensionConfig } from './config';
 import type { Log } from './log';
@@ -161,7 +161,7 @@ async function tlsOptions(config: ExtensionConfig): Promise<{ options?: TlsOptio
     try {
       options.ca = await readFile(config.tlsCaFile, 'utf8');
     } catch (error) {
-      const reason = error instanceof Error ? error.message : String(error);
+      const reason = messageOf(error);
       return { problem: vscode.l10n.t('The CA file in openhands.tls.caFile cannot be read: {0}', reason) };
     }
     if (!options.ca.includes('-----BEGIN CERTIFICATE-----')) {

@@ -3,7 +3,7 @@
  * rejected token belongs to, and whether the server was merely unreachable (the change stays
  * pending) or refused it.
  */
-import { isApiError, type ApiError } from '../api';
+import { isApiError, messageOf, type ApiError } from '../api';
 import { fieldForServerLoc } from './fieldPath';
 import type { FieldErrors } from './formSchema';
 
@@ -57,7 +57,7 @@ export function concernsProviderTokens(error: unknown): boolean {
 /** A readable, secret-free sentence for the form and the log. */
 export function describeError(error: unknown, scrub: (text: string) => string): string {
   if (isApiError(error)) return scrub(describeApiError(error));
-  return scrub(error instanceof Error ? error.message : String(error));
+  return scrub(messageOf(error));
 }
 
 function describeApiError(error: ApiError): string {

@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import type { SpecNode } from '../../src/sidebar/nodes';
+import type { SpecNode } from '../../src/views/nodes';
 import { useFreshExtension } from './extensionApi';
 import { server } from './serverControl';
 

@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { OpenHandsExtensionApi } from '../../src/extension';
-import type { OpenHandsNode } from '../../src/sidebar/nodes';
+import type { OpenHandsNode } from '../../src/views/nodes';
 import { setSetting, useFreshExtension } from './extensionApi';
 import { server } from './serverControl';
 

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { nextRefreshDelay, type RefreshInputs } from '../../../src/sidebar/refreshPolicy';
+import { nextRefreshDelay, type RefreshInputs } from '../../../src/state/refreshPolicy';
 
 const base: RefreshInputs = {
   anyViewVisible: true,

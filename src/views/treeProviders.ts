@@ -1,8 +1,8 @@
 import * as vscode from 'vscode';
-import type { AppConversation } from '../api';
+import { messageOf, type AppConversation } from '../api';
 import type { Log } from '../core/log';
 import type { ConversationNode, OpenHandsNode, SandboxNode } from './nodes';
-import type { OpenHandsStore } from './store';
+import type { OpenHandsStore } from '../state/store';
 import { conversationTreeItem, loadMoreTreeItem, sandboxTreeItem } from './treeItems';
 
 /** Both views redraw whenever the store changes. */
@@ -41,9 +41,7 @@ export class SandboxTreeProvider extends StoreTreeProvider {
     return this.store.conversationsOfSandbox(sandboxId).then(
       (result) => conversationNodes(result.items, sandboxId),
       (error: unknown) => {
-        this.log.warn(
-          `Listing the conversations of sandbox ${sandboxId} failed: ${error instanceof Error ? error.message : String(error)}`,
-        );
+        this.log.warn(`Listing the conversations of sandbox ${sandboxId} failed: ${messageOf(error)}`);
         return conversationNodes(this.store.conversationsIn(sandboxId), sandboxId);
       },
     );

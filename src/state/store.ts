@@ -8,6 +8,7 @@ import {
   type SandboxConversations,
   type SandboxInfo,
   type SandboxStatus,
+  messageOf,
 } from '../api';
 import type { Connection } from '../core/connection';
 
@@ -271,7 +272,7 @@ export class OpenHandsStore implements vscode.Disposable {
         ? error
         : new ApiError({
             kind: 'invalid_response',
-            message: error instanceof Error ? error.message : String(error),
+            message: messageOf(error),
           });
     this.state = 'error';
     this.changed.fire();

@@ -1,15 +1,9 @@
 import * as vscode from 'vscode';
-import type { AppConversation, SandboxInfo } from '../api';
-import {
-  conversationTitle,
-  shortSandboxId,
-  shortSpec,
-  type ConversationNode,
-  type SandboxNode,
-  type SpecNode,
-} from './nodes';
+import { stripQuery, type AppConversation, type SandboxInfo } from '../api';
+import { conversationTitle, shortSandboxId, shortSpec, vscodeUrl } from '../state/names';
+import type { ConversationNode, SandboxNode, SpecNode } from './nodes';
 import { conversationIcon, executionStatusLabel, sandboxStatusStyle } from './statusStyle';
-import type { SandboxTransition } from './store';
+import type { SandboxTransition } from '../state/store';
 import { formatAge, formatTimestamp } from './time';
 
 const TRANSITION_LABEL: Record<SandboxTransition['kind'], () => string> = {
@@ -28,10 +22,6 @@ export function sandboxContextValue(sandbox: SandboxInfo, transition: SandboxTra
   const known = ['RUNNING', 'STARTING', 'PAUSED', 'ERROR', 'MISSING'].includes(sandbox.status);
   const base = `sandbox.${known ? sandbox.status.toLowerCase() : 'unknown'}`;
   return vscodeUrl(sandbox) ? `${base}.vscode` : base;
-}
-
-export function vscodeUrl(sandbox: SandboxInfo): string | undefined {
-  return sandbox.exposed_urls?.find((url) => url.name === 'VSCODE')?.url;
 }
 
 export function sandboxTreeItem(
@@ -79,7 +69,7 @@ function sandboxTooltip(
   if (urls.length) {
     md.appendMarkdown(`Exposed URLs:\n`);
     // the VS Code URL carries the session key as tkn=…; show where it points, never the key
-    for (const url of urls) md.appendMarkdown(`- ${url.name}: \`${withoutQuery(url.url)}\`\n`);
+    for (const url of urls) md.appendMarkdown(`- ${url.name}: \`${stripQuery(url.url)}\`\n`);
   }
   return md;
 }
@@ -163,11 +153,6 @@ export function loadMoreTreeItem(): vscode.TreeItem {
   item.contextValue = 'loadMore';
   item.command = { command: 'openhands.loadMoreConversations', title: vscode.l10n.t('Load more…') };
   return item;
-}
-
-function withoutQuery(url: string): string {
-  const index = url.indexOf('?');
-  return index === -1 ? url : url.slice(0, index);
 }
 
 function escape(text: string): string {

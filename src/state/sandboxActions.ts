@@ -1,8 +1,8 @@
 import * as vscode from 'vscode';
-import { ApiError, type OpenHandsClient, type SandboxInfo } from '../api';
+import { messageOf, sleep, type OpenHandsClient, type SandboxInfo } from '../api';
 import type { Connection } from '../core/connection';
 import type { Log } from '../core/log';
-import { shortSandboxId } from './nodes';
+import { shortSandboxId } from './names';
 import type { OpenHandsStore, SandboxTransition } from './store';
 
 export type LifecycleAction = 'pause' | 'resume' | 'delete';
@@ -153,7 +153,7 @@ export class SandboxActions {
         );
         return false;
       }
-      await delay(Math.min(this.connection.config.activeRefreshMs, 1000));
+      await sleep(Math.min(this.connection.config.activeRefreshMs, 1000));
     }
     this.store.endTransition(sandboxId, transition);
     // another server now: nothing is known about how this one ended
@@ -161,8 +161,7 @@ export class SandboxActions {
   }
 
   private report(error: unknown, what: string, retry: (() => void) | undefined): void {
-    const reason =
-      error instanceof ApiError ? error.message : error instanceof Error ? error.message : String(error);
+    const reason = messageOf(error);
     this.log.error(`${what}: ${reason}`);
     const retryLabel = vscode.l10n.t('Retry');
     const logLabel = vscode.l10n.t('Show Log');
@@ -190,8 +189,4 @@ function actionFailed(action: LifecycleAction | 'start', sandboxId: string): str
 
 function withViewProgress<T>(task: () => Promise<T>): Thenable<T> {
   return vscode.window.withProgress({ location: { viewId: 'openhands.sandboxes' } }, task);
-}
-
-function delay(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
 }

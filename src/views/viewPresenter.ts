@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import type { Connection } from '../core/connection';
 import type { OpenHandsNode } from './nodes';
-import type { OpenHandsStore } from './store';
+import type { OpenHandsStore } from '../state/store';
 
 /**
  * Keeps the views' chrome in step with the store: the context keys that pick the welcome view and

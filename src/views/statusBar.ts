@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import type { Connection } from '../core/connection';
-import type { OpenHandsStore } from './store';
+import type { OpenHandsStore } from '../state/store';
 
 /** Connection state and running/paused counts; a click focuses the Sandboxes view. */
 export class StatusBar implements vscode.Disposable {

@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import type { SpecNode } from './nodes';
-import type { SpecCatalog } from './specCatalog';
-import type { OpenHandsStore } from './store';
+import type { SpecCatalog } from '../state/specCatalog';
+import type { OpenHandsStore } from '../state/store';
 import { specTreeItem } from './treeItems';
 
 /** The Sandbox Specs view: the server's specs, read when the view first asks, with their sandbox counts. */
