@@ -54,7 +54,7 @@ const builds = [
   },
   {
     // The MCP & Git Providers webview: browser code, one script and one stylesheet.
-    entryPoints: { mcpForm: 'src/mcpForm/webview/main.ts' },
+    entryPoints: { mcpForm: 'src/webviews/mcpForm/webview/main.ts' },
     outdir: 'dist/webview',
     bundle: true,
     platform: 'browser',

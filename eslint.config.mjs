@@ -24,7 +24,7 @@ export default tseslint.config(
     'views',
     'commands',
     'conversations',
-    'mcpForm',
+    'webviews',
     'extension',
   ]),
   layer('src/core/**/*.ts', 'src/core holds settings, secrets, the log and the connection: no state or UI.', [
@@ -32,34 +32,34 @@ export default tseslint.config(
     'views',
     'commands',
     'conversations',
-    'mcpForm',
+    'webviews',
     'extension',
   ]),
   layer(
     'src/state/**/*.ts',
     'src/state is what the extension knows and does: no tree, webview or command code.',
-    ['views', 'commands', 'mcpForm', 'extension'],
+    ['views', 'commands', 'webviews', 'extension'],
   ),
   layer('src/views/**/*.ts', 'src/views read state and send commands by id: they import no command code.', [
     'commands',
-    'mcpForm',
+    'webviews',
     'extension',
   ]),
   layer('src/conversations/**/*.ts', 'src/conversations holds pure helpers for starting conversations.', [
     'state',
     'views',
     'commands',
-    'mcpForm',
+    'webviews',
     'extension',
   ]),
   layer(
-    'src/mcpForm/**/*.ts',
+    'src/webviews/**/*.ts',
     'the MCP form talks to the server through src/api and to VS Code through core.',
     ['state', 'views', 'commands', 'extension'],
   ),
   {
-    // Bundled into the webview (a browser page): the vscode module does not exist there.
-    files: ['src/mcpForm/webview/**/*.ts'],
+    // Bundled into the webview (a browser page): the vscode module and the host side do not exist there.
+    files: ['src/webviews/*/webview/**/*.ts', 'src/webviews/*/shared/**/*.ts'],
     rules: {
       'no-restricted-imports': [
         'error',
@@ -67,7 +67,7 @@ export default tseslint.config(
           paths: [{ name: 'vscode', message: 'webview code runs in the page, not the extension host.' }],
           patterns: [
             {
-              regex: '(^|/)(core|state|views|commands|extension)(/|$)',
+              regex: '(^|/)(core|state|views|commands|extension|host)(/|$)',
               message: 'webview code imports only what the webview bundle can hold.',
             },
           ],

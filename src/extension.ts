@@ -6,7 +6,7 @@ import { ApiKeyStore } from './core/apiKeyStore';
 import { Connection } from './core/connection';
 import { Log } from './core/log';
 import { PlainHttpConsent } from './core/plainHttp';
-import { registerMcpForm, type McpFormTestApi } from './mcpForm/register';
+import { registerMcpForm, type McpFormTestApi } from './webviews/mcpForm/host/register';
 import type { OpenHandsNode, SpecNode } from './views/nodes';
 import { RefreshScheduler } from './state/refreshScheduler';
 import { SandboxActions } from './state/sandboxActions';

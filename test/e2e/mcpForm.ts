@@ -16,7 +16,7 @@ export async function waitForForm(page: Page, timeoutMs = 15_000): Promise<Frame
   return frame;
 }
 
-/** `f-<path with dots as dashes>`, as `fieldDomId` in src/mcpForm/fieldPath.ts. */
+/** `f-<path with dots as dashes>`, as `fieldDomId` in src/webviews/mcpForm/shared/fieldPath.ts. */
 export function fieldId(path: string): string {
   return `f-${path.replace(/\./g, '-')}`;
 }

@@ -1,8 +1,8 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import type { FormDraft } from '../../src/mcpForm/formSchema';
-import type { HostToWebview } from '../../src/mcpForm/protocol';
-import type { McpFormTestApi } from '../../src/mcpForm/register';
+import type { FormDraft } from '../../src/webviews/mcpForm/shared/formSchema';
+import type { HostToWebview } from '../../src/webviews/mcpForm/shared/protocol';
+import type { McpFormTestApi } from '../../src/webviews/mcpForm/host/register';
 import { testServerUrl } from './env';
 import { extensionApi, useTestServerSettings } from './extensionApi';
 import { server } from './serverControl';

@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
-import { applyDraft, type ApplyResult } from '../../../src/mcpForm/applyDraft';
-import { fieldPath } from '../../../src/mcpForm/fieldPath';
-import type { FormDraft } from '../../../src/mcpForm/formSchema';
-import { buildFormModel } from '../../../src/mcpForm/formModel';
-import type { LocalState } from '../../../src/mcpForm/formStore';
+import { applyDraft, type ApplyResult } from '../../../src/webviews/mcpForm/host/applyDraft';
+import { fieldPath } from '../../../src/webviews/mcpForm/shared/fieldPath';
+import type { FormDraft } from '../../../src/webviews/mcpForm/shared/formSchema';
+import { buildFormModel } from '../../../src/webviews/mcpForm/host/formModel';
+import type { LocalState } from '../../../src/webviews/mcpForm/host/formStore';
 import { clear, draft, emptyState, idSequence, keep, none, replace, SERVER, STRINGS } from './fixtures';
 
 /** GitHub set on the server with host null, GitLab with "", one SSE server with a key, one stdio server. */

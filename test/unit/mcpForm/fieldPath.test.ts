@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { fieldForServerLoc } from '../../../src/mcpForm/fieldPath';
+import { fieldForServerLoc } from '../../../src/webviews/mcpForm/shared/fieldPath';
 
 describe('mcpForm mapping a 422 loc to a form field', () => {
   const envNames = (index: number) => (index === 1 ? ['A', 'TOKEN'] : []);

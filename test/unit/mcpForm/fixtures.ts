@@ -1,8 +1,8 @@
 // Builders for drafts and local state, so each test spells out only what it is about.
-import type { FormDraft, SecretInput } from '../../../src/mcpForm/formSchema';
-import type { FormStore, LocalState } from '../../../src/mcpForm/formStore';
-import { emptyLocalConfig, emptyLocalSecrets } from '../../../src/mcpForm/localState';
-import { ENGLISH_STRINGS, type UiStrings } from '../../../src/mcpForm/uiStrings';
+import type { FormDraft, SecretInput } from '../../../src/webviews/mcpForm/shared/formSchema';
+import type { FormStore, LocalState } from '../../../src/webviews/mcpForm/host/formStore';
+import { emptyLocalConfig, emptyLocalSecrets } from '../../../src/webviews/mcpForm/host/localState';
+import { ENGLISH_STRINGS, type UiStrings } from '../../../src/webviews/mcpForm/shared/uiStrings';
 
 export const STRINGS: UiStrings = ENGLISH_STRINGS;
 export const SERVER = 'http://127.0.0.1:9';

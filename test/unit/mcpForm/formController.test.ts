@@ -1,14 +1,14 @@
 import assert from 'node:assert/strict';
-import { FormController, type FormTarget } from '../../../src/mcpForm/formController';
-import { fieldPath } from '../../../src/mcpForm/fieldPath';
+import { FormController, type FormTarget } from '../../../src/webviews/mcpForm/host/formController';
+import { fieldPath } from '../../../src/webviews/mcpForm/shared/fieldPath';
 import {
   HostToWebviewSchema,
   WebviewToHostSchema,
   type HostToWebview,
   type MessageHandlers,
   type WebviewToHost,
-} from '../../../src/mcpForm/protocol';
-import { SyncService } from '../../../src/mcpForm/syncService';
+} from '../../../src/webviews/mcpForm/shared/protocol';
+import { SyncService } from '../../../src/webviews/mcpForm/host/syncService';
 import { useTestServer } from '../api/harness';
 import { draft, idSequence, MemoryFormStore, MemoryLog, none, replace, STRINGS } from './fixtures';
 

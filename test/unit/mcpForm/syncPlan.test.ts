@@ -1,12 +1,12 @@
 import assert from 'node:assert/strict';
 import type { ProviderToken } from '../../../src/api';
-import type { LocalMcp, ProviderChange } from '../../../src/mcpForm/localState';
+import type { LocalMcp, ProviderChange } from '../../../src/webviews/mcpForm/host/localState';
 import {
   buildMcpConfig,
   mcpConfigEquals,
   mcpConfigStored,
   planProviderTokens,
-} from '../../../src/mcpForm/syncPlan';
+} from '../../../src/webviews/mcpForm/host/syncPlan';
 import { mergeProviderTokens, type StoredProviderTokens } from '../../server/gitProviders';
 
 type ServerSide = 'absent' | 'host null' | 'host ""' | 'host acme';

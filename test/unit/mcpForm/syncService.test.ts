@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { OpenHandsClient } from '../../../src/api';
-import { fieldPath } from '../../../src/mcpForm/fieldPath';
-import type { FormDraft } from '../../../src/mcpForm/formSchema';
-import { SyncService, type SaveResult } from '../../../src/mcpForm/syncService';
+import { fieldPath } from '../../../src/webviews/mcpForm/shared/fieldPath';
+import type { FormDraft } from '../../../src/webviews/mcpForm/shared/formSchema';
+import { SyncService, type SaveResult } from '../../../src/webviews/mcpForm/host/syncService';
 import type { RecordedRequest } from '../../server';
 import { useTestServer } from '../api/harness';
 import { draft, idSequence, keep, MemoryFormStore, MemoryLog, none, replace, STRINGS } from './fixtures';

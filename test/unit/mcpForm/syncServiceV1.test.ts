@@ -1,7 +1,7 @@
 // The MCP & Git Providers form against a server shaped like openhands-ai 1.11.0: no legacy /api routes,
 // settings at /api/v1/settings with the MCP servers as a name map in agent_settings, secrets never read back.
 import assert from 'node:assert/strict';
-import { SyncService, type SaveResult } from '../../../src/mcpForm/syncService';
+import { SyncService, type SaveResult } from '../../../src/webviews/mcpForm/host/syncService';
 import type { RecordedRequest } from '../../server';
 import { useTestServer } from '../api/harness';
 import { draft, idSequence, keep, MemoryFormStore, MemoryLog, none, replace, STRINGS } from './fixtures';

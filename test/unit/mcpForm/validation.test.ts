@@ -1,6 +1,11 @@
 import assert from 'node:assert/strict';
-import { fieldPath } from '../../../src/mcpForm/fieldPath';
-import { parseTimeout, urlIdentity, urlProblem, validateDraft } from '../../../src/mcpForm/validation';
+import { fieldPath } from '../../../src/webviews/mcpForm/shared/fieldPath';
+import {
+  parseTimeout,
+  urlIdentity,
+  urlProblem,
+  validateDraft,
+} from '../../../src/webviews/mcpForm/shared/validation';
 import { mcpConfigValidator } from '../../server/mcpConfig';
 import { INVALID, type ValidationIssue } from '../../server/validation';
 import { draft, keep, none, replace, STRINGS } from './fixtures';

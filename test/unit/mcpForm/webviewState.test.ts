@@ -1,14 +1,14 @@
 import assert from 'node:assert/strict';
-import { buildFormModel } from '../../../src/mcpForm/formModel';
-import { contentSecurityPolicy, formHtml } from '../../../src/mcpForm/html';
-import { FormDraftSchema } from '../../../src/mcpForm/formSchema';
+import { buildFormModel } from '../../../src/webviews/mcpForm/host/formModel';
+import { contentSecurityPolicy, formHtml } from '../../../src/webviews/mcpForm/host/html';
+import { FormDraftSchema } from '../../../src/webviews/mcpForm/shared/formSchema';
 import {
   baselineOf,
   draftFromModel,
   toProtocolDraft,
   type EditorDraft,
-} from '../../../src/mcpForm/webview/editorDraft';
-import { persistedState, readPersistedState } from '../../../src/mcpForm/webview/persistedState';
+} from '../../../src/webviews/mcpForm/webview/editorDraft';
+import { persistedState, readPersistedState } from '../../../src/webviews/mcpForm/webview/persistedState';
 import { emptyState, SERVER } from './fixtures';
 
 function typedDraft(): EditorDraft {

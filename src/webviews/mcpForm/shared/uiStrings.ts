@@ -4,7 +4,7 @@
  * the validation rules, shared by both sides, speak the user's language on both.
  */
 import * as z from 'zod/mini';
-import '../zodLocale';
+import '../../../zodLocale';
 
 export const ENGLISH_STRINGS = {
   // page

@@ -3,7 +3,7 @@
  * with one among a stdio server's arguments. The form stores and shows such a field masked; the whole
  * value lives in Secret Storage with the other secrets, and is put back only when sending to the server.
  */
-import { REDACTED, redactUrl } from '../api/redact';
+import { REDACTED, redactUrl } from '../../../api/redact';
 
 /** `--api-key=…`, `--token=…`, `-password=…`: an argument that carries its own credential. */
 const CREDENTIAL_ARG = /^(--?(?:api[-_]?key|token|access[-_]token|auth[-_]token|password|secret)=)(.+)$/i;

@@ -1,8 +1,8 @@
 /** What the form's templates read (state) and call (actions); the app in main.ts provides both. */
-import type { FormModel } from '../formSchema';
-import type { BusyOperation } from '../protocol';
-import type { SyncStatus } from '../syncOutcome';
-import type { UiStrings } from '../uiStrings';
+import type { FormModel } from '../shared/formSchema';
+import type { BusyOperation } from '../shared/protocol';
+import type { SyncStatus } from '../shared/syncOutcome';
+import type { UiStrings } from '../shared/uiStrings';
 import type { EditorDraft } from './editorDraft';
 
 export type Banner = 'saved' | 'synced' | 'invalid' | null;

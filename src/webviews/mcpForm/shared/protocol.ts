@@ -5,7 +5,7 @@
  * No vscode import: the webview bundles this file.
  */
 import * as z from 'zod/mini';
-import '../zodLocale';
+import '../../../zodLocale';
 import { FieldErrorsSchema, FormDraftSchema, FormModelSchema } from './formSchema';
 import { SyncStatusSchema } from './syncOutcome';
 import { UiStringsSchema } from './uiStrings';

@@ -4,9 +4,9 @@
  */
 import { html, nothing, type TemplateResult } from 'lit';
 import { repeat } from 'lit/directives/repeat.js';
-import { fieldPath } from '../fieldPath';
-import type { PartOutcome } from '../syncOutcome';
-import { format, type UiStrings } from '../uiStrings';
+import { fieldPath } from '../shared/fieldPath';
+import type { PartOutcome } from '../shared/syncOutcome';
+import { format, type UiStrings } from '../shared/uiStrings';
 import { shttpView, sseView, stdioView } from './mcpView';
 import { providerView } from './providerView';
 import type { ViewActions, ViewState } from './viewModel';

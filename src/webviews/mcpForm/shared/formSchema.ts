@@ -4,7 +4,7 @@
  * each secret: keep it (`set`), have none (`unset`), remove it (`clear`) or store a new `value`.
  */
 import * as z from 'zod/mini';
-import '../zodLocale';
+import '../../../zodLocale';
 import { FORM_PROVIDERS } from './providers';
 
 /** Upper bounds keep a hostile or broken webview from making the host store megabytes. */

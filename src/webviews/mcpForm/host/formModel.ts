@@ -1,7 +1,7 @@
 /** The secret-free model the webview renders, derived from what is stored locally and what the server said. */
-import type { FormModel, SecretStatus } from './formSchema';
+import type { FormModel, SecretStatus } from '../shared/formSchema';
 import type { LocalConfig, LocalSecrets } from './localState';
-import { shownProviders } from './providers';
+import { shownProviders } from '../shared/providers';
 
 /** `provider_tokens_set` as last read from the server, or null when it could not be read. */
 export type ServerProviders = Record<string, string | null> | null;

@@ -3,9 +3,9 @@
  * is stored (keep, replace, clear), new entries get ids, and every provider change is recorded as
  * pending until the server accepts it. Pure: the caller stores the result.
  */
-import { credentialKey, unmaskCredentials } from './credentials';
-import { fieldPath } from './fieldPath';
-import type { FieldErrors, FormDraft, SecretInput } from './formSchema';
+import { credentialKey, unmaskCredentials } from '../shared/credentials';
+import { fieldPath } from '../shared/fieldPath';
+import type { FieldErrors, FormDraft, SecretInput } from '../shared/formSchema';
 import {
   storedField,
   type LocalConfig,
@@ -14,8 +14,8 @@ import {
   type ProviderChange,
 } from './localState';
 import { buildMcpConfig } from './syncPlan';
-import type { UiStrings } from './uiStrings';
-import { parseTimeout } from './validation';
+import type { UiStrings } from '../shared/uiStrings';
+import { parseTimeout } from '../shared/validation';
 
 export type ApplyResult =
   | { ok: true; config: LocalConfig; secrets: LocalSecrets; changed: { tokens: boolean; mcp: boolean } }

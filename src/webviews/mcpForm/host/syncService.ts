@@ -9,10 +9,10 @@
  *    (settings under `/api/v1`, the client picks the routes) takes MCP servers only as
  *    `agent_settings_diff.mcp_config`, a map by name, and reads them back without their secrets.
  */
-import { isApiError, scrubSecrets, type OpenHandsClient, type Settings } from '../api';
+import { isApiError, scrubSecrets, type OpenHandsClient, type Settings } from '../../../api';
 import { applyDraft } from './applyDraft';
-import { fieldPath } from './fieldPath';
-import type { FieldErrors, FormDraft } from './formSchema';
+import { fieldPath } from '../shared/fieldPath';
+import type { FieldErrors, FormDraft } from '../shared/formSchema';
 import type { FormStore, LocalState } from './formStore';
 import type { ServerProviders } from './formModel';
 import { importServerState } from './importServerState';
@@ -26,10 +26,10 @@ import {
   rejectedTokenProvider,
   validationFieldErrors,
 } from './serverErrors';
-import type { PartOutcome, SyncOutcome } from './syncOutcome';
+import type { PartOutcome, SyncOutcome } from '../shared/syncOutcome';
 import { buildMcpConfig, mcpConfigEquals, mcpConfigStored, planProviderTokens } from './syncPlan';
-import { format, type UiStrings } from './uiStrings';
-import { validateDraft } from './validation';
+import { format, type UiStrings } from '../shared/uiStrings';
+import { validateDraft } from '../shared/validation';
 
 export type SettingsClient = Pick<OpenHandsClient, 'getSettings' | 'storeProviderTokens' | 'storeSettings'>;
 

@@ -4,8 +4,8 @@
  */
 import { html, nothing, type TemplateResult } from 'lit';
 import { live } from 'lit/directives/live.js';
-import { errorDomId, fieldDomId } from '../fieldPath';
-import { format } from '../uiStrings';
+import { errorDomId, fieldDomId } from '../shared/fieldPath';
+import { format } from '../shared/uiStrings';
 import type { EditorDraft, SecretEdit } from './editorDraft';
 import type { ViewActions, ViewState } from './viewModel';
 

@@ -1,5 +1,5 @@
 /** The handle VS Code injects into webviews; obtainable once per page. */
-import type { WebviewToHost } from '../protocol';
+import type { WebviewToHost } from '../shared/protocol';
 import type { PersistedState } from './persistedState';
 
 export interface WebviewApi {

@@ -4,7 +4,7 @@
  * through zod: state from an older build is dropped rather than trusted.
  */
 import * as z from 'zod/mini';
-import '../../zodLocale';
+import '../../../zodLocale';
 import { EditorDraftSchema, withoutSecrets, type EditorDraft } from './editorDraft';
 
 export const PersistedStateSchema = z.object({

@@ -1,8 +1,8 @@
 /** One git provider: where the server stands, the token (write-only) and the optional host. */
 import { html, type TemplateResult } from 'lit';
-import { fieldPath } from '../fieldPath';
-import type { ProviderModel } from '../formSchema';
-import { format, type UiStrings } from '../uiStrings';
+import { fieldPath } from '../shared/fieldPath';
+import type { ProviderModel } from '../shared/formSchema';
+import { format, type UiStrings } from '../shared/uiStrings';
 import type { ProviderEdit } from './editorDraft';
 import { secretField, textField } from './fields';
 import type { ViewActions, ViewState } from './viewModel';

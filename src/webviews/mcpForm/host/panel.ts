@@ -7,8 +7,8 @@ import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
 import type { FormController } from './formController';
 import { formHtml } from './html';
-import { HostToWebviewSchema, VIEW_TYPE, type HostToWebview } from './protocol';
-import type { UiStrings } from './uiStrings';
+import { HostToWebviewSchema, VIEW_TYPE, type HostToWebview } from '../shared/protocol';
+import type { UiStrings } from '../shared/uiStrings';
 
 export interface PanelEnvironment {
   extensionUri: vscode.Uri;

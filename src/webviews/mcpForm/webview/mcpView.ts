@@ -1,8 +1,8 @@
 /** The three kinds of MCP server entry (SSE, streamable HTTP, stdio), each with Remove. */
 import { html, type TemplateResult } from 'lit';
 import { repeat } from 'lit/directives/repeat.js';
-import { errorDomId, fieldDomId, fieldPath } from '../fieldPath';
-import { format } from '../uiStrings';
+import { errorDomId, fieldDomId, fieldPath } from '../shared/fieldPath';
+import { format } from '../shared/uiStrings';
 import {
   newKey,
   type EditorDraft,

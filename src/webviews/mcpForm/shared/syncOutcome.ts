@@ -3,7 +3,7 @@
  * different server calls and can succeed or fail independently.
  */
 import * as z from 'zod/mini';
-import '../zodLocale';
+import '../../../zodLocale';
 
 export const PartStatusSchema = z.enum([
   /** The server holds what was saved locally. */

@@ -6,9 +6,9 @@
  * Both are parsed with zod on read, so a corrupt or older value degrades to "empty", never a crash.
  */
 import * as z from 'zod/mini';
-import '../zodLocale';
-import { credentialsIn, maskCredentials } from './credentials';
-import { SyncOutcomeSchema } from './syncOutcome';
+import '../../../zodLocale';
+import { credentialsIn, maskCredentials } from '../shared/credentials';
+import { SyncOutcomeSchema } from '../shared/syncOutcome';
 
 const ProviderHostSchema = z.object({ host: z.nullable(z.string()) });
 

@@ -5,8 +5,8 @@
  * every provider the server reports is sent, with an empty token and its host exactly as reported,
  * unless the user changed or removed it.
  */
-import type { McpConfig, ProviderToken, StoredMcpConfig } from '../api';
-import { credentialKey } from './credentials';
+import type { McpConfig, ProviderToken, StoredMcpConfig } from '../../../api';
+import { credentialKey } from '../shared/credentials';
 import type { HiddenKeyMarker } from './serverMcpMap';
 import type { LocalMcp, LocalSecrets, ProviderChange } from './localState';
 

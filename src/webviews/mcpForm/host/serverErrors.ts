@@ -3,9 +3,9 @@
  * rejected token belongs to, and whether the server was merely unreachable (the change stays
  * pending) or refused it.
  */
-import { isApiError, messageOf, type ApiError } from '../api';
-import { fieldForServerLoc } from './fieldPath';
-import type { FieldErrors } from './formSchema';
+import { isApiError, messageOf, type ApiError } from '../../../api';
+import { fieldForServerLoc } from '../shared/fieldPath';
+import type { FieldErrors } from '../shared/formSchema';
 
 /** Unreachable: worth retrying as is. Anything else is a refusal or a server fault. */
 export function isUnreachable(error: unknown): boolean {

@@ -3,8 +3,8 @@
  * runs one operation at a time, and re-sends the state whenever the webview (re)appears. Free of
  * `vscode`, so it is driven directly in tests.
  */
-import { redactUrl } from '../api';
-import type { FieldErrors } from './formSchema';
+import { redactUrl } from '../../../api';
+import type { FieldErrors } from '../shared/formSchema';
 import { buildFormModel } from './formModel';
 import { hasPendingTokens } from './localState';
 import {
@@ -14,10 +14,10 @@ import {
   type HostToWebview,
   type MessageHandlers,
   type WebviewToHost,
-} from './protocol';
-import type { SyncStatus } from './syncOutcome';
+} from '../shared/protocol';
+import type { SyncStatus } from '../shared/syncOutcome';
 import type { LoadResult, SettingsClient, SyncLog, SyncService } from './syncService';
-import type { UiStrings } from './uiStrings';
+import type { UiStrings } from '../shared/uiStrings';
 
 export interface FormTarget {
   /** The configured server, or undefined when there is none (or it is invalid). */

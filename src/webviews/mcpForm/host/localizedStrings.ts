@@ -1,6 +1,6 @@
 /** The form's strings in the user's language, for the host's messages and the webview. */
 import * as vscode from 'vscode';
-import { ENGLISH_STRINGS, UiStringsSchema, type UiStringKey, type UiStrings } from './uiStrings';
+import { ENGLISH_STRINGS, UiStringsSchema, type UiStringKey, type UiStrings } from '../shared/uiStrings';
 
 export function localizedStrings(): UiStrings {
   const strings: Partial<Record<UiStringKey, string>> = {};

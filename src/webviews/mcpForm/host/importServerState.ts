@@ -3,8 +3,8 @@
  * change (a pending change wins until the server has accepted it). MCP secrets the server returns
  * go to Secret Storage, so a later save can send them back instead of wiping them.
  */
-import type { StoredMcpConfig } from '../api';
-import { credentialKey, maskCredentials } from './credentials';
+import type { StoredMcpConfig } from '../../../api';
+import { credentialKey, maskCredentials } from '../shared/credentials';
 import type { HiddenKeyMarker } from './serverMcpMap';
 import {
   storedField,
@@ -13,7 +13,7 @@ import {
   type LocalSecrets,
   type LocalStdio,
 } from './localState';
-import { urlIdentity } from './validation';
+import { urlIdentity } from '../shared/validation';
 
 export interface ServerState {
   providerTokensSet: Record<string, string | null>;

@@ -4,14 +4,14 @@
  */
 import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
-import type { Connection } from '../core/connection';
-import type { Log } from '../core/log';
+import type { Connection } from '../../../core/connection';
+import type { Log } from '../../../core/log';
 import { ConfigStore } from './configStore';
 import { FormController } from './formController';
 import type { LocalState } from './formStore';
 import { localizedStrings } from './localizedStrings';
 import { McpFormPanel, type PanelEnvironment } from './panel';
-import { VIEW_TYPE, type HostToWebview } from './protocol';
+import { VIEW_TYPE, type HostToWebview } from '../shared/protocol';
 import { SecretVault } from './secretVault';
 import { SyncService } from './syncService';
 import { VscodeFormStore } from './vscodeFormStore';

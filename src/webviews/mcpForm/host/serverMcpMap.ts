@@ -4,8 +4,14 @@
  * dropped). The form works in the older three lists (`sse_servers`, `shttp_servers`, `stdio_servers`);
  * this converts a settings reply into them, and the lists into the map to write.
  */
-import type { McpConfig, McpServerEntry, Settings, StoredMcpConfig, StoredMcpServerEntry } from '../api';
-import { urlIdentity } from './validation';
+import type {
+  McpConfig,
+  McpServerEntry,
+  Settings,
+  StoredMcpConfig,
+  StoredMcpServerEntry,
+} from '../../../api';
+import { urlIdentity } from '../shared/validation';
 
 export interface ServerMcp {
   /** The servers as the three lists; `null` when the server reported none. */

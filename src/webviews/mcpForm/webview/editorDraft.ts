@@ -3,8 +3,8 @@
  * per row for rendering, and the stored status of each secret so "Cancel" can go back to it).
  */
 import * as z from 'zod/mini';
-import '../../zodLocale';
-import { maskCredentials } from '../credentials';
+import '../../../zodLocale';
+import { maskCredentials } from '../shared/credentials';
 import {
   FormProviderSchema,
   SecretInputSchema,
@@ -12,7 +12,7 @@ import {
   type FormDraft,
   type FormModel,
   type SecretStatus,
-} from '../formSchema';
+} from '../shared/formSchema';
 
 const key = z.string().check(z.maxLength(64));
 const text = z.string().check(z.maxLength(4096));

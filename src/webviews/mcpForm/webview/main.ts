@@ -10,18 +10,18 @@ import '@vscode-elements/elements/dist/vscode-progress-ring/index.js';
 import '@vscode-elements/elements/dist/vscode-textfield/index.js';
 import './mcpForm.css';
 import { render } from 'lit';
-import { errorDomId, fieldDomId } from '../fieldPath';
-import type { FieldErrors, FormModel } from '../formSchema';
+import { errorDomId, fieldDomId } from '../shared/fieldPath';
+import type { FieldErrors, FormModel } from '../shared/formSchema';
 import {
   dispatchMessage,
   HostToWebviewSchema,
   type BusyOperation,
   type HostToWebview,
   type MessageHandlers,
-} from '../protocol';
-import type { SyncStatus } from '../syncOutcome';
-import type { UiStrings } from '../uiStrings';
-import { validateDraft } from '../validation';
+} from '../shared/protocol';
+import type { SyncStatus } from '../shared/syncOutcome';
+import type { UiStrings } from '../shared/uiStrings';
+import { validateDraft } from '../shared/validation';
 import { baselineOf, draftFromModel, newKey, toProtocolDraft, type EditorDraft } from './editorDraft';
 import { persistedState, readPersistedState } from './persistedState';
 import { appView } from './view';
