@@ -3,8 +3,8 @@
  * serializer registered for `VIEW_TYPE`. The webview is not retained while hidden: it keeps its
  * draft (without secrets) in `setState` and the host re-sends the state when it comes back.
  */
-import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
+import { newNonce, postChecked, webviewAsset, webviewOptions } from '../../kit/host/panel';
 import type { FormController } from './formController';
 import { formHtml } from './html';
 import { HostToWebviewSchema, VIEW_TYPE, type HostToWebview } from '../shared/protocol';
@@ -77,31 +77,18 @@ export class McpFormPanel implements vscode.Disposable {
   }
 
   private post(message: HostToWebview, env: PanelEnvironment): void {
-    // Checked on the way out too: a bug here must not reach the webview half-formed.
-    const checked = HostToWebviewSchema.safeParse(message);
-    if (!checked.success) {
-      env.warn(`MCP & Git Providers: not sending an invalid ${message.type} message to the webview.`);
-      return;
-    }
-    this.posted.fire(checked.data);
-    void this.panel.webview.postMessage(checked.data).then(undefined, () => undefined);
+    const sent = postChecked(this.panel.webview, HostToWebviewSchema, message, () =>
+      env.warn(`MCP & Git Providers: not sending an invalid ${message.type} message to the webview.`),
+    );
+    if (sent) this.posted.fire(sent);
   }
 }
 
-function webviewRoot(extensionUri: vscode.Uri): vscode.Uri {
-  return vscode.Uri.joinPath(extensionUri, 'dist', 'webview');
-}
-
-function webviewOptions(extensionUri: vscode.Uri): vscode.WebviewOptions {
-  return { enableScripts: true, enableCommandUris: false, localResourceRoots: [webviewRoot(extensionUri)] };
-}
-
 function html(webview: vscode.Webview, env: PanelEnvironment): string {
-  const root = webviewRoot(env.extensionUri);
-  const asset = (name: string) => webview.asWebviewUri(vscode.Uri.joinPath(root, name)).toString();
+  const asset = (name: string) => webviewAsset(webview, env.extensionUri, name);
   return formHtml({
     cspSource: webview.cspSource,
-    nonce: randomBytes(18).toString('base64'),
+    nonce: newNonce(),
     scriptUri: asset('mcpForm.js'),
     styleUri: asset('mcpForm.css'),
     codiconUri: asset('codicon.css'),

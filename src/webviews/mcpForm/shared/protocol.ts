@@ -51,26 +51,5 @@ export const HostToWebviewSchema = z.discriminatedUnion('type', [
 export type HostToWebview = z.infer<typeof HostToWebviewSchema>;
 
 /** One handler per message type; leaving one out is a compile error. */
-export type MessageHandlers<M extends { type: string }> = {
-  [K in M['type']]: (message: Extract<M, { type: K }>) => void | Promise<void>;
-};
 
-/**
- * Parses an untrusted message and runs its handler. Returns false (and runs nothing) when the
- * message does not match the protocol.
- */
-export function dispatchMessage<M extends { type: string }>(
-  schema: z.ZodMiniType<M>,
-  handlers: MessageHandlers<M>,
-  raw: unknown,
-): { ok: true; result: void | Promise<void> } | { ok: false; problem: string } {
-  const parsed = schema.safeParse(raw);
-  // Paths and codes only: a malformed save may still carry secret values.
-  if (!parsed.success) {
-    const problem = parsed.error.issues.map((issue) => `${issue.path.join('.') || '(root)'}: ${issue.code}`);
-    return { ok: false, problem: problem.join('; ') };
-  }
-  const message = parsed.data;
-  const handler = handlers[message.type as M['type']] as (message: M) => void | Promise<void>;
-  return { ok: true, result: handler(message) };
-}
+export { dispatchMessage, type MessageHandlers } from '../../kit/shared/messages';

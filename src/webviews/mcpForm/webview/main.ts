@@ -26,12 +26,12 @@ import { baselineOf, draftFromModel, newKey, toProtocolDraft, type EditorDraft }
 import { persistedState, readPersistedState } from './persistedState';
 import { appView } from './view';
 import type { Banner, ViewActions } from './viewModel';
-import { vscodeApi } from './vscodeApi';
+import { formVscodeApi } from './vscodeApi';
 
 const NO_SYNC: SyncStatus = { pending: { tokens: false, mcp: false }, last: null, loadProblem: null };
 
 class FormApp {
-  private readonly api = vscodeApi();
+  private readonly api = formVscodeApi();
   private readonly root: HTMLElement;
   private strings: UiStrings | null = null;
   private model: FormModel | null = null;

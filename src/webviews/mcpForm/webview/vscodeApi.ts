@@ -1,15 +1,10 @@
-/** The handle VS Code injects into webviews; obtainable once per page. */
+/** The page's handle to VS Code, typed by this form's protocol and persisted state. */
+import { vscodeApi, type WebviewApi } from '../../kit/webview/vscodeApi';
 import type { WebviewToHost } from '../shared/protocol';
 import type { PersistedState } from './persistedState';
 
-export interface WebviewApi {
-  postMessage(message: WebviewToHost): void;
-  getState(): unknown;
-  setState(state: PersistedState): void;
-}
+export type FormWebviewApi = WebviewApi<WebviewToHost, PersistedState>;
 
-declare function acquireVsCodeApi(): WebviewApi;
-
-export function vscodeApi(): WebviewApi {
-  return acquireVsCodeApi();
+export function formVscodeApi(): FormWebviewApi {
+  return vscodeApi<WebviewToHost, PersistedState>();
 }
