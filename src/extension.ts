@@ -2,7 +2,8 @@ import * as vscode from 'vscode';
 import { registerConnectionCommands } from './commands/connectionCommands';
 import { registerConversationCommands } from './commands/conversationCommands';
 import { registerSandboxCommands } from './commands/sandboxCommands';
-import { ApiKeyStore } from './core/apiKeyStore';
+import { MementoManager } from './core/mementoManager';
+import { SecretsManager, type ApiKeys } from './core/secretsManager';
 import { Connection } from './core/connection';
 import { Log } from './core/log';
 import { PlainHttpConsent } from './core/plainHttp';
@@ -33,7 +34,7 @@ export interface OpenHandsExtensionApi {
   specs: SpecCatalog;
   specsProvider: SpecTreeProvider;
   specsView: vscode.TreeView<SpecNode>;
-  apiKeys: ApiKeyStore;
+  apiKeys: ApiKeys;
   log: Log;
   /** Where the output channel's log file lives (`OpenHands.log` in it). */
   logUri: vscode.Uri;
@@ -43,8 +44,10 @@ export interface OpenHandsExtensionApi {
 
 export async function activate(context: vscode.ExtensionContext): Promise<OpenHandsExtensionApi | undefined> {
   const log = new Log();
-  const apiKeys = new ApiKeyStore(context.secrets);
-  const connection = new Connection(apiKeys, log, new PlainHttpConsent(context.globalState));
+  const secrets = new SecretsManager(context.secrets);
+  const mementos = new MementoManager(context.globalState);
+  const apiKeys = secrets.apiKeys;
+  const connection = new Connection(apiKeys, log, new PlainHttpConsent(mementos));
   const store = new OpenHandsStore(connection);
   const scheduler = new RefreshScheduler(store, connection);
   const actions = new SandboxActions(store, connection, log);
@@ -80,7 +83,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<OpenHa
 
   context.subscriptions.push(
     log,
-    apiKeys,
+    secrets,
     connection,
     store,
     scheduler,
@@ -112,7 +115,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<OpenHa
     }),
   );
 
-  const mcpForm = registerMcpForm(context, { connection, log });
+  const mcpForm = registerMcpForm(context, { connection, log, secrets, mementos });
 
   // Reads settings and the stored key only. The first request waits until activation is over and
   // a view is visible.

@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import { checkServerUrl } from '../api';
-import type { ApiKeyStore } from '../core/apiKeyStore';
+import type { ApiKeys } from '../core/secretsManager';
 import { SECTION } from '../core/config';
 import type { Connection } from '../core/connection';
 import type { Log } from '../core/log';
@@ -10,7 +10,7 @@ import type { SpecCatalog } from '../state/specCatalog';
 
 export interface ConnectionCommandDeps {
   connection: Connection;
-  keys: ApiKeyStore;
+  keys: ApiKeys;
   log: Log;
   scheduler: RefreshScheduler;
   specs: SpecCatalog;

@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import * as vscode from 'vscode';
 import { messageOf, OpenHandsClient, type TlsOptions } from '../api';
-import type { ApiKeyStore } from './apiKeyStore';
+import type { ApiKeys } from './secretsManager';
 import { affectsUs, readConfig, type ExtensionConfig } from './config';
 import type { Log } from './log';
 import { isPlainHttpToAnotherHost, type PlainHttpConsent } from './plainHttp';
@@ -25,7 +25,7 @@ export class Connection implements vscode.Disposable {
   private generation = 0;
 
   constructor(
-    private readonly keys: ApiKeyStore,
+    private readonly keys: ApiKeys,
     private readonly log: Log,
     /** Which http:// servers on other machines may get the key. */
     readonly plainHttp: PlainHttpConsent,

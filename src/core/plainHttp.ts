@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import type { MementoManager } from './mementoManager';
 
 /**
  * True for an http:// server on another machine: an API key sent there crosses the network
@@ -21,17 +22,15 @@ export function isPlainHttpToAnotherHost(serverUrl: string): boolean {
   return !loopback;
 }
 
-const STATE_KEY = 'openhands.plainHttpAllowed';
-
 /**
  * The http:// servers on other machines the user agreed to send the API key to, asked once per URL.
- * Kept in globalState: server URLs only (they cannot hold credentials, `checkServerUrl` refuses them).
+ * Kept in globalState (`MementoManager`): server URLs only.
  */
 export class PlainHttpConsent {
   /** Asked in this session already (answered or dismissed): not asked again until Set API Key. */
   private readonly asked = new Set<string>();
 
-  constructor(private readonly state: vscode.Memento) {}
+  constructor(private readonly mementos: MementoManager) {}
 
   allows(serverUrl: string): boolean {
     return this.allowed().includes(normalize(serverUrl));
@@ -39,15 +38,12 @@ export class PlainHttpConsent {
 
   async allow(serverUrl: string): Promise<void> {
     if (!this.allows(serverUrl))
-      await this.state.update(STATE_KEY, [...this.allowed(), normalize(serverUrl)]);
+      await this.mementos.setPlainHttpAllowed([...this.allowed(), normalize(serverUrl)]);
   }
 
   async revoke(serverUrl: string): Promise<void> {
     const url = normalize(serverUrl);
-    await this.state.update(
-      STATE_KEY,
-      this.allowed().filter((allowed) => allowed !== url),
-    );
+    await this.mementos.setPlainHttpAllowed(this.allowed().filter((allowed) => allowed !== url));
   }
 
   /**
@@ -76,8 +72,7 @@ export class PlainHttpConsent {
   }
 
   private allowed(): string[] {
-    const value = this.state.get<unknown>(STATE_KEY);
-    return Array.isArray(value) ? value.filter((item): item is string => typeof item === 'string') : [];
+    return this.mementos.plainHttpAllowed();
   }
 }
 

@@ -4,7 +4,7 @@ import * as assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import * as vscode from 'vscode';
 import type { SandboxInfo } from '../../src/api';
-import { ApiKeyStore } from '../../src/core/apiKeyStore';
+import { SecretsManager } from '../../src/core/secretsManager';
 import { eventually, setSetting, sleep, useFreshExtension } from './extensionApi';
 import { openHandsExtension } from './manifest';
 import { server } from './serverControl';
@@ -208,7 +208,7 @@ describe('extension state (issue 9, items 18–25)', () => {
     );
   });
 
-  it('25: the API key store lets go of its Secret Storage listener when disposed', async () => {
+  it('25: the secrets manager lets go of its Secret Storage listener when disposed', async () => {
     const emitter = new vscode.EventEmitter<vscode.SecretStorageChangeEvent>();
     let listening = 0;
     const values = new Map<string, string>();
@@ -228,12 +228,12 @@ describe('extension state (issue 9, items 18–25)', () => {
         return { dispose: () => (listening--, subscription.dispose()) };
       },
     };
-    const keys = new ApiKeyStore(secrets);
+    const manager = new SecretsManager(secrets);
     const heard: string[] = [];
-    keys.onDidChange((url) => heard.push(url));
-    await keys.set('http://listener.invalid', 'k');
+    manager.apiKeys.onDidChange((url) => heard.push(url));
+    await manager.apiKeys.set('http://listener.invalid', 'k');
     assert.deepEqual(heard, ['http://listener.invalid']);
-    keys.dispose();
+    manager.dispose();
     assert.equal(listening, 0, 'no listener left on Secret Storage');
     emitter.dispose();
   });

@@ -3,7 +3,7 @@ import { applyDraft, type ApplyResult } from '../../../src/webviews/mcpForm/host
 import { fieldPath } from '../../../src/webviews/mcpForm/shared/fieldPath';
 import type { FormDraft } from '../../../src/webviews/mcpForm/shared/formSchema';
 import { buildFormModel } from '../../../src/webviews/mcpForm/host/formModel';
-import type { LocalState } from '../../../src/webviews/mcpForm/host/formStore';
+import type { LocalState } from '../../../src/webviews/mcpForm/host/formStorage';
 import { clear, draft, emptyState, idSequence, keep, none, replace, SERVER, STRINGS } from './fixtures';
 
 /** GitHub set on the server with host null, GitLab with "", one SSE server with a key, one stdio server. */

@@ -1,6 +1,6 @@
 // Builders for drafts and local state, so each test spells out only what it is about.
 import type { FormDraft, SecretInput } from '../../../src/webviews/mcpForm/shared/formSchema';
-import type { FormStore, LocalState } from '../../../src/webviews/mcpForm/host/formStore';
+import type { FormStorage, LocalState } from '../../../src/webviews/mcpForm/host/formStorage';
 import { emptyLocalConfig, emptyLocalSecrets } from '../../../src/webviews/mcpForm/host/localState';
 import { ENGLISH_STRINGS, type UiStrings } from '../../../src/webviews/mcpForm/shared/uiStrings';
 
@@ -36,8 +36,8 @@ export function idSequence(prefix = 'id'): () => string {
   return () => `${prefix}${++next}`;
 }
 
-/** A FormStore in memory, JSON round-tripped like the real storages. */
-export class MemoryFormStore implements FormStore {
+/** Form storage in memory, JSON round-tripped like the real storages. */
+export class MemoryFormStorage implements FormStorage {
   readonly states = new Map<string, string>();
   saves = 0;
 

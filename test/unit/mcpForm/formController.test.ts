@@ -10,19 +10,19 @@ import {
 } from '../../../src/webviews/mcpForm/shared/protocol';
 import { SyncService } from '../../../src/webviews/mcpForm/host/syncService';
 import { useTestServer } from '../api/harness';
-import { draft, idSequence, MemoryFormStore, MemoryLog, none, replace, STRINGS } from './fixtures';
+import { draft, idSequence, MemoryFormStorage, MemoryLog, none, replace, STRINGS } from './fixtures';
 
 describe('mcpForm panel host (FormController) and protocol', () => {
   const t = useTestServer();
   let posted: HostToWebview[];
-  let store: MemoryFormStore;
+  let store: MemoryFormStorage;
   let log: MemoryLog;
   let target: FormTarget;
   let controller: FormController;
 
   beforeEach(() => {
     posted = [];
-    store = new MemoryFormStore();
+    store = new MemoryFormStorage();
     log = new MemoryLog();
     target = { serverUrl: () => t.server.url, client: () => t.client };
     controller = new FormController({

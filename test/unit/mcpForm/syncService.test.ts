@@ -5,7 +5,7 @@ import type { FormDraft } from '../../../src/webviews/mcpForm/shared/formSchema'
 import { SyncService, type SaveResult } from '../../../src/webviews/mcpForm/host/syncService';
 import type { RecordedRequest } from '../../server';
 import { useTestServer } from '../api/harness';
-import { draft, idSequence, keep, MemoryFormStore, MemoryLog, none, replace, STRINGS } from './fixtures';
+import { draft, idSequence, keep, MemoryFormStorage, MemoryLog, none, replace, STRINGS } from './fixtures';
 
 const MCP_SECRETS = ['sse-key-1', 'http-key-2', 'env-secret-3'];
 
@@ -55,11 +55,11 @@ function saved(result: SaveResult): Extract<SaveResult, { kind: 'saved' }> {
 describe('mcpForm save and sync against the test server', () => {
   describe('a server that ignores mcp_config on add-git-providers (OpenHands today)', () => {
     const t = useTestServer();
-    let store: MemoryFormStore;
+    let store: MemoryFormStorage;
     let log: MemoryLog;
     let service: SyncService;
     beforeEach(() => {
-      store = new MemoryFormStore();
+      store = new MemoryFormStorage();
       log = new MemoryLog();
       service = new SyncService(store, log, () => STRINGS, idSequence());
     });
@@ -403,7 +403,7 @@ describe('mcpForm save and sync against the test server', () => {
     const t = useTestServer({ storeMcpConfigOnAddGitProviders: true });
 
     it('needs no /api/settings write', async () => {
-      const service = new SyncService(new MemoryFormStore(), new MemoryLog(), () => STRINGS, idSequence());
+      const service = new SyncService(new MemoryFormStorage(), new MemoryLog(), () => STRINGS, idSequence());
       const result = saved(await service.save(t.server.url, fullDraft(t.server.url), t.client));
       assert.deepEqual(result.outcome.mcp, { status: 'synced', via: 'add-git-providers' });
       assert.deepEqual(calls(t.server.requests), [
@@ -418,7 +418,7 @@ describe('mcpForm save and sync against the test server', () => {
     const t = useTestServer({ sessionApiKey: 'session-key-123' });
 
     it('a wrong key fails both parts with the auth message, nothing lost locally', async () => {
-      const service = new SyncService(new MemoryFormStore(), new MemoryLog(), () => STRINGS, idSequence());
+      const service = new SyncService(new MemoryFormStorage(), new MemoryLog(), () => STRINGS, idSequence());
       const client = t.newClient({ apiKey: 'wrong-key' });
       const result = saved(await service.save(t.server.url, fullDraft(t.server.url), client));
       assert.equal(result.outcome.tokens.status, 'failed');

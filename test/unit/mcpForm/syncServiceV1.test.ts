@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { SyncService, type SaveResult } from '../../../src/webviews/mcpForm/host/syncService';
 import type { RecordedRequest } from '../../server';
 import { useTestServer } from '../api/harness';
-import { draft, idSequence, keep, MemoryFormStore, MemoryLog, none, replace, STRINGS } from './fixtures';
+import { draft, idSequence, keep, MemoryFormStorage, MemoryLog, none, replace, STRINGS } from './fixtures';
 
 const SECRETS = ['ghp_valid_new', 'sse-key-1', 'http-key-2', 'env-secret-3'];
 
@@ -45,11 +45,11 @@ function saved(result: SaveResult): Extract<SaveResult, { kind: 'saved' }> {
 
 describe('mcpForm save and sync against openhands-ai 1.11 (settings under /api/v1)', () => {
   const t = useTestServer({ legacySettingsRoutes: false });
-  let store: MemoryFormStore;
+  let store: MemoryFormStorage;
   let log: MemoryLog;
   let service: SyncService;
   beforeEach(() => {
-    store = new MemoryFormStore();
+    store = new MemoryFormStorage();
     log = new MemoryLog();
     service = new SyncService(store, log, () => STRINGS, idSequence());
   });

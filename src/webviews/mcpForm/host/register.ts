@@ -6,15 +6,14 @@ import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
 import type { Connection } from '../../../core/connection';
 import type { Log } from '../../../core/log';
-import { ConfigStore } from './configStore';
+import type { MementoManager } from '../../../core/mementoManager';
+import type { SecretsManager } from '../../../core/secretsManager';
 import { FormController } from './formController';
-import type { LocalState } from './formStore';
+import { VscodeFormStorage, type LocalState } from './formStorage';
 import { localizedStrings } from './localizedStrings';
 import { McpFormPanel, type PanelEnvironment } from './panel';
 import { VIEW_TYPE, type HostToWebview } from '../shared/protocol';
-import { SecretVault } from './secretVault';
 import { SyncService } from './syncService';
-import { VscodeFormStore } from './vscodeFormStore';
 
 export const EDIT_COMMAND = 'openhands.editMcpAndGitProviders';
 
@@ -34,12 +33,10 @@ export interface McpFormTestApi {
 
 export function registerMcpForm(
   context: vscode.ExtensionContext,
-  deps: { connection: Connection; log: Log },
+  deps: { connection: Connection; log: Log; secrets: SecretsManager; mementos: MementoManager },
 ): McpFormTestApi | undefined {
   const { connection, log } = deps;
-  const vault = new SecretVault(context.secrets);
-  const configs = new ConfigStore(context.globalState);
-  const store = new VscodeFormStore(vault, configs);
+  const store = new VscodeFormStorage(deps.secrets.mcpForm, deps.mementos);
   const strings = localizedStrings();
   const service = new SyncService(
     store,
@@ -83,8 +80,7 @@ export function registerMcpForm(
   return {
     localState: (serverUrl) => store.load(serverUrl),
     clearLocalState: async (serverUrl) => {
-      await vault.clear(serverUrl);
-      await configs.clear(serverUrl);
+      await store.clear(serverUrl);
     },
     sendFromWebview: async (message) => {
       const panel = McpFormPanel.open;

@@ -13,7 +13,7 @@ import { isApiError, scrubSecrets, type OpenHandsClient, type Settings } from '.
 import { applyDraft } from './applyDraft';
 import { fieldPath } from '../shared/fieldPath';
 import type { FieldErrors, FormDraft } from '../shared/formSchema';
-import type { FormStore, LocalState } from './formStore';
+import type { FormStorage, LocalState } from './formStorage';
 import type { ServerProviders } from './formModel';
 import { importServerState } from './importServerState';
 import { mcpServerMap, serverMcpOf } from './serverMcpMap';
@@ -55,7 +55,7 @@ export type SaveResult = { kind: 'invalid'; errors: FieldErrors } | ({ kind: 'sa
 
 export class SyncService {
   constructor(
-    private readonly store: FormStore,
+    private readonly store: FormStorage,
     private readonly log: SyncLog,
     private readonly strings: () => UiStrings,
     private readonly newId: () => string,
