@@ -54,8 +54,8 @@ export default tseslint.config(
   ]),
   layer(
     'src/webviews/**/*.ts',
-    'the MCP form talks to the server through src/api and to VS Code through core.',
-    ['state', 'views', 'commands', 'extension'],
+    'a webview host reads state and the client of the moment; it imports no tree or command code.',
+    ['views', 'commands', 'extension'],
   ),
   {
     // Bundled into the webview (a browser page): the vscode module and the host side do not exist there.

@@ -4,7 +4,7 @@ import { registerConversationCommands } from './commands/conversationCommands';
 import { registerSandboxCommands } from './commands/sandboxCommands';
 import { MementoManager } from './core/mementoManager';
 import { SecretsManager, type ApiKeys } from './core/secretsManager';
-import { Connection } from './core/connection';
+import { Connection } from './state/connection';
 import { Log } from './core/log';
 import { PlainHttpConsent } from './core/plainHttp';
 import { registerMcpForm, type McpFormTestApi } from './webviews/mcpForm/host/register';

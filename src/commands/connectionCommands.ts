@@ -2,7 +2,7 @@ import * as vscode from 'vscode';
 import { checkServerUrl } from '../api';
 import type { ApiKeys } from '../core/secretsManager';
 import { SECTION } from '../core/config';
-import type { Connection } from '../core/connection';
+import type { Connection } from '../state/connection';
 import type { Log } from '../core/log';
 import { isPlainHttpToAnotherHost } from '../core/plainHttp';
 import type { RefreshScheduler } from '../state/refreshScheduler';

@@ -15,7 +15,7 @@ import {
 } from '../conversations/editorContext';
 import { startStatusMessage } from '../conversations/startStatus';
 import { workspaceRepository } from '../conversations/workspaceGit';
-import type { Connection } from '../core/connection';
+import type { Connection } from '../state/connection';
 import type { Log } from '../core/log';
 import { shortSandboxId } from '../state/names';
 import { sandboxStatusStyle } from '../views/statusStyle';

@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import { messageOf, type SandboxInfo } from '../api';
-import type { Connection } from '../core/connection';
+import type { Connection } from '../state/connection';
 import { shortSandboxId, shortSpec, vscodeUrl } from '../state/names';
 import type { SpecNode } from '../views/nodes';
 import type { SandboxActions } from '../state/sandboxActions';

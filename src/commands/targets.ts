@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import type { AppConversation, SandboxInfo } from '../api';
-import type { Connection } from '../core/connection';
+import type { Connection } from '../state/connection';
 import { conversationTitle, shortSandboxId, shortSpec } from '../state/names';
 import type { OpenHandsNode } from '../views/nodes';
 import { sandboxStatusStyle } from '../views/statusStyle';

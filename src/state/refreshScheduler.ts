@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import type { Connection } from '../core/connection';
+import type { Connection } from './connection';
 import { nextRefreshDelay } from './refreshPolicy';
 import type { OpenHandsStore } from './store';
 

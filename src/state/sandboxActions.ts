@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import { messageOf, sleep, type OpenHandsClient, type SandboxInfo } from '../api';
-import type { Connection } from '../core/connection';
+import type { Connection } from './connection';
 import type { Log } from '../core/log';
 import { shortSandboxId } from './names';
 import type { OpenHandsStore, SandboxTransition } from './store';

@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import { collectAll, type OpenHandsClient, type SandboxSpecInfo } from '../api';
-import type { Connection } from '../core/connection';
+import type { Connection } from './connection';
 
 /**
  * The server's sandbox specs (images). They change only when an administrator changes the server,

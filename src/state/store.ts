@@ -10,7 +10,7 @@ import {
   type SandboxStatus,
   messageOf,
 } from '../api';
-import type { Connection } from '../core/connection';
+import type { Connection } from './connection';
 
 /** A lifecycle action in flight on one sandbox, shown before the server confirms it. */
 export interface SandboxTransition {

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import type { Connection } from '../core/connection';
+import type { Connection } from '../state/connection';
 import type { OpenHandsStore } from '../state/store';
 
 /** Connection state and running/paused counts; a click focuses the Sandboxes view. */

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import type { Connection } from '../core/connection';
+import type { Connection } from '../state/connection';
 import type { OpenHandsNode } from './nodes';
 import type { OpenHandsStore } from '../state/store';
 

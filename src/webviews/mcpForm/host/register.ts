@@ -4,7 +4,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
-import type { Connection } from '../../../core/connection';
+import type { Connection } from '../../../state/connection';
 import type { Log } from '../../../core/log';
 import type { MementoManager } from '../../../core/mementoManager';
 import type { SecretsManager } from '../../../core/secretsManager';

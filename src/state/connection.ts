@@ -1,10 +1,10 @@
 import { readFile } from 'node:fs/promises';
 import * as vscode from 'vscode';
 import { messageOf, OpenHandsClient, type TlsOptions } from '../api';
-import type { ApiKeys } from './secretsManager';
-import { affectsUs, readConfig, type ExtensionConfig } from './config';
-import type { Log } from './log';
-import { isPlainHttpToAnotherHost, type PlainHttpConsent } from './plainHttp';
+import type { ApiKeys } from '../core/secretsManager';
+import { affectsUs, readConfig, type ExtensionConfig } from '../core/config';
+import type { Log } from '../core/log';
+import { isPlainHttpToAnotherHost, type PlainHttpConsent } from '../core/plainHttp';
 
 /**
  * The current server, key and client. Rebuilt when the settings that make the client (URL, auth
