@@ -4,6 +4,11 @@
  *   names, hosts) and which changes still wait for the server;
  * - `LocalSecrets` (SecretStorage): provider tokens, MCP api keys and stdio env values, by entry id.
  * Both are parsed with zod on read, so a corrupt or older value degrades to "empty", never a crash.
+ *
+ * Why a local copy at all: the server never reads secrets back (tokens, MCP api keys, env values),
+ * yet a save replaces its whole MCP config, so re-sending the servers the user kept needs their
+ * secrets from here; and a change saved while the server is unreachable is not lost when the panel
+ * closes. Everything else is refreshed from the server on every open.
  */
 import * as z from 'zod/mini';
 import '../../../zodLocale';
