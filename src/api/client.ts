@@ -37,7 +37,7 @@ import {
 import { checkServerUrl } from './serverUrl';
 import {
   LEGACY_SETTINGS_ROUTES,
-  routeAnswered,
+  routeExists,
   routeMissing,
   V1_SETTINGS_ROUTES,
   type SettingsRoutes,
@@ -350,7 +350,7 @@ export class OpenHandsClient {
         this.settingsRoutes = routes;
         return result;
       } catch (error) {
-        if (routeAnswered(error)) this.settingsRoutes = routes;
+        if (routeExists(error)) this.settingsRoutes = routes;
         if (!routeMissing(error) || routes === V1_SETTINGS_ROUTES) throw error;
       }
     }
@@ -430,5 +430,8 @@ function startTaskFilterParams(filters: StartTaskFilters): QueryParams {
 /** The server wants ISO-8601; a Date becomes UTC with `Z`, which needs no `+` escaping. */
 function isoDate(value: DateInput | undefined): string | undefined {
   if (value === undefined) return undefined;
-  return value instanceof Date ? value.toISOString() : value;
+  if (!(value instanceof Date)) return value;
+  if (Number.isNaN(value.getTime()))
+    throw new ApiError({ kind: 'validation', message: 'A date filter is not a valid date.' });
+  return value.toISOString();
 }

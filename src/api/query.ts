@@ -1,3 +1,5 @@
+import { ApiError } from './errors';
+
 export type QueryValue = string | number | boolean | Date | null | undefined | readonly string[];
 export type QueryParams = Record<string, QueryValue>;
 
@@ -13,6 +15,9 @@ export function buildQuery(params: QueryParams | undefined): string {
     if (Array.isArray(value)) {
       for (const item of value) search.append(key, item);
     } else if (value instanceof Date) {
+      // an invalid Date would throw a RangeError from toISOString: say which parameter instead
+      if (Number.isNaN(value.getTime()))
+        throw new ApiError({ kind: 'validation', message: `The ${key} parameter is not a valid date.` });
       search.append(key, value.toISOString());
     } else {
       search.append(key, String(value));

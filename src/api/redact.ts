@@ -11,6 +11,10 @@ const SECRET_KEY =
 const SECRET_QUERY_PARAM =
   /([?&](?:tkn|token|api_?key|session_api_key|key|access_token|auth|auth_token|password|secret|sig|signature)=)([^&#\s"'<>]*)/gi;
 
+/** `--api-key=…`, `--token=…`, `-password=…`: a command-line argument that carries its own credential. */
+export const CREDENTIAL_ARG =
+  /^(--?(?:api[-_]?key|token|access[-_]token|auth[-_]token|password|secret)=)(.+)$/i;
+
 export function isSecretKey(key: string): boolean {
   return SECRET_KEY.test(key);
 }
@@ -41,7 +45,10 @@ export function queryCredentials(text: string): string[] {
  * string (what the client sent, echoed back by a server).
  */
 export function redactJson(value: unknown, secrets: readonly string[] = [], parentKey = ''): unknown {
-  if (typeof value === 'string') return scrubSecrets(value, secrets);
+  if (typeof value === 'string') {
+    const arg = CREDENTIAL_ARG.exec(value);
+    return arg ? `${arg[1]}${REDACTED}` : scrubSecrets(value, secrets);
+  }
   if (Array.isArray(value)) return value.map((item) => redactJson(item, secrets, parentKey));
   if (value === null || typeof value !== 'object') return value;
   const copy: Record<string, unknown> = {};
@@ -54,8 +61,11 @@ export function redactJson(value: unknown, secrets: readonly string[] = [], pare
 
 /** Every secret value inside a JSON value (what `redactJson` masks), to scrub from whatever comes back. */
 export function secretsIn(value: unknown, parentKey = '', found: string[] = []): string[] {
-  if (typeof value === 'string') found.push(...queryCredentials(value));
-  else if (Array.isArray(value)) for (const item of value) secretsIn(item, parentKey, found);
+  if (typeof value === 'string') {
+    const arg = CREDENTIAL_ARG.exec(value);
+    if (arg?.[2]) found.push(arg[2]);
+    found.push(...queryCredentials(value));
+  } else if (Array.isArray(value)) for (const item of value) secretsIn(item, parentKey, found);
   else if (value !== null && typeof value === 'object') {
     for (const [key, child] of Object.entries(value)) {
       if (isSecretValue(parentKey, key, child)) found.push(String(child));

@@ -38,7 +38,13 @@ export function routeMissing(error: unknown): boolean {
   return error.kind === 'invalid_response' && error.status === 200;
 }
 
-/** Whether an answer shows the route exists (anything but a missing route or no answer at all). */
-export function routeAnswered(error: unknown): boolean {
-  return error instanceof ApiError && error.status !== undefined && !routeMissing(error);
+/**
+ * Whether a failed call still proves the route exists: its own "Settings not found", or a refusal of
+ * the request itself (400, 422). A 5xx, 429, 401 or 403 proves nothing (a proxy or a guard in front
+ * may answer for any path), so the next call looks again.
+ */
+export function routeExists(error: unknown): boolean {
+  if (!(error instanceof ApiError)) return false;
+  if (error.kind === 'not_found') return /settings not found/i.test(error.serverMessage ?? '');
+  return error.kind === 'validation';
 }

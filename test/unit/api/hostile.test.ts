@@ -92,6 +92,7 @@ async function oneCall(
     mcpApiKey: randomSecret(rng, 'mcpk-'),
     envValue: randomSecret(rng, 'envv-'),
     urlCredential: randomSecret(rng, 'qcred'),
+    argCredential: randomSecret(rng, 'acred'),
   };
   const text = `title ${Array.from({ length: 40 }, () => rng.pick(MULTIBYTE)).join('')} #${id}`;
   const timing = scenario.timing?.(operation) ?? DEFAULT_TIMING;

@@ -151,6 +151,47 @@ describe('mcpForm save and sync against openhands-ai 1.11 (settings under /api/v
     assert.deepEqual(result.outcome.mcp, { status: 'synced', via: 'settings' });
   });
 
+  it('refuses to send a server it holds a key for without that key (the save replaces the whole map)', async () => {
+    await t.client.storeSettings({
+      agent_settings_diff: {
+        mcp_config: {
+          'team-docs': { url: 'https://docs.example.com/mcp', transport: 'http', api_key: 'SERVER-ONLY-KEY' },
+        },
+      },
+    });
+    const loaded = await service.load(t.server.url, t.client);
+    const docs = loaded.config.mcp.shttp[0];
+    assert.ok(docs);
+    const form = draft({
+      serverUrl: t.server.url,
+      mcp: {
+        shttp: [{ id: docs.id, url: docs.url, apiKey: none, timeout: '' }],
+        stdio: [{ id: null, name: 'git', command: 'uvx', args: ['mcp-server-git'], env: [] }],
+      },
+    });
+    const result = saved(await service.save(t.server.url, form, t.client));
+    assert.equal(result.outcome.mcp.status, 'failed');
+    assert.equal(result.fieldErrors['mcp.shttp.0.apiKey'], STRINGS.errServerOnlyKey);
+    assert.deepEqual(t.server.state.settings?.v1_mcp_servers?.['team-docs']?.auth, {
+      strategy: 'api_key',
+      value: 'SERVER-ONLY-KEY',
+    });
+  });
+
+  it('a passing failure of the legacy route does not tie the client to it', async () => {
+    t.server.faults.add({
+      kind: 'status',
+      status: 503,
+      body: { detail: 'busy' },
+      match: { path: '/api/settings' },
+      times: 1,
+    });
+    await assert.rejects(t.client.getSettings(), (error: { status?: number }) => error.status === 503);
+    const settings = await t.client.getSettings();
+    assert.equal(t.client.settingsGeneration, 'v1');
+    assert.ok(settings.agent_settings);
+  });
+
   it('keeps the names the server gave its remote servers', async () => {
     await t.client.storeSettings({
       agent_settings_diff: {

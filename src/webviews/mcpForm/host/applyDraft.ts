@@ -3,7 +3,7 @@
  * is stored (keep, replace, clear), new entries get ids, and every provider change is recorded as
  * pending until the server accepts it. Pure: the caller stores the result.
  */
-import { credentialKey, unmaskCredentials } from '../shared/credentials';
+import { carriesMask, credentialKey, maskCredentials, unmaskCredentials } from '../shared/credentials';
 import { fieldPath } from '../shared/fieldPath';
 import type { FieldErrors, FormDraft, SecretInput } from '../shared/formSchema';
 import {
@@ -86,9 +86,21 @@ export function applyDraft(
   const env: Record<string, Record<string, string>> = {};
   const credentialFields: Record<string, string> = {};
   const knownIds = new Set([...config.mcp.sse, ...config.mcp.shttp, ...config.mcp.stdio].map((e) => e.id));
-  /** A URL or arg as typed (credentials shown masked are the stored ones), split into stored and secret. */
-  const plainField = (typed: string, key: string) =>
-    storedField(unmaskCredentials(typed, secrets.credentialFields?.[key]), key, credentialFields);
+  const held = secrets.credentialFields ?? {};
+  /**
+   * A URL or arg as typed, with the credentials it shows masked put back from Secret Storage, split
+   * into what is stored plainly and what is secret. A mask that matches nothing held (the value was
+   * never stored, or its place changed) is refused: sending the literal `[redacted]` would break it.
+   */
+  const plainField = (typed: string, key: string, entryId: string, path: string) => {
+    // an arg is matched by what it shows, so removing or moving another arg keeps its credential
+    const sameShown = Object.entries(held).find(
+      ([heldKey, whole]) => heldKey.startsWith(`${entryId}:`) && maskCredentials(whole) === typed,
+    );
+    const whole = sameShown ? sameShown[1] : unmaskCredentials(typed, held[key]);
+    if (carriesMask(whole)) errors[path] = strings.errSecretMissing;
+    return storedField(whole, key, credentialFields);
+  };
   const entryId = (id: string | null) => (id !== null && knownIds.has(id) ? id : newId());
   const keepApiKey = (id: string, input: SecretInput, path: string) => {
     const resolved = resolveSecret(input, secrets.apiKeys[id] !== undefined);
@@ -99,7 +111,10 @@ export function applyDraft(
 
   draft.mcp.sse.forEach((entry, index) => {
     const id = entryId(entry.id);
-    mcp.sse.push({ id, url: plainField(entry.url.trim(), credentialKey.url(id)) });
+    mcp.sse.push({
+      id,
+      url: plainField(entry.url.trim(), credentialKey.url(id), id, fieldPath.url('sse', index)),
+    });
     keepApiKey(id, entry.apiKey, fieldPath.apiKey('sse', index));
   });
   draft.mcp.shttp.forEach((entry, index) => {
@@ -107,7 +122,7 @@ export function applyDraft(
     const timeout = parseTimeout(entry.timeout);
     mcp.shttp.push({
       id,
-      url: plainField(entry.url.trim(), credentialKey.url(id)),
+      url: plainField(entry.url.trim(), credentialKey.url(id), id, fieldPath.url('shttp', index)),
       timeout: timeout === 'invalid' ? null : timeout,
     });
     keepApiKey(id, entry.apiKey, fieldPath.apiKey('shttp', index));
@@ -130,7 +145,9 @@ export function applyDraft(
       id,
       name: entry.name.trim(),
       command: entry.command.trim(),
-      args: entry.args.map((arg, argIndex) => plainField(arg, credentialKey.arg(id, argIndex))),
+      args: entry.args.map((arg, argIndex) =>
+        plainField(arg, credentialKey.arg(id, argIndex), id, fieldPath.arg(index, argIndex)),
+      ),
       env: rows,
     });
     if (Object.keys(values).length > 0) env[id] = values;

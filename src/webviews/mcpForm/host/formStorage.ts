@@ -10,9 +10,11 @@ import {
   emptyLocalSecrets,
   LocalConfigSchema,
   LocalSecretsSchema,
+  storedField,
   type LocalConfig,
   type LocalSecrets,
 } from './localState';
+import { credentialKey } from '../shared/credentials';
 
 export interface LocalState {
   config: LocalConfig;
@@ -28,15 +30,19 @@ export interface FormStorage {
 export class VscodeFormStorage implements FormStorage {
   constructor(
     private readonly secrets: ServerSecrets,
-    private readonly mementos: MementoManager,
+    private readonly mementos: Pick<MementoManager, 'mcpForm' | 'setMcpForm'>,
   ) {}
 
   async load(serverUrl: string): Promise<LocalState> {
     const config = LocalConfigSchema.safeParse(this.mementos.mcpForm(serverUrl));
-    return {
+    const state = {
       config: config.success ? config.data : emptyLocalConfig(),
       secrets: parseSecrets(await this.secrets.get(serverUrl)),
     };
+    // Earlier versions kept credentials inside URLs and args as plain data: move them now.
+    const moved = withCredentialsMoved(state);
+    if (moved !== state) await this.save(serverUrl, moved);
+    return moved;
   }
 
   /** Secrets first: a config that refers to a secret not yet stored would show it as missing. */
@@ -65,4 +71,29 @@ function parseSecrets(raw: string | undefined): LocalSecrets {
 function isEmpty(secrets: LocalSecrets): boolean {
   const { providers, apiKeys, env, credentialFields = {} } = secrets;
   return [providers, apiKeys, env, credentialFields].every((part) => Object.keys(part).length === 0);
+}
+
+/** The state with any credential still inside a stored URL or arg moved to Secret Storage; itself when there is none. */
+function withCredentialsMoved(state: LocalState): LocalState {
+  const found: Record<string, string> = {};
+  const { mcp } = state.config;
+  const next = {
+    sse: mcp.sse.map((entry) => ({
+      ...entry,
+      url: storedField(entry.url, credentialKey.url(entry.id), found),
+    })),
+    shttp: mcp.shttp.map((entry) => ({
+      ...entry,
+      url: storedField(entry.url, credentialKey.url(entry.id), found),
+    })),
+    stdio: mcp.stdio.map((entry) => ({
+      ...entry,
+      args: entry.args.map((arg, index) => storedField(arg, credentialKey.arg(entry.id, index), found)),
+    })),
+  };
+  if (Object.keys(found).length === 0) return state;
+  return {
+    config: { ...state.config, mcp: next },
+    secrets: { ...state.secrets, credentialFields: { ...state.secrets.credentialFields, ...found } },
+  };
 }

@@ -16,7 +16,7 @@ import type { FieldErrors, FormDraft } from '../shared/formSchema';
 import type { FormStorage, LocalState } from './formStorage';
 import type { ServerProviders } from './formModel';
 import { importServerState } from './importServerState';
-import { mcpServerMap, serverMcpOf } from './serverMcpMap';
+import { mcpServerMap, serverMcpOf, serverOnlyKeyFields } from './serverMcpMap';
 import { hasPendingTokens, secretValues, type LocalConfig } from './localState';
 import {
   concernsMcpConfig,
@@ -169,7 +169,12 @@ export class SyncService {
         const after = await client.getSettings();
         latest = after;
         const read = serverMcpOf(after);
-        if (!read.secretsHidden && mcpConfigEquals(read.config, desiredMcp)) {
+        const keysOnlyOnServer = read.secretsHidden ? serverOnlyKeyFields(read.config, desiredMcp) : [];
+        if (keysOnlyOnServer.length > 0) {
+          // the save replaces the server's whole map: sending these without their keys would drop them
+          for (const path of keysOnlyOnServer) fieldErrors[path] = this.strings().errServerOnlyKey;
+          mcp = { status: 'failed', message: this.strings().errServerOnlyKey };
+        } else if (!read.secretsHidden && mcpConfigEquals(read.config, desiredMcp)) {
           mcp = { status: 'synced', via: 'add-git-providers' };
         } else {
           await client.storeSettings(

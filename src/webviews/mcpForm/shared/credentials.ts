@@ -3,10 +3,7 @@
  * with one among a stdio server's arguments. The form stores and shows such a field masked; the whole
  * value lives in Secret Storage with the other secrets, and is put back only when sending to the server.
  */
-import { REDACTED, redactUrl } from '../../../api/redact';
-
-/** `--api-key=…`, `--token=…`, `-password=…`: an argument that carries its own credential. */
-const CREDENTIAL_ARG = /^(--?(?:api[-_]?key|token|access[-_]token|auth[-_]token|password|secret)=)(.+)$/i;
+import { CREDENTIAL_ARG, REDACTED, redactUrl } from '../../../api/redact';
 /** The same query parameters `redactUrl` masks, captured by name and value. */
 const QUERY_CREDENTIAL =
   /([?&])(tkn|token|api_?key|session_api_key|key|access_token|auth|auth_token|password|secret|sig|signature)=([^&#\s"'<>]*)/gi;
@@ -47,6 +44,13 @@ export const credentialKey = {
   url: (entryId: string) => `${entryId}:url`,
   arg: (entryId: string, index: number) => `${entryId}:arg:${index}`,
 };
+
+/** Whether a field still shows a masked credential (`--token=[redacted]`, `?api_key=[redacted]`). */
+export function carriesMask(text: string): boolean {
+  const arg = CREDENTIAL_ARG.exec(text);
+  if (arg) return arg[2] === REDACTED;
+  return [...text.matchAll(QUERY_CREDENTIAL)].some((match) => match[3] === REDACTED);
+}
 
 /** The credential values inside a field, for scrubbing them from what a server says. */
 export function credentialsIn(text: string): string[] {

@@ -118,6 +118,8 @@ export const ENGLISH_STRINGS = {
   errNoSettings:
     'The server has no user settings yet. Open the OpenHands web UI once to finish its setup, then retry.',
   errMcpNotKept: 'The server accepted the MCP configuration but did not keep it.',
+  errServerOnlyKey:
+    'The server holds an API key for this MCP server that VS Code does not have (it never sends keys back). Enter the key again, or remove and re-add the server to drop it; nothing was saved to the server.',
   errUnexpected: 'Something went wrong; the OpenHands log has the details.',
 } as const;
 

@@ -10,6 +10,8 @@ export interface CallSecrets {
   envValue: string;
   /** Sent inside an MCP server URL's query string (`?api_key=…`). */
   urlCredential: string;
+  /** Sent as a stdio server's `--token=…` argument. */
+  argCredential: string;
 }
 
 export interface Operation {
@@ -44,7 +46,12 @@ function mcpConfig(secrets: CallSecrets) {
     ],
     shttp_servers: [],
     stdio_servers: [
-      { name: 'tools', command: 'npx', args: ['-y', 'tools'], env: { TOOLS_TOKEN: secrets.envValue } },
+      {
+        name: 'tools',
+        command: 'npx',
+        args: ['-y', 'tools', `--token=${secrets.argCredential}`],
+        env: { TOOLS_TOKEN: secrets.envValue },
+      },
     ],
   };
 }
