@@ -1,6 +1,6 @@
 // The real add-git-providers semantics (server/routes/secrets.py): token checks where the last
 // provider checked decides the outcome, then a merge that replaces the whole stored map.
-import type { ProviderTokenRecord, ProviderType } from './models';
+import { PROVIDER_TYPES, type ProviderTokenRecord, type ProviderType } from './models';
 
 export interface IncomingProviderToken {
   token: string | null;
@@ -60,4 +60,16 @@ export function mergeProviderTokens(
     }
   }
   return merged;
+}
+
+/** `provider_tokens_set` as GET settings shows it: provider → host, for providers with a token or user id. */
+export function providerTokensSetOf(
+  stored: Partial<Record<ProviderType, ProviderTokenRecord>>,
+): Partial<Record<ProviderType, string | null>> {
+  const set: Partial<Record<ProviderType, string | null>> = {};
+  for (const provider of PROVIDER_TYPES) {
+    const token = stored[provider];
+    if (token && (token.token || token.user_id)) set[provider] = token.host;
+  }
+  return set;
 }

@@ -5,7 +5,8 @@ import { bodyInput, missingBodyIssue } from '../body';
 import type { ServerContext } from '../context';
 import { json, validationFailed, type Reply } from '../http';
 import { mcpConfigValidator } from '../mcpConfig';
-import { PROVIDER_TYPES, type ProviderType, type SettingsRecord } from '../models';
+import { providerTokensSetOf } from '../gitProviders';
+import type { SettingsRecord } from '../models';
 import type { Route, RouteRequest } from '../route';
 import { emptyMcpConfig, settingsModelDefaults } from '../settingsDefaults';
 import {
@@ -62,11 +63,7 @@ const KEPT_WHEN_NULL = [
 function loadSettings(_request: RouteRequest, context: ServerContext): Reply {
   const settings = context.state.settings;
   if (settings === null) return json({ error: 'Settings not found' }, 404);
-  const providerTokensSet: Partial<Record<ProviderType, string | null>> = {};
-  for (const provider of PROVIDER_TYPES) {
-    const stored = context.state.providerTokens[provider];
-    if (stored && (stored.token || stored.user_id)) providerTokensSet[provider] = stored.host;
-  }
+  const providerTokensSet = providerTokensSetOf(context.state.providerTokens);
   const { v1_mcp_servers: _v1Only, ...legacy } = settings;
   return json({
     ...legacy,

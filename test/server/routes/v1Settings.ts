@@ -17,7 +17,12 @@
 import { bodyInput, missingBodyIssue } from '../body';
 import type { ServerContext } from '../context';
 import { json, validationFailed, type Reply } from '../http';
-import { mergeProviderTokens, providerAcceptsToken, type IncomingProviderTokens } from '../gitProviders';
+import {
+  mergeProviderTokens,
+  providerAcceptsToken,
+  providerTokensSetOf,
+  type IncomingProviderTokens,
+} from '../gitProviders';
 import { PROVIDER_TYPES, type ProviderType, type SettingsRecord, type V1McpServer } from '../models';
 import type { Route, RouteRequest } from '../route';
 import { settingsModelDefaults } from '../settingsDefaults';
@@ -127,11 +132,7 @@ function maskedServer(server: V1McpServer): Record<string, unknown> {
 function loadSettings(_request: RouteRequest, context: ServerContext): Reply {
   const settings = context.state.settings;
   if (settings === null) return json({ error: 'Settings not found' }, 404);
-  const providerTokensSet: Partial<Record<ProviderType, string | null>> = {};
-  for (const provider of PROVIDER_TYPES) {
-    const stored = context.state.providerTokens[provider];
-    if (stored && (stored.token || stored.user_id)) providerTokensSet[provider] = stored.host;
-  }
+  const providerTokensSet = providerTokensSetOf(context.state.providerTokens);
   const mcp = Object.fromEntries(
     Object.entries(settings.v1_mcp_servers ?? {}).map(([name, server]) => [name, maskedServer(server)]),
   );

@@ -1,16 +1,11 @@
 // Credentials inside MCP URLs and stdio args (issue 9, item 6), the cases a review found: args that move,
 // masks that match nothing held, and state stored by earlier versions with the credentials in plain view.
 import assert from 'node:assert/strict';
-import { SyncService, type SaveResult } from '../../../src/webviews/mcpForm/host/syncService';
+import { SyncService } from '../../../src/webviews/mcpForm/host/syncService';
 import { VscodeFormStorage } from '../../../src/webviews/mcpForm/host/formStorage';
 import { emptyLocalConfig } from '../../../src/webviews/mcpForm/host/localState';
 import { useTestServer } from '../api/harness';
-import { draft, idSequence, MemoryFormStorage, MemoryLog, STRINGS } from './fixtures';
-
-function saved(result: SaveResult): Extract<SaveResult, { kind: 'saved' }> {
-  assert.equal(result.kind, 'saved', JSON.stringify(result));
-  return result as Extract<SaveResult, { kind: 'saved' }>;
-}
+import { draft, idSequence, MemoryFormStorage, MemoryLog, saved, STRINGS } from './fixtures';
 
 describe('mcpForm: credentials inside URLs and args', () => {
   const t = useTestServer();

@@ -1,5 +1,8 @@
 // Builders for drafts and local state, so each test spells out only what it is about.
+import assert from 'node:assert/strict';
 import type { FormDraft, SecretInput } from '../../../src/webviews/mcpForm/shared/formSchema';
+import type { SaveResult } from '../../../src/webviews/mcpForm/host/syncService';
+import type { RecordedRequest } from '../../server';
 import type { FormStorage, LocalState } from '../../../src/webviews/mcpForm/host/formStorage';
 import { emptyLocalConfig, emptyLocalSecrets } from '../../../src/webviews/mcpForm/host/localState';
 import { ENGLISH_STRINGS, type UiStrings } from '../../../src/webviews/mcpForm/shared/uiStrings';
@@ -63,4 +66,40 @@ export class MemoryLog {
   error(message: string): void {
     this.lines.push(`error ${message}`);
   }
+}
+
+/** A form that adds a GitHub token and one MCP server of each kind. */
+export function fullDraft(serverUrl: string): FormDraft {
+  return draft({
+    serverUrl,
+    providers: [
+      { provider: 'github', host: '', token: replace('ghp_valid_new') },
+      { provider: 'gitlab', host: '', token: none },
+      { provider: 'bitbucket', host: '', token: none },
+    ],
+    mcp: {
+      sse: [{ id: null, url: 'https://sse.example.com/sse', apiKey: replace('sse-key-1') }],
+      shttp: [
+        { id: null, url: 'https://http.example.com/mcp', apiKey: replace('http-key-2'), timeout: '90' },
+      ],
+      stdio: [
+        {
+          id: null,
+          name: 'fetch',
+          command: 'uvx',
+          args: ['mcp-server-fetch'],
+          env: [{ id: null, name: 'TOKEN', value: replace('env-secret-3') }],
+        },
+      ],
+    },
+  });
+}
+
+export function calls(requests: RecordedRequest[]): string[] {
+  return requests.filter((r) => !r.path.startsWith('/__control')).map((r) => `${r.method} ${r.path}`);
+}
+
+export function saved(result: SaveResult): Extract<SaveResult, { kind: 'saved' }> {
+  assert.equal(result.kind, 'saved', JSON.stringify(result));
+  return result as Extract<SaveResult, { kind: 'saved' }>;
 }

@@ -1,55 +1,30 @@
 import assert from 'node:assert/strict';
 import { OpenHandsClient } from '../../../src/api';
 import { fieldPath } from '../../../src/webviews/mcpForm/shared/fieldPath';
-import type { FormDraft } from '../../../src/webviews/mcpForm/shared/formSchema';
-import { SyncService, type SaveResult } from '../../../src/webviews/mcpForm/host/syncService';
+import { SyncService } from '../../../src/webviews/mcpForm/host/syncService';
 import type { RecordedRequest } from '../../server';
 import { useTestServer } from '../api/harness';
-import { draft, idSequence, keep, MemoryFormStorage, MemoryLog, none, replace, STRINGS } from './fixtures';
+import {
+  calls,
+  draft,
+  fullDraft,
+  idSequence,
+  keep,
+  MemoryFormStorage,
+  MemoryLog,
+  none,
+  replace,
+  saved,
+  STRINGS,
+} from './fixtures';
 
 const MCP_SECRETS = ['sse-key-1', 'http-key-2', 'env-secret-3'];
-
-/** A form that adds a GitHub token and one MCP server of each kind. */
-function fullDraft(serverUrl: string): FormDraft {
-  return draft({
-    serverUrl,
-    providers: [
-      { provider: 'github', host: '', token: replace('ghp_valid_new') },
-      { provider: 'gitlab', host: '', token: none },
-      { provider: 'bitbucket', host: '', token: none },
-    ],
-    mcp: {
-      sse: [{ id: null, url: 'https://sse.example.com/sse', apiKey: replace('sse-key-1') }],
-      shttp: [
-        { id: null, url: 'https://http.example.com/mcp', apiKey: replace('http-key-2'), timeout: '90' },
-      ],
-      stdio: [
-        {
-          id: null,
-          name: 'fetch',
-          command: 'uvx',
-          args: ['mcp-server-fetch'],
-          env: [{ id: null, name: 'TOKEN', value: replace('env-secret-3') }],
-        },
-      ],
-    },
-  });
-}
-
-function calls(requests: RecordedRequest[]): string[] {
-  return requests.filter((r) => !r.path.startsWith('/__control')).map((r) => `${r.method} ${r.path}`);
-}
 
 function bodyOf(requests: RecordedRequest[], method: string, path: string): Record<string, unknown> {
   const found = requests.find((r) => r.method === method && r.path === path);
   assert.ok(found, `no ${method} ${path}`);
   assert.ok(found.body && typeof found.body === 'object');
   return found.body as Record<string, unknown>;
-}
-
-function saved(result: SaveResult): Extract<SaveResult, { kind: 'saved' }> {
-  assert.equal(result.kind, 'saved', JSON.stringify(result));
-  return result as Extract<SaveResult, { kind: 'saved' }>;
 }
 
 describe('mcpForm save and sync against the test server', () => {

@@ -1,47 +1,23 @@
 // The MCP & Git Providers form against a server shaped like openhands-ai 1.11.0: no legacy /api routes,
 // settings at /api/v1/settings with the MCP servers as a name map in agent_settings, secrets never read back.
 import assert from 'node:assert/strict';
-import { SyncService, type SaveResult } from '../../../src/webviews/mcpForm/host/syncService';
-import type { RecordedRequest } from '../../server';
+import { SyncService } from '../../../src/webviews/mcpForm/host/syncService';
 import { useTestServer } from '../api/harness';
-import { draft, idSequence, keep, MemoryFormStorage, MemoryLog, none, replace, STRINGS } from './fixtures';
+import {
+  calls,
+  draft,
+  fullDraft,
+  idSequence,
+  keep,
+  MemoryFormStorage,
+  MemoryLog,
+  none,
+  replace,
+  saved,
+  STRINGS,
+} from './fixtures';
 
 const SECRETS = ['ghp_valid_new', 'sse-key-1', 'http-key-2', 'env-secret-3'];
-
-function fullDraft(serverUrl: string) {
-  return draft({
-    serverUrl,
-    providers: [
-      { provider: 'github', host: '', token: replace('ghp_valid_new') },
-      { provider: 'gitlab', host: '', token: none },
-      { provider: 'bitbucket', host: '', token: none },
-    ],
-    mcp: {
-      sse: [{ id: null, url: 'https://sse.example.com/sse', apiKey: replace('sse-key-1') }],
-      shttp: [
-        { id: null, url: 'https://http.example.com/mcp', apiKey: replace('http-key-2'), timeout: '90' },
-      ],
-      stdio: [
-        {
-          id: null,
-          name: 'fetch',
-          command: 'uvx',
-          args: ['mcp-server-fetch'],
-          env: [{ id: null, name: 'TOKEN', value: replace('env-secret-3') }],
-        },
-      ],
-    },
-  });
-}
-
-function calls(requests: RecordedRequest[]): string[] {
-  return requests.filter((r) => !r.path.startsWith('/__control')).map((r) => `${r.method} ${r.path}`);
-}
-
-function saved(result: SaveResult): Extract<SaveResult, { kind: 'saved' }> {
-  assert.equal(result.kind, 'saved', JSON.stringify(result));
-  return result as Extract<SaveResult, { kind: 'saved' }>;
-}
 
 describe('mcpForm save and sync against openhands-ai 1.11 (settings under /api/v1)', () => {
   const t = useTestServer({ legacySettingsRoutes: false });

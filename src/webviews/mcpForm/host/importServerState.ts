@@ -116,27 +116,17 @@ function importMcp(
     const previous: LocalStdio | undefined = local.stdio.find((e) => e.name === server.name);
     const id = idFor(previous, taken);
     const values: Record<string, string> = {};
-    if (kept && previous && Object.keys(server.env ?? {}).length === 0) {
-      // the server dropped the env on read: the rows and values held locally are still what it has
-      mcp.stdio.push({
-        id,
-        name: server.name,
-        command: server.command,
-        args: (server.args ?? []).map((arg, index) =>
-          storedField(arg, credentialKey.arg(id, index), credentialFields),
-        ),
-        env: previous.env,
-      });
-      const heldValues = kept.env[previous.id];
-      if (heldValues) env[id] = { ...heldValues };
-      continue;
-    }
-    const rows = Object.entries(server.env ?? {}).map(([name, value]) => {
+    let rows = Object.entries(server.env ?? {}).map(([name, value]) => {
       const rowId = previous?.env.find((row) => row.name === name)?.id ?? newId();
       // An empty value is "not set", as when the user clears one.
       if (value !== '') values[rowId] = value;
       return { id: rowId, name };
     });
+    if (kept && previous && rows.length === 0) {
+      // the server dropped the env on read: the rows and values held locally are still what it has
+      rows = previous.env;
+      Object.assign(values, kept.env[previous.id]);
+    }
     mcp.stdio.push({
       id,
       name: server.name,
