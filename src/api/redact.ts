@@ -7,9 +7,12 @@ export const REDACTED = '[redacted]';
 
 const SECRET_KEY =
   /^(api_?key|token|session_api_key|llm_api_key|search_api_key|sandbox_api_key|password|secret|authorization|x-session-api-key|x-access-token|tkn)$/i;
-/** Query parameters that carry credentials (`?api_key=…`, `?token=…`, `&access_token=…`). */
-const SECRET_QUERY_PARAM =
-  /([?&](?:tkn|token|api_?key|session_api_key|key|access_token|auth|auth_token|password|secret|sig|signature)=)([^&#\s"'<>]*)/gi;
+/**
+ * Query parameters that carry credentials (`?api_key=…`, `?token=…`, `&access_token=…`), captured as
+ * separator, name and value. The one list both masking and the MCP form's unmasking use.
+ */
+export const QUERY_CREDENTIAL =
+  /([?&])(tkn|token|api_?key|session_api_key|key|access_token|auth|auth_token|password|secret|sig|signature)=([^&#\s"'<>]*)/gi;
 
 /** `--api-key=…`, `--token=…`, `-password=…`: a command-line argument that carries its own credential. */
 export const CREDENTIAL_ARG =
@@ -20,14 +23,14 @@ export function isSecretKey(key: string): boolean {
 }
 
 export function redactUrl(url: string): string {
-  return url.replace(SECRET_QUERY_PARAM, `$1${REDACTED}`);
+  return url.replace(QUERY_CREDENTIAL, `$1$2=${REDACTED}`);
 }
 
 /** The credential values in a text's query strings (`?api_key=abc` gives `abc`). */
 export function queryCredentials(text: string): string[] {
   const values: string[] = [];
-  for (const match of text.matchAll(SECRET_QUERY_PARAM)) {
-    const raw = match[2] ?? '';
+  for (const match of text.matchAll(QUERY_CREDENTIAL)) {
+    const raw = match[3] ?? '';
     if (!raw) continue;
     values.push(raw);
     try {

@@ -20,6 +20,7 @@ import {
   str,
   type ValidationIssue,
   nullableField,
+  isPlainObject,
 } from '../validation';
 
 const settingsModel = model({
@@ -86,7 +87,7 @@ function storeSettings(request: RouteRequest, context: ServerContext): Reply {
   if (parsed === INVALID) return validationFailed(issues);
   const { secrets_store: _ignored, ...incoming } = parsed;
   const existing = context.state.settings;
-  const posted = new Set(Object.keys(isRecord(input.value) ? input.value : {}));
+  const posted = new Set(Object.keys(isPlainObject(input.value) ? input.value : {}));
   // the validator filled in defaults for what was not posted: those keep what is stored
   const next: SettingsRecord = { ...(existing ?? settingsModelDefaults()) };
   for (const [field, value] of Object.entries(incoming)) {
@@ -105,7 +106,3 @@ export const settingsRoutes: Route[] = [
   { method: 'GET', pattern: /^\/api\/settings$/, legacyAuth: true, handle: loadSettings },
   { method: 'POST', pattern: /^\/api\/settings$/, readsBody: true, legacyAuth: true, handle: storeSettings },
 ];
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}

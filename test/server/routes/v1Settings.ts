@@ -35,6 +35,7 @@ import {
   optional,
   str,
   type ValidationIssue,
+  isPlainObject,
 } from '../validation';
 
 const TOP_LEVEL_FIELDS = [
@@ -54,12 +55,8 @@ const TOP_LEVEL_FIELDS = [
   'remote_runtime_resource_factor',
 ] as const satisfies readonly (keyof SettingsRecord)[];
 
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
 function stringMap(value: unknown): Record<string, string> | undefined {
-  if (!isRecord(value)) return undefined;
+  if (!isPlainObject(value)) return undefined;
   return Object.fromEntries(
     Object.entries(value).filter((e): e is [string, string] => typeof e[1] === 'string'),
   );
@@ -81,11 +78,11 @@ function authOf(entry: Record<string, unknown>): Pick<V1McpServer, 'auth'> {
 /** fastmcp's MCPConfig: `{mcpServers: {…}}` or the bare map; each entry a remote or a stdio server. */
 function parseMcpMap(value: unknown): Record<string, V1McpServer> | string {
   if (value === null || value === undefined) return {};
-  if (!isRecord(value)) return 'mcp_config: Input should be a valid dictionary';
-  const map = isRecord(value.mcpServers) ? value.mcpServers : value;
+  if (!isPlainObject(value)) return 'mcp_config: Input should be a valid dictionary';
+  const map = isPlainObject(value.mcpServers) ? value.mcpServers : value;
   const servers: Record<string, V1McpServer> = {};
   for (const [name, entry] of Object.entries(map)) {
-    if (!isRecord(entry))
+    if (!isPlainObject(entry))
       return `mcp_config.${name}: Input should be a valid dictionary or instance of MCPServer`;
     if (typeof entry.url === 'string') {
       const headers = stringMap(entry.headers);
@@ -166,7 +163,7 @@ function storeSettings(request: RouteRequest, context: ServerContext): Reply {
   const input = bodyInput(request.body);
   if (!input.present) return validationFailed([missingBodyIssue()]);
   const payload = input.value;
-  if (!isRecord(payload)) {
+  if (!isPlainObject(payload)) {
     return validationFailed([
       {
         type: 'dict_type',
@@ -185,9 +182,9 @@ function storeSettings(request: RouteRequest, context: ServerContext): Reply {
   }
   const next: SettingsRecord = { ...(context.state.settings ?? settingsModelDefaults()) };
   const diff = payload.agent_settings_diff;
-  if (isRecord(diff)) {
+  if (isPlainObject(diff)) {
     const llm = diff.llm;
-    if (isRecord(llm)) {
+    if (isPlainObject(llm)) {
       if (typeof llm.model === 'string') next.llm_model = llm.model;
       if ('base_url' in llm) next.llm_base_url = typeof llm.base_url === 'string' ? llm.base_url : null;
       if (typeof llm.api_key === 'string') next.llm_api_key = llm.api_key;
@@ -199,7 +196,7 @@ function storeSettings(request: RouteRequest, context: ServerContext): Reply {
     }
   }
   const conversation = payload.conversation_settings_diff;
-  if (isRecord(conversation)) {
+  if (isPlainObject(conversation)) {
     if (typeof conversation.max_iterations === 'number') next.max_iterations = conversation.max_iterations;
     if (typeof conversation.confirmation_mode === 'boolean')
       next.confirmation_mode = conversation.confirmation_mode;

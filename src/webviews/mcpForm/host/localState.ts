@@ -12,7 +12,8 @@
  */
 import * as z from 'zod/mini';
 import '../../../zodLocale';
-import { credentialsIn, maskCredentials } from '../shared/credentials';
+import { secretsIn } from '../../../api/redact';
+import { maskCredentials } from '../shared/credentials';
 import { SyncOutcomeSchema } from '../shared/syncOutcome';
 
 const ProviderHostSchema = z.object({ host: z.nullable(z.string()) });
@@ -104,7 +105,8 @@ export function secretValues(secrets: LocalSecrets): string[] {
     ...Object.values(secrets.providers),
     ...Object.values(secrets.apiKeys),
     ...Object.values(secrets.env).flatMap((rows) => Object.values(rows)),
-    ...Object.values(secrets.credentialFields ?? {}).flatMap(credentialsIn),
+    // the credentials inside stored URLs and args (query values, `--token=` values)
+    ...Object.values(secrets.credentialFields ?? {}).flatMap((field) => secretsIn(field)),
   ];
 }
 

@@ -3,10 +3,7 @@
  * with one among a stdio server's arguments. The form stores and shows such a field masked; the whole
  * value lives in Secret Storage with the other secrets, and is put back only when sending to the server.
  */
-import { CREDENTIAL_ARG, REDACTED, redactUrl } from '../../../api/redact';
-/** The same query parameters `redactUrl` masks, captured by name and value. */
-const QUERY_CREDENTIAL =
-  /([?&])(tkn|token|api_?key|session_api_key|key|access_token|auth|auth_token|password|secret|sig|signature)=([^&#\s"'<>]*)/gi;
+import { CREDENTIAL_ARG, QUERY_CREDENTIAL, REDACTED, redactUrl } from '../../../api/redact';
 
 /** The field as it may be stored and shown: every credential in it replaced by `[redacted]`. */
 export function maskCredentials(text: string): string {
@@ -50,11 +47,4 @@ export function carriesMask(text: string): boolean {
   const arg = CREDENTIAL_ARG.exec(text);
   if (arg) return arg[2] === REDACTED;
   return [...text.matchAll(QUERY_CREDENTIAL)].some((match) => match[3] === REDACTED);
-}
-
-/** The credential values inside a field, for scrubbing them from what a server says. */
-export function credentialsIn(text: string): string[] {
-  const arg = CREDENTIAL_ARG.exec(text);
-  if (arg) return [arg[2] ?? ''];
-  return [...text.matchAll(QUERY_CREDENTIAL)].map((match) => match[3] ?? '').filter(Boolean);
 }
