@@ -1,6 +1,6 @@
 /**
- * Everything the extension keeps in globalState, none of it secret: the MCP form's non-secret half per
- * server URL, and the plain-http:// servers the user agreed to send the API key to.
+ * Everything the extension keeps in globalState, none of it secret: the plain-http:// servers the user
+ * agreed to send the API key to (and, read once to move it, the MCP form's copy of earlier builds).
  */
 import type * as vscode from 'vscode';
 import { serverSlotKey } from './secretsManager';
@@ -14,14 +14,13 @@ const PLAIN_HTTP_ALLOWED = 'openhands.plainHttpAllowed';
 export class MementoManager {
   constructor(private readonly memento: MementoLike) {}
 
-  /** The MCP form's URLs, names, commands, args, env names and hosts for a server, as stored (unchecked). */
-  mcpForm(serverUrl: string): unknown {
+  /** What builds before 0.1.0 kept of a server's MCP form (URLs, names, ids), unchecked; undefined when none. */
+  earlierMcpForm(serverUrl: string): unknown {
     return this.memento.get(serverSlotKey(MCP_FORM_PREFIX, serverUrl));
   }
 
-  /** `undefined` removes it. */
-  setMcpForm(serverUrl: string, value: unknown): Thenable<void> {
-    return this.memento.update(serverSlotKey(MCP_FORM_PREFIX, serverUrl), value);
+  clearEarlierMcpForm(serverUrl: string): Thenable<void> {
+    return this.memento.update(serverSlotKey(MCP_FORM_PREFIX, serverUrl), undefined);
   }
 
   /** Normalised server URLs (they cannot hold credentials: `checkServerUrl` refuses them). */

@@ -220,13 +220,13 @@ export function mcpFormSteps(runner: StepRunner, ctx: E2EContext): void {
       await expectNoSecretsInWebview(form);
       await form.locator('#entry-stdio-0').scrollIntoViewIfNeeded();
       await ctx.screenshot('mcp-form-saved-stdio-entry');
-      await form.locator('#sync-outcome').scrollIntoViewIfNeeded();
+      await form.locator('#save-outcome').scrollIntoViewIfNeeded();
     },
     { needs: [OPEN_FORM] },
   );
 
   runner.step(
-    'MCP & Git Providers: server unreachable: saved locally, sync pending, Retry Sync pushes it',
+    'MCP & Git Providers: server unreachable: nothing saved, the change stays in the form, Save again sends it',
     async () => {
       const form = frame();
       await dropRequests(ctx.serverUrl, '^/api/(settings|add-git-providers)$');
@@ -234,21 +234,23 @@ export function mcpFormSteps(runner: StepRunner, ctx: E2EContext): void {
         await fill(form, 'mcp.shttp.0.timeout', '300');
         await click(form, 'save');
         await eventually(
-          'the pending banner',
-          async () => ((await form.locator('#pending-banner').count()) === 1 ? true : undefined),
+          'the not-saved banner',
+          async () => ((await form.locator('#not-saved-banner').count()) === 1 ? true : undefined),
           { timeoutMs: 15_000, lastSeen: () => textOf(form, '.status') },
         );
-        const mcp = await textOf(form, '#outcome-mcp');
+        const outcome = await textOf(form, '#outcome-all');
         // the connection is dropped without an answer: the client says so (or that it cannot reach it)
         if (
-          !mcp.includes('sync pending') ||
-          !/Cannot reach|closed the connection without answering/.test(mcp)
+          !outcome.startsWith('Nothing was saved:') ||
+          !/Cannot reach|closed the connection without answering/.test(outcome)
         )
-          throw new Error(`MCP outcome "${mcp}"`);
-        expectEqual(await textOf(form, '#outcome-tokens'), 'Git providers: no changes', 'tokens outcome');
-        expectEqual(await valueOf(form, 'mcp.shttp.0.timeout'), '300', 'the saved value stays in the form');
-        await form.locator('#sync-outcome').scrollIntoViewIfNeeded();
-        await ctx.screenshot('mcp-form-sync-pending');
+          throw new Error(`outcome "${outcome}"`);
+        expectEqual(await form.locator('#load-problem').count(), 0, 'load problems shown');
+        expectEqual(await valueOf(form, 'mcp.shttp.0.timeout'), '300', 'the unsaved value stays in the form');
+        const dirty = await textOf(form, '.dirty');
+        if (!dirty.includes('Unsaved changes')) throw new Error(`no unsaved-changes marker (got "${dirty}")`);
+        await form.locator('#save-outcome').scrollIntoViewIfNeeded();
+        await ctx.screenshot('mcp-form-not-saved');
       } finally {
         await clearFaults(ctx.serverUrl);
       }
@@ -256,14 +258,16 @@ export function mcpFormSteps(runner: StepRunner, ctx: E2EContext): void {
       const held = before.settings?.mcp_config?.shttp_servers[0]?.timeout;
       expectEqual(held, 120, 'the server still has the old timeout');
 
-      await click(form, 'retry-sync');
+      await click(form, 'save');
       await eventually(
-        'MCP synced after the retry',
+        'MCP saved on the second try',
         async () =>
           (await textOf(form, '#outcome-mcp')).includes('synced with the server') ? true : undefined,
         { timeoutMs: 15_000, lastSeen: () => textOf(form, '.status') },
       );
-      expectEqual(await form.locator('#pending-banner').count(), 0, 'pending banners');
+      expectEqual(await form.locator('#not-saved-banner').count(), 0, 'not-saved banners');
+      expectEqual(await textOf(form, '#outcome-tokens'), 'Git providers: no changes', 'tokens outcome');
+      expectEqual(await form.locator('.dirty').count(), 0, 'unsaved-changes markers');
       const after = await serverState(ctx.serverUrl);
       expectEqual(after.settings?.mcp_config?.shttp_servers[0]?.timeout, 300, 'the timeout on the server');
       expectEqual(after.providerTokens.gitlab?.token, SEEDED_GITLAB_TOKEN, 'GitLab kept');

@@ -94,7 +94,7 @@ describe('MCP & Git Providers form (in VS Code)', () => {
 
   beforeEach(async () => {
     await server.reset();
-    await form.clearLocalState(serverUrl);
+    await form.clearStoredSecrets(serverUrl);
     // GitLab was set from the web UI: no save from VS Code may lose it.
     await control('POST', '/api/add-git-providers', {
       provider_tokens: { gitlab: { token: 'glpat-from-web-ui', host: 'gitlab.acme.dev' } },
@@ -108,7 +108,7 @@ describe('MCP & Git Providers form (in VS Code)', () => {
   afterEach(() => form.closePanel());
 
   after(async () => {
-    await form.clearLocalState(serverUrl);
+    await form.clearStoredSecrets(serverUrl);
     await server.reset();
   });
 
@@ -119,8 +119,6 @@ describe('MCP & Git Providers form (in VS Code)', () => {
       provider: 'gitlab',
       host: 'gitlab.acme.dev',
       token: 'set',
-      server: { set: true, host: 'gitlab.acme.dev' },
-      pending: false,
     });
     assert.ok(!JSON.stringify(init).includes('glpat-from-web-ui'));
   });
@@ -129,9 +127,8 @@ describe('MCP & Git Providers form (in VS Code)', () => {
     const answers = await form.sendFromWebview({ type: 'save', draft: fullDraft(serverUrl) });
     const state = find(answers, 'state');
     assert.equal(state.reason, 'saved');
-    assert.deepEqual(state.sync.last?.tokens, { status: 'synced' });
-    assert.deepEqual(state.sync.last?.mcp, { status: 'synced', via: 'settings' });
-    assert.deepEqual(state.sync.pending, { tokens: false, mcp: false });
+    assert.deepEqual(state.outcome?.tokens, { status: 'synced' });
+    assert.deepEqual(state.outcome?.mcp, { status: 'synced', via: 'settings' });
     const json = JSON.stringify(answers);
     for (const secret of [GITHUB_TOKEN, SSE_KEY, ENV_VALUE])
       assert.ok(!json.includes(secret), 'no secret to the webview');
@@ -163,21 +160,26 @@ describe('MCP & Git Providers form (in VS Code)', () => {
     });
     assert.ok(held.settings?.llm_model, 'the other settings survived the read-modify-write');
 
-    // What VS Code keeps: secrets in SecretStorage, the rest (secret-free) in globalState.
-    const local = await form.localState(serverUrl);
-    assert.equal(local.secrets.providers.github, GITHUB_TOKEN);
-    assert.deepEqual(Object.values(local.secrets.apiKeys), [SSE_KEY]);
+    // What VS Code keeps: the secrets, in SecretStorage; nothing else (the form reads the server).
+    const kept = await form.storedSecrets(serverUrl);
+    assert.equal(kept.providers.github, GITHUB_TOKEN);
+    assert.deepEqual(Object.values(kept.apiKeys), [SSE_KEY]);
     assert.deepEqual(
-      Object.values(local.secrets.env).flatMap((rows) => Object.values(rows)),
+      Object.values(kept.env).flatMap((rows) => Object.values(rows)),
       [ENV_VALUE],
     );
-    const config = JSON.stringify(local.config);
-    for (const secret of [GITHUB_TOKEN, SSE_KEY, ENV_VALUE])
-      assert.ok(!config.includes(secret), 'no secret in globalState');
+
+    // Opened again, the form shows what the server now holds, secrets only as "set".
+    const reopened = find(await form.sendFromWebview({ type: 'ready' }), 'init');
     assert.deepEqual(
-      local.config.mcp.stdio.map((s) => [s.name, s.env.map((e) => e.name)]),
-      [['fetch', ['FETCH_TOKEN']]],
+      reopened.model?.mcp.stdio.map((s) => [s.name, s.env.map((e) => [e.name, e.value])]),
+      [['fetch', [['FETCH_TOKEN', 'set']]]],
     );
+    assert.deepEqual(
+      reopened.model?.mcp.sse.map((s) => [s.url, s.apiKey]),
+      [['https://sse.example.com/sse', 'set']],
+    );
+    assert.deepEqual(reopened.model, state.model, 'the state after the save is what the server holds');
   });
 
   it('a save with an invalid field stores nothing and sends nothing', async () => {
@@ -191,13 +193,11 @@ describe('MCP & Git Providers form (in VS Code)', () => {
       'mcp.stdio.0.command',
       'mcp.stdio.0.name',
     ]);
-    const local = await form.localState(serverUrl);
-    assert.deepEqual(local.secrets, { providers: {}, apiKeys: {}, env: {} });
-    assert.deepEqual(local.config.mcp, { sse: [], shttp: [], stdio: [] }, 'nothing but what was loaded');
+    assert.deepEqual(await form.storedSecrets(serverUrl), { providers: {}, apiKeys: {}, env: {} });
     assert.deepEqual(settingsCalls(await recorded()), []);
   });
 
-  it('a token the server rejects is reported on that provider and stays pending for a retry', async () => {
+  it('a token the server rejects is reported on that provider, is not kept, and the next save sends it again', async () => {
     const draft = fullDraft(serverUrl);
     draft.providers[0] = {
       provider: 'github',
@@ -205,13 +205,20 @@ describe('MCP & Git Providers form (in VS Code)', () => {
       token: { state: 'replace', value: 'bad-token-0004' },
     };
     const state = find(await form.sendFromWebview({ type: 'save', draft }), 'state');
-    assert.equal(state.sync.last?.tokens.status, 'failed');
+    assert.equal(state.outcome?.tokens.status, 'failed');
     assert.match(state.fieldErrors['providers.github.token'] ?? '', /valid github token/);
-    assert.deepEqual(state.sync.pending, { tokens: true, mcp: false });
+    assert.deepEqual(state.outcome?.mcp, { status: 'synced', via: 'settings' }, 'the other part is saved');
     assert.equal((await serverState()).providerTokens.gitlab?.token, 'glpat-from-web-ui');
-    const retried = find(await form.sendFromWebview({ type: 'retrySync' }), 'state');
-    assert.equal(retried.reason, 'synced');
-    assert.equal(retried.sync.last?.tokens.status, 'failed', 'still the same bad token');
+    assert.equal(
+      (await form.storedSecrets(serverUrl)).providers.github,
+      undefined,
+      'a refused token is not kept',
+    );
+
+    // The webview keeps the unsaved part and sends it again.
+    const again = find(await form.sendFromWebview({ type: 'save', draft }), 'state');
+    assert.equal(again.outcome?.tokens.status, 'failed', 'still the same bad token');
+    assert.equal(again.outcome?.mcp.status, 'unchanged', 'the MCP part is already saved');
   });
 
   it('drops a message that is not part of the protocol', async () => {

@@ -8,9 +8,9 @@ import {
   type MessageHandlers,
   type WebviewToHost,
 } from '../../../src/webviews/mcpForm/shared/protocol';
-import { SyncService } from '../../../src/webviews/mcpForm/host/syncService';
+import { FormSave } from '../../../src/webviews/mcpForm/host/formSave';
 import { useTestServer } from '../api/harness';
-import { draft, idSequence, MemoryFormStorage, MemoryLog, none, replace, STRINGS } from './fixtures';
+import { draft, MemoryFormStorage, MemoryLog, none, replace, STRINGS } from './fixtures';
 
 describe('mcpForm panel host (FormController) and protocol', () => {
   const t = useTestServer();
@@ -28,7 +28,7 @@ describe('mcpForm panel host (FormController) and protocol', () => {
     controller = new FormController({
       post: (message) => posted.push(HostToWebviewSchema.parse(message)),
       target: { serverUrl: () => target.serverUrl(), client: () => target.client() },
-      service: new SyncService(store, log, () => STRINGS, idSequence()),
+      form: new FormSave(store, log, STRINGS),
       strings: STRINGS,
       log,
       showLog: () => undefined,
@@ -43,7 +43,7 @@ describe('mcpForm panel host (FormController) and protocol', () => {
     return [...posted];
   }
 
-  it('answers ready with busy, init (strings, secret-free model, sync status) and not busy', async () => {
+  it('answers ready with busy, init (strings, the server read, secret-free) and not busy', async () => {
     await t.client.storeProviderTokens({
       provider_tokens: { github: { token: 'ghp_server_secret', host: '' } },
     });
@@ -59,9 +59,8 @@ describe('mcpForm panel host (FormController) and protocol', () => {
       provider: 'github',
       host: '',
       token: 'set',
-      server: { set: true, host: '' },
-      pending: false,
     });
+    assert.equal(init.loadProblem, null);
     assert.ok(!JSON.stringify(answers).includes('ghp_server_secret'));
   });
 
@@ -88,8 +87,8 @@ describe('mcpForm panel host (FormController) and protocol', () => {
     const state = answers.find((m) => m.type === 'state');
     assert.ok(state?.type === 'state');
     assert.equal(state.reason, 'saved');
-    assert.equal(state.sync.last?.tokens.status, 'synced');
-    assert.equal(state.sync.last?.mcp.status, 'synced');
+    assert.equal(state.outcome?.tokens.status, 'synced');
+    assert.equal(state.outcome?.mcp.status, 'synced');
     assert.equal(state.model?.mcp.sse[0]?.apiKey, 'set');
     const json = JSON.stringify(answers);
     assert.ok(!json.includes('ghp_new_token_value') && !json.includes('sse-api-key-value'));
@@ -113,6 +112,25 @@ describe('mcpForm panel host (FormController) and protocol', () => {
     assert.equal(store.saves, 0);
   });
 
+  it('a server that cannot be read: init and reload say why, with no model; nothing is stored', async () => {
+    const unreachable = t.newClient({ baseUrl: 'http://127.0.0.1:9' });
+    target = { serverUrl: () => t.server.url, client: () => unreachable };
+    const init = (await send({ type: 'ready' })).find((m) => m.type === 'init');
+    assert.ok(init?.type === 'init');
+    assert.equal(init.model, null);
+    assert.match(init.loadProblem ?? '', /Cannot reach/);
+    const reloaded = (await send({ type: 'reload' })).find((m) => m.type === 'state');
+    assert.ok(reloaded?.type === 'state');
+    assert.equal(reloaded.reason, 'loaded');
+    assert.match(reloaded.loadProblem ?? '', /Cannot reach/);
+    const saved = (await send({ type: 'save', draft: draft({ serverUrl: t.server.url }) })).find(
+      (m) => m.type === 'state',
+    );
+    assert.ok(saved?.type === 'state');
+    assert.equal(saved.outcome?.mcp.status, 'failed', 'a save says it was not saved');
+    assert.equal(store.saves, 0);
+  });
+
   it('without a configured server: init has no model and a save is refused', async () => {
     target = { serverUrl: () => undefined, client: () => undefined };
     const init = (await send({ type: 'ready' })).find((m) => m.type === 'init');
@@ -125,20 +143,19 @@ describe('mcpForm panel host (FormController) and protocol', () => {
   it('the protocol rejects secret values where only set/unset may travel, and extra keys', () => {
     const model = {
       serverUrl: 'http://x',
-      providers: [{ provider: 'github', host: null, token: 'ghp_value', server: null, pending: false }],
+      providers: [{ provider: 'github', host: null, token: 'ghp_value' }],
       mcp: { sse: [], shttp: [], stdio: [] },
     };
-    const sync = { pending: { tokens: false, mcp: false }, last: null, loadProblem: null };
-    assert.equal(
-      HostToWebviewSchema.safeParse({ type: 'init', strings: STRINGS, model, sync }).success,
-      false,
-    );
+    const init = { type: 'init', strings: STRINGS, model, loadProblem: null };
+    assert.equal(HostToWebviewSchema.safeParse(init).success, false);
+    const safe = { ...model, providers: [{ provider: 'github', host: null, token: 'set' }] };
+    assert.equal(HostToWebviewSchema.safeParse({ ...init, model: safe }).success, true);
     assert.equal(WebviewToHostSchema.safeParse({ type: 'ready', extra: true }).success, false);
     assert.equal(WebviewToHostSchema.safeParse({ type: 'save', draft: draft() }).success, true);
   });
 
   it('a handler map without every message type does not compile', () => {
-    // @ts-expect-error `save`, `retrySync`, `reload`, `showLog` and `configureServer` are missing.
+    // @ts-expect-error `save`, `reload`, `showLog` and `configureServer` are missing.
     const incomplete: MessageHandlers<WebviewToHost> = { ready: () => undefined };
     assert.ok(incomplete);
   });

@@ -1,5 +1,4 @@
 import assert from 'node:assert/strict';
-import { buildFormModel } from '../../../src/webviews/mcpForm/host/formModel';
 import { contentSecurityPolicy, formHtml } from '../../../src/webviews/mcpForm/host/html';
 import { FormDraftSchema } from '../../../src/webviews/mcpForm/shared/formSchema';
 import {
@@ -9,15 +8,26 @@ import {
   type EditorDraft,
 } from '../../../src/webviews/mcpForm/webview/editorDraft';
 import { persistedState, readPersistedState } from '../../../src/webviews/mcpForm/webview/persistedState';
-import { emptyState, SERVER } from './fixtures';
+import { formModel, type ServerForm } from '../../../src/webviews/mcpForm/host/serverForm';
+
+const SERVER = 'http://openhands.test:3000';
+
+/** What the server holds, as the form reads it. */
+function held(parts: Partial<ServerForm> = {}): ServerForm {
+  return { providers: {}, sse: [], shttp: [], stdio: [], isV1: false, remoteNames: new Map(), ...parts };
+}
 
 function typedDraft(): EditorDraft {
-  const state = emptyState();
-  state.config.providers = { github: { host: null } };
-  state.config.mcp.stdio = [
-    { id: 'p1', name: 'fetch', command: 'uvx', args: [], env: [{ id: 'e1', name: 'T' }] },
+  const stdio = [
+    {
+      id: 'p1',
+      name: 'fetch',
+      command: 'uvx',
+      args: [],
+      env: [{ id: 'e1', name: 'T', value: undefined }],
+    },
   ];
-  const draft = draftFromModel(buildFormModel(SERVER, state.config, state.secrets, null));
+  const draft = draftFromModel(formModel(SERVER, held({ providers: { github: null }, stdio })));
   draft.providers[1]!.token.input = { state: 'replace', value: 'glpat-typed-secret' };
   draft.sse.push({
     key: 'k1',
@@ -76,30 +86,58 @@ describe('mcpForm webview state', () => {
     });
   });
 
-  it('a model change shows in its baseline; server status alone does not', () => {
-    const state = emptyState();
-    const a = buildFormModel(SERVER, state.config, state.secrets, null);
-    const b = buildFormModel(SERVER, state.config, state.secrets, { github: null });
+  it('a model change shows in its baseline; the same model read again does not', () => {
+    const a = formModel(SERVER, held());
+    assert.equal(baselineOf(a), baselineOf(formModel(SERVER, held())));
+    assert.notEqual(baselineOf(a), baselineOf(formModel('http://other', held())));
+    assert.notEqual(baselineOf(a), baselineOf(formModel(SERVER, held({ providers: { github: null } }))));
     assert.notEqual(
-      baselineOf(a),
-      baselineOf(buildFormModel('http://other', state.config, state.secrets, null)),
-    );
-    state.config.providers = { github: { host: null } };
-    assert.notEqual(baselineOf(a), baselineOf(buildFormModel(SERVER, state.config, state.secrets, null)));
-    assert.equal(
-      baselineOf({ ...b, providers: b.providers.map((p) => ({ ...p, server: null })) }),
-      baselineOf(b),
+      baselineOf(formModel(SERVER, held({ providers: { github: null } }))),
+      baselineOf(formModel(SERVER, held({ providers: { github: '' } }))),
+      'a host of "" and none are told apart',
     );
   });
 
+  it('the model shows credentials in URLs and args masked and secrets only as set/unset', () => {
+    const model = formModel(
+      SERVER,
+      held({
+        sse: [
+          {
+            id: 's1',
+            url: 'https://x.example.com/sse?api_key=held-url-key',
+            apiKey: 'held-api-key',
+            keyOnServer: true,
+            timeout: null,
+          },
+        ],
+        stdio: [
+          {
+            id: 'p1',
+            name: 'fetch',
+            command: 'uvx',
+            args: ['--token=held-arg-token'],
+            env: [{ id: 'e1', name: 'T', value: 'held-env' }],
+          },
+        ],
+      }),
+    );
+    const json = JSON.stringify(model);
+    for (const secret of ['held-url-key', 'held-api-key', 'held-arg-token', 'held-env'])
+      assert.ok(!json.includes(secret), secret);
+    assert.equal(model.mcp.sse[0]?.url, 'https://x.example.com/sse?api_key=[redacted]');
+    assert.equal(model.mcp.sse[0]?.apiKey, 'set');
+    assert.deepEqual(model.mcp.stdio[0]?.args, ['--token=[redacted]']);
+    assert.equal(model.mcp.stdio[0]?.env[0]?.value, 'set');
+  });
+
   it('enterprise_sso is offered only when the server lists it', () => {
-    const state = emptyState();
-    const plain = buildFormModel(SERVER, state.config, state.secrets, { azure_devops: 'dev.azure.com' });
+    const plain = formModel(SERVER, held({ providers: { azure_devops: 'dev.azure.com' } }));
     assert.deepEqual(
       plain.providers.map((p) => p.provider),
       ['github', 'gitlab', 'bitbucket'],
     );
-    const sso = buildFormModel(SERVER, state.config, state.secrets, { enterprise_sso: null });
+    const sso = formModel(SERVER, held({ providers: { enterprise_sso: null } }));
     assert.deepEqual(
       sso.providers.map((p) => p.provider),
       ['github', 'gitlab', 'bitbucket', 'enterprise_sso'],

@@ -1,12 +1,10 @@
 /**
- * The host side of one form panel: answers the webview's messages through the typed handler map,
- * runs one operation at a time, and re-sends the state whenever the webview (re)appears. Free of
- * `vscode`, so it is driven directly in tests.
+ * The host side of one form panel: answers the webview's messages through the typed handler map and
+ * runs one operation at a time. Holds nothing between messages: each open or reload reads the server,
+ * each save writes it. Free of `vscode`, so it is driven directly in tests.
  */
 import { redactUrl } from '../../../api';
-import type { FieldErrors } from '../shared/formSchema';
-import { buildFormModel } from './formModel';
-import { hasPendingTokens } from './localState';
+import type { FormSave, FormLog, Loaded, SettingsClient } from './formSave';
 import {
   dispatchMessage,
   WebviewToHostSchema,
@@ -15,8 +13,6 @@ import {
   type MessageHandlers,
   type WebviewToHost,
 } from '../shared/protocol';
-import type { SyncStatus } from '../shared/syncOutcome';
-import type { LoadResult, SettingsClient, SyncLog, SyncService } from './syncService';
 import type { UiStrings } from '../shared/uiStrings';
 
 export interface FormTarget {
@@ -28,45 +24,32 @@ export interface FormTarget {
 export interface FormControllerDeps {
   post(message: HostToWebview): void;
   target: FormTarget;
-  service: SyncService;
+  form: FormSave;
   strings: UiStrings;
-  log: SyncLog & { error(message: string): void };
+  log: FormLog & { error(message: string): void };
   showLog(): void;
   configureServer(): void;
 }
 
-type Snapshot = Pick<LoadResult, 'config' | 'secrets' | 'serverProviders' | 'loadProblem'> & {
-  serverUrl: string;
-};
-
 export class FormController {
   private queue: Promise<void> = Promise.resolve();
-  private snapshot: Snapshot | undefined;
   private readonly handlers: MessageHandlers<WebviewToHost> = {
-    ready: () => this.enqueue('load', () => this.sendInit()),
+    ready: () =>
+      this.enqueue('load', async () => {
+        const loaded = await this.load();
+        this.post({ type: 'init', strings: this.deps.strings, ...loaded });
+      }),
     save: (message) =>
       this.enqueue('save', async () => {
         const serverUrl = this.deps.target.serverUrl();
         if (!serverUrl)
           return this.post({ type: 'validationFailed', errors: { form: this.deps.strings.noServer } });
-        const result = await this.deps.service.save(serverUrl, message.draft, this.deps.target.client());
+        const result = await this.deps.form.save(serverUrl, message.draft, this.deps.target.client());
         if (result.kind === 'invalid') return this.post({ type: 'validationFailed', errors: result.errors });
-        this.snapshot = { serverUrl, ...result, loadProblem: null };
-        this.postState('saved', result.fieldErrors);
+        const { outcome, fieldErrors, model, loadProblem } = result;
+        this.post({ type: 'state', reason: 'saved', model, loadProblem, outcome, fieldErrors });
       }),
-    retrySync: () =>
-      this.enqueue('sync', async () => {
-        const serverUrl = this.deps.target.serverUrl();
-        if (!serverUrl) return;
-        const result = await this.deps.service.sync(serverUrl, this.deps.target.client());
-        this.snapshot = { serverUrl, ...result, loadProblem: null };
-        this.postState('synced', result.fieldErrors);
-      }),
-    reload: () =>
-      this.enqueue('load', async () => {
-        await this.load();
-        this.postState('loaded', {});
-      }),
+    reload: () => this.reload(),
     showLog: () => this.deps.showLog(),
     configureServer: () => this.deps.configureServer(),
   };
@@ -81,17 +64,27 @@ export class FormController {
     else void dispatched.result;
   }
 
-  /** The server setting or key changed: reload for the server of now. */
+  /** The server setting or key changed: read the server of now. */
   serverChanged(): void {
-    void this.enqueue('load', async () => {
-      await this.load();
-      this.postState('loaded', {});
-    });
+    void this.reload();
   }
 
   /** Resolves when every queued operation has finished (tests, disposal). */
   idle(): Promise<void> {
     return this.queue;
+  }
+
+  private reload(): Promise<void> {
+    return this.enqueue('load', async () => {
+      const loaded = await this.load();
+      this.post({ type: 'state', reason: 'loaded', ...loaded, outcome: null, fieldErrors: {} });
+    });
+  }
+
+  private load(): Promise<Loaded> {
+    const serverUrl = this.deps.target.serverUrl();
+    if (!serverUrl) return Promise.resolve({ model: null, loadProblem: null });
+    return this.deps.form.load(serverUrl, this.deps.target.client());
   }
 
   private enqueue(operation: BusyOperation, run: () => Promise<void>): Promise<void> {
@@ -110,47 +103,6 @@ export class FormController {
       }
     });
     return this.queue;
-  }
-
-  private async sendInit(): Promise<void> {
-    const serverUrl = this.deps.target.serverUrl();
-    if (!this.snapshot || this.snapshot.serverUrl !== serverUrl || !serverUrl) await this.load();
-    else {
-      // Shown again (the webview is rebuilt when hidden): no server round trip, but the stored
-      // state is read again in case another window changed it.
-      const local = await this.deps.service.readLocal(serverUrl);
-      this.snapshot = { ...this.snapshot, ...local };
-    }
-    this.post({ type: 'init', strings: this.deps.strings, model: this.model(), sync: this.syncStatus() });
-  }
-
-  private async load(): Promise<void> {
-    const serverUrl = this.deps.target.serverUrl();
-    if (!serverUrl) {
-      this.snapshot = undefined;
-      return;
-    }
-    const result = await this.deps.service.load(serverUrl, this.deps.target.client());
-    this.snapshot = { serverUrl, ...result };
-  }
-
-  private postState(reason: 'loaded' | 'saved' | 'synced', fieldErrors: FieldErrors): void {
-    this.post({ type: 'state', model: this.model(), sync: this.syncStatus(), reason, fieldErrors });
-  }
-
-  private model() {
-    const snapshot = this.snapshot;
-    if (!snapshot || snapshot.serverUrl !== this.deps.target.serverUrl()) return null;
-    return buildFormModel(snapshot.serverUrl, snapshot.config, snapshot.secrets, snapshot.serverProviders);
-  }
-
-  private syncStatus(): SyncStatus {
-    const config = this.snapshot?.config;
-    return {
-      pending: { tokens: config ? hasPendingTokens(config) : false, mcp: config?.pending.mcp ?? false },
-      last: config?.lastOutcome ?? null,
-      loadProblem: this.snapshot?.loadProblem ?? null,
-    };
   }
 
   private post(message: HostToWebview): void {

@@ -1,99 +1,121 @@
 /**
- * Where the form keeps what it knows of each server: its secrets in Secret Storage and the rest
- * (URLs, names, commands, args, env names, hosts, pending changes) in globalState, stored apart and
- * read back through zod, so a corrupt or older value degrades to "empty", never a crash.
+ * The form's one local store: the secrets the user saved, per server URL, in Secret Storage. Nothing
+ * else is kept; the form reads everything else from the server each time it opens.
+ *
+ * Why keep secrets at all: OpenHands 1.11 reads none back (api keys show only that one exists, env is
+ * dropped whole), yet each MCP save replaces its whole list, so re-sending the servers the user kept
+ * needs their keys and env from here. Env names are kept with their values for the same reason. A
+ * provider token is kept so it can be sent again if the server lost it.
  */
+import * as z from 'zod/mini';
+import '../../../zodLocale';
 import type { MementoManager } from '../../../core/mementoManager';
 import type { ServerSecrets } from '../../../core/secretsManager';
-import {
-  emptyLocalConfig,
-  emptyLocalSecrets,
-  LocalConfigSchema,
-  LocalSecretsSchema,
-  storedField,
-  type LocalConfig,
-  type LocalSecrets,
-} from './localState';
-import { credentialKey } from '../shared/credentials';
+import { entryId } from './entryIds';
 
-export interface LocalState {
-  config: LocalConfig;
-  secrets: LocalSecrets;
+export const FormSecretsSchema = z.object({
+  /** Provider → token. */
+  providers: z.record(z.string(), z.string()),
+  /** Remote MCP server id (`entryId`) → its api key. */
+  apiKeys: z.record(z.string(), z.string()),
+  /** stdio server id → variable name → value ("" when the variable has no value). */
+  env: z.record(z.string(), z.record(z.string(), z.string())),
+});
+export type FormSecrets = z.infer<typeof FormSecretsSchema>;
+
+export function emptyFormSecrets(): FormSecrets {
+  return { providers: {}, apiKeys: {}, env: {} };
 }
 
 /** The form's storage, per server URL (tests use one in memory). */
 export interface FormStorage {
-  load(serverUrl: string): Promise<LocalState>;
-  save(serverUrl: string, state: LocalState): Promise<void>;
+  load(serverUrl: string): Promise<FormSecrets>;
+  save(serverUrl: string, secrets: FormSecrets): Promise<void>;
 }
 
 export class VscodeFormStorage implements FormStorage {
   constructor(
     private readonly secrets: ServerSecrets,
-    private readonly mementos: Pick<MementoManager, 'mcpForm' | 'setMcpForm'>,
+    private readonly mementos: Pick<MementoManager, 'earlierMcpForm' | 'clearEarlierMcpForm'>,
   ) {}
 
-  async load(serverUrl: string): Promise<LocalState> {
-    const config = LocalConfigSchema.safeParse(this.mementos.mcpForm(serverUrl));
-    const state = {
-      config: config.success ? config.data : emptyLocalConfig(),
-      secrets: parseSecrets(await this.secrets.get(serverUrl)),
-    };
-    // Earlier versions kept credentials inside URLs and args as plain data: move them now.
-    const moved = withCredentialsMoved(state);
-    if (moved !== state) await this.save(serverUrl, moved);
+  async load(serverUrl: string): Promise<FormSecrets> {
+    const stored = parse(await this.secrets.get(serverUrl));
+    const earlier = this.mementos.earlierMcpForm(serverUrl);
+    if (earlier === undefined) return stored;
+    // Builds before 0.1.0 kept a copy of the server in globalState and the secrets by random ids.
+    const moved = fromEarlierLayout(earlier, await this.secrets.get(serverUrl)) ?? stored;
+    await this.save(serverUrl, moved);
+    await this.mementos.clearEarlierMcpForm(serverUrl);
     return moved;
   }
 
-  /** Secrets first: a config that refers to a secret not yet stored would show it as missing. */
-  async save(serverUrl: string, state: LocalState): Promise<void> {
-    if (isEmpty(state.secrets)) await this.secrets.clear(serverUrl);
-    else await this.secrets.set(serverUrl, JSON.stringify(state.secrets));
-    await this.mementos.setMcpForm(serverUrl, state.config);
+  async save(serverUrl: string, secrets: FormSecrets): Promise<void> {
+    const empty = Object.values(secrets).every((part) => Object.keys(part).length === 0);
+    if (empty) await this.secrets.clear(serverUrl);
+    else await this.secrets.set(serverUrl, JSON.stringify(secrets));
   }
 
   async clear(serverUrl: string): Promise<void> {
     await this.secrets.clear(serverUrl);
-    await this.mementos.setMcpForm(serverUrl, undefined);
+    await this.mementos.clearEarlierMcpForm(serverUrl);
   }
 }
 
-function parseSecrets(raw: string | undefined): LocalSecrets {
-  if (raw === undefined) return emptyLocalSecrets();
+function parse(raw: string | undefined): FormSecrets {
+  if (raw === undefined) return emptyFormSecrets();
   try {
-    const parsed = LocalSecretsSchema.safeParse(JSON.parse(raw));
-    return parsed.success ? parsed.data : emptyLocalSecrets();
+    const parsed = FormSecretsSchema.safeParse(JSON.parse(raw));
+    // Secrets in the earlier layout parse too (same keys): their ids simply match nothing.
+    return parsed.success ? parsed.data : emptyFormSecrets();
   } catch {
-    return emptyLocalSecrets();
+    return emptyFormSecrets();
   }
 }
 
-function isEmpty(secrets: LocalSecrets): boolean {
-  const { providers, apiKeys, env, credentialFields = {} } = secrets;
-  return [providers, apiKeys, env, credentialFields].every((part) => Object.keys(part).length === 0);
-}
+const EarlierConfigSchema = z.object({
+  mcp: z.object({
+    sse: z.array(z.object({ id: z.string(), url: z.string() })),
+    shttp: z.array(z.object({ id: z.string(), url: z.string() })),
+    stdio: z.array(
+      z.object({
+        id: z.string(),
+        name: z.string(),
+        env: z.array(z.object({ id: z.string(), name: z.string() })),
+      }),
+    ),
+  }),
+});
+const EarlierSecretsSchema = z.object({
+  providers: z.record(z.string(), z.string()),
+  apiKeys: z.record(z.string(), z.string()),
+  env: z.record(z.string(), z.record(z.string(), z.string())),
+  credentialFields: z.optional(z.record(z.string(), z.string())),
+});
 
-/** The state with any credential still inside a stored URL or arg moved to Secret Storage; itself when there is none. */
-function withCredentialsMoved(state: LocalState): LocalState {
-  const found: Record<string, string> = {};
-  const { mcp } = state.config;
-  const next = {
-    sse: mcp.sse.map((entry) => ({
-      ...entry,
-      url: storedField(entry.url, credentialKey.url(entry.id), found),
-    })),
-    shttp: mcp.shttp.map((entry) => ({
-      ...entry,
-      url: storedField(entry.url, credentialKey.url(entry.id), found),
-    })),
-    stdio: mcp.stdio.map((entry) => ({
-      ...entry,
-      args: entry.args.map((arg, index) => storedField(arg, credentialKey.arg(entry.id, index), found)),
-    })),
-  };
-  if (Object.keys(found).length === 0) return state;
-  return {
-    config: { ...state.config, mcp: next },
-    secrets: { ...state.secrets, credentialFields: { ...state.secrets.credentialFields, ...found } },
-  };
+/** The earlier layout's secrets under today's ids; undefined when either half does not parse. */
+function fromEarlierLayout(config: unknown, raw: string | undefined): FormSecrets | undefined {
+  const mcp = EarlierConfigSchema.safeParse(config);
+  let secrets: z.infer<typeof EarlierSecretsSchema> | undefined;
+  try {
+    secrets = raw === undefined ? undefined : EarlierSecretsSchema.parse(JSON.parse(raw));
+  } catch {
+    secrets = undefined;
+  }
+  if (!mcp.success || !secrets) return undefined;
+  const next: FormSecrets = { providers: secrets.providers, apiKeys: {}, env: {} };
+  for (const kind of ['sse', 'shttp'] as const) {
+    for (const entry of mcp.data.mcp[kind]) {
+      const key = secrets.apiKeys[entry.id];
+      const url = secrets.credentialFields?.[`${entry.id}:url`] ?? entry.url;
+      if (key !== undefined) next.apiKeys[entryId.remote(kind, url)] = key;
+    }
+  }
+  for (const entry of mcp.data.mcp.stdio) {
+    const values = secrets.env[entry.id] ?? {};
+    next.env[entryId.stdio(entry.name)] = Object.fromEntries(
+      entry.env.map((row) => [row.name, values[row.id] ?? '']),
+    );
+  }
+  return next;
 }

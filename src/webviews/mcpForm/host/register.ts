@@ -2,26 +2,25 @@
  * Wires the MCP & Git Providers form into the extension: the command, the panel serializer (so
  * the panel survives a reload) and the reaction to a changed server or key.
  */
-import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
 import type { Connection } from '../../../state/connection';
 import type { Log } from '../../../core/log';
 import type { MementoManager } from '../../../core/mementoManager';
 import type { SecretsManager } from '../../../core/secretsManager';
 import { FormController } from './formController';
-import { VscodeFormStorage, type LocalState } from './formStorage';
-import { localizedStrings } from './localizedStrings';
+import { FormSave } from './formSave';
+import { VscodeFormStorage, type FormSecrets } from './formStorage';
 import { McpFormPanel, type PanelEnvironment } from './panel';
 import { VIEW_TYPE, type HostToWebview } from '../shared/protocol';
-import { SyncService } from './syncService';
+import { ENGLISH_STRINGS, UiStringsSchema, type UiStringKey, type UiStrings } from '../shared/uiStrings';
 
 export const EDIT_COMMAND = 'openhands.editMcpAndGitProviders';
 
 /** Hooks for the integration tests, returned only when the extension runs its test suite. */
 export interface McpFormTestApi {
-  /** What is stored locally for a server, secrets included. */
-  localState(serverUrl: string): Promise<LocalState>;
-  clearLocalState(serverUrl: string): Promise<void>;
+  /** The secrets kept for a server (the form keeps nothing else). */
+  storedSecrets(serverUrl: string): Promise<FormSecrets>;
+  clearStoredSecrets(serverUrl: string): Promise<void>;
   /**
    * Hands a message to the open panel's host as if its webview had posted it, and resolves with
    * what the host sent back once it is done. Undefined when no panel is open.
@@ -38,12 +37,7 @@ export function registerMcpForm(
   const { connection, log } = deps;
   const store = new VscodeFormStorage(deps.secrets.mcpForm, deps.mementos);
   const strings = localizedStrings();
-  const service = new SyncService(
-    store,
-    log,
-    () => strings,
-    () => randomBytes(9).toString('base64url'),
-  );
+  const form = new FormSave(store, log, strings);
 
   const env: PanelEnvironment = {
     extensionUri: context.extensionUri,
@@ -53,7 +47,7 @@ export function registerMcpForm(
       new FormController({
         post,
         target: { serverUrl: () => connection.config.serverUrl, client: () => connection.client },
-        service,
+        form,
         strings,
         log,
         showLog: () => log.show(),
@@ -78,10 +72,8 @@ export function registerMcpForm(
 
   if (context.extensionMode !== vscode.ExtensionMode.Test) return undefined;
   return {
-    localState: (serverUrl) => store.load(serverUrl),
-    clearLocalState: async (serverUrl) => {
-      await store.clear(serverUrl);
-    },
+    storedSecrets: (serverUrl) => store.load(serverUrl),
+    clearStoredSecrets: (serverUrl) => store.clear(serverUrl),
     sendFromWebview: async (message) => {
       const panel = McpFormPanel.open;
       if (!panel) return undefined;
@@ -99,4 +91,13 @@ export function registerMcpForm(
     isPanelOpen: () => McpFormPanel.open !== undefined,
     closePanel: () => McpFormPanel.open?.dispose(),
   };
+}
+
+/** The form's strings in the user's language, for the host's messages and the webview. */
+function localizedStrings(): UiStrings {
+  const strings: Partial<Record<UiStringKey, string>> = {};
+  for (const key of Object.keys(ENGLISH_STRINGS) as UiStringKey[]) {
+    strings[key] = vscode.l10n.t(ENGLISH_STRINGS[key]);
+  }
+  return UiStringsSchema.parse(strings);
 }

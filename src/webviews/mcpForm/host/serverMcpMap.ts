@@ -11,7 +11,6 @@ import type {
   StoredMcpConfig,
   StoredMcpServerEntry,
 } from '../../../api';
-import { fieldPath } from '../shared/fieldPath';
 import { urlIdentity } from '../shared/validation';
 
 export interface ServerMcp {
@@ -86,26 +85,6 @@ export function mcpServerMap(
     });
   }
   return map;
-}
-
-/**
- * The api-key fields of remote servers the server has a key for (it shows only that one exists) while
- * the form would send them without one: 1.11 replaces the whole map on save, so that would drop the key.
- */
-export function serverOnlyKeyFields(read: StoredMcpConfig | null, desired: McpConfig): string[] {
-  const keyed = new Set(
-    [...(read?.sse_servers ?? []), ...(read?.shttp_servers ?? [])]
-      .filter((server) => (server as HiddenKeyMarker).api_key_set)
-      .map((server) => urlIdentity(server.url)),
-  );
-  const fields: string[] = [];
-  for (const kind of ['sse', 'shttp'] as const) {
-    const servers = (kind === 'sse' ? desired.sse_servers : desired.shttp_servers) ?? [];
-    servers.forEach((server, index) => {
-      if (!server.api_key && keyed.has(urlIdentity(server.url))) fields.push(fieldPath.apiKey(kind, index));
-    });
-  }
-  return fields;
 }
 
 function hasAuth(entry: StoredMcpServerEntry): boolean {

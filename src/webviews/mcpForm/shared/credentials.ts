@@ -1,7 +1,7 @@
 /**
  * Credentials that ride inside plain fields: `?api_key=…` in an MCP server URL, `--token=…` or a URL
- * with one among a stdio server's arguments. The form stores and shows such a field masked; the whole
- * value lives in Secret Storage with the other secrets, and is put back only when sending to the server.
+ * with one among a stdio server's arguments. The form shows such a field masked (in the webview and its
+ * saved state); the host puts the whole value, as the server holds it, back when saving.
  */
 import { CREDENTIAL_ARG, QUERY_CREDENTIAL, REDACTED, redactUrl } from '../../../api/redact';
 
@@ -10,10 +10,6 @@ export function maskCredentials(text: string): string {
   const arg = CREDENTIAL_ARG.exec(text);
   if (arg) return `${arg[1]}${REDACTED}`;
   return redactUrl(text);
-}
-
-export function carriesCredentials(text: string): boolean {
-  return maskCredentials(text) !== text;
 }
 
 /**
@@ -35,12 +31,6 @@ export function unmaskCredentials(typed: string, whole: string | undefined): str
     return value === REDACTED && original !== undefined ? `${separator}${name}=${original}` : all;
   });
 }
-
-/** Secret Storage keys of the credential-bearing plain fields of one MCP entry. */
-export const credentialKey = {
-  url: (entryId: string) => `${entryId}:url`,
-  arg: (entryId: string, index: number) => `${entryId}:arg:${index}`,
-};
 
 /** Whether a field still shows a masked credential (`--token=[redacted]`, `?api_key=[redacted]`). */
 export function carriesMask(text: string): boolean {

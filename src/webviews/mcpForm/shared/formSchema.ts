@@ -32,20 +32,12 @@ export type SecretInput = z.infer<typeof SecretInputSchema>;
 
 // ---- model (host → webview) ----
 
-export const ServerProviderStatusSchema = z.strictObject({
-  set: z.boolean(),
-  host: z.nullable(z.string()),
-});
-
 export const ProviderModelSchema = z.strictObject({
   provider: FormProviderSchema,
   /** The host to show; `null` and `""` both show as empty but are kept apart (the server tells them apart). */
   host: z.nullable(z.string()),
+  /** Whether the server holds a token for this provider. */
   token: SecretStatusSchema,
-  /** What the server reported at the last read; `null` when it could not be read. */
-  server: z.nullable(ServerProviderStatusSchema),
-  /** A local change not yet accepted by the server. */
-  pending: z.boolean(),
 });
 export type ProviderModel = z.infer<typeof ProviderModelSchema>;
 

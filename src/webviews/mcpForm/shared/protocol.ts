@@ -7,7 +7,7 @@
 import * as z from 'zod/mini';
 import '../../../zodLocale';
 import { FieldErrorsSchema, FormDraftSchema, FormModelSchema } from './formSchema';
-import { SyncStatusSchema } from './syncOutcome';
+import { SaveOutcomeSchema } from './saveOutcome';
 import { UiStringsSchema } from './uiStrings';
 
 export const VIEW_TYPE = 'openhands.mcpForm';
@@ -16,36 +16,40 @@ export const WebviewToHostSchema = z.discriminatedUnion('type', [
   /** The webview is listening; the host answers with `init`. */
   z.strictObject({ type: z.literal('ready') }),
   z.strictObject({ type: z.literal('save'), draft: FormDraftSchema }),
-  z.strictObject({ type: z.literal('retrySync') }),
-  /** Re-read the server's state (drops nothing that is pending). */
+  /** Read the server again (the webview keeps unsaved edits). */
   z.strictObject({ type: z.literal('reload') }),
   z.strictObject({ type: z.literal('showLog') }),
   z.strictObject({ type: z.literal('configureServer') }),
 ]);
 export type WebviewToHost = z.infer<typeof WebviewToHostSchema>;
 
-export const BusyOperationSchema = z.enum(['load', 'save', 'sync']);
+export const BusyOperationSchema = z.enum(['load', 'save']);
 export type BusyOperation = z.infer<typeof BusyOperationSchema>;
+
+/** Why the server's settings could not be read, secret-free; null when they were. */
+const LoadProblemSchema = z.nullable(z.string().check(z.maxLength(2000)));
 
 export const HostToWebviewSchema = z.discriminatedUnion('type', [
   z.strictObject({
     type: z.literal('init'),
     strings: UiStringsSchema,
-    /** null when no server is configured. */
+    /** What the server holds now; null when there is no server or it could not be read. */
     model: z.nullable(FormModelSchema),
-    sync: SyncStatusSchema,
+    loadProblem: LoadProblemSchema,
   }),
-  /** The stored state changed (loaded, saved, synced or another server): the new baseline. */
+  /** The server was read again (reload, another server) or a save ended: the new baseline. */
   z.strictObject({
     type: z.literal('state'),
     model: z.nullable(FormModelSchema),
-    sync: SyncStatusSchema,
-    reason: z.enum(['loaded', 'saved', 'synced']),
-    /** Server refusals placed on fields (after a save or retry). */
+    loadProblem: LoadProblemSchema,
+    reason: z.enum(['loaded', 'saved']),
+    /** After a save: what each part achieved. A failed part stays in the webview's draft. */
+    outcome: z.nullable(SaveOutcomeSchema),
+    /** Server refusals placed on fields (after a save). */
     fieldErrors: FieldErrorsSchema,
   }),
   z.strictObject({ type: z.literal('busy'), operation: z.nullable(BusyOperationSchema) }),
-  /** Nothing was stored: the draft broke a rule. */
+  /** Nothing was sent: the draft broke a rule. */
   z.strictObject({ type: z.literal('validationFailed'), errors: FieldErrorsSchema }),
 ]);
 export type HostToWebview = z.infer<typeof HostToWebviewSchema>;

@@ -1,7 +1,7 @@
 /**
  * Every user-visible string of the form, in English, with `{0}`-style placeholders. The host passes
- * each through `vscode.l10n.t` (see `localizedStrings.ts`) and sends the result to the webview, so
- * the validation rules, shared by both sides, speak the user's language on both.
+ * each through `vscode.l10n.t` (`localizedStrings` in `host/register.ts`) and sends the result to the
+ * webview, so the validation rules, shared by both sides, speak the user's language on both.
  */
 import * as z from 'zod/mini';
 import '../../../zodLocale';
@@ -15,26 +15,24 @@ export const ENGLISH_STRINGS = {
   configureServer: 'Configure Server…',
   loading: 'Loading…',
   saving: 'Saving…',
-  syncing: 'Syncing…',
   save: 'Save',
   discard: 'Discard Changes',
   reload: 'Reload from Server',
-  retrySync: 'Retry Sync',
   showLog: 'Show Log',
   unsavedChanges: 'Unsaved changes',
   staleDraft:
-    'The stored configuration changed while you were editing. Your edits are kept; discard them to see the new state.',
+    'The server\u2019s configuration changed while you were editing. Your edits are kept; discard them to see the new state.',
   loadProblem: 'Could not read the server\u2019s current state: {0}',
   // outcome
-  savedLocally: 'Saved locally.',
   tokensPart: 'Git providers',
   mcpPart: 'MCP servers',
   statusSynced: 'synced with the server',
   statusSyncedViaSettings: 'synced with the server (stored through /api/settings)',
   statusUnchanged: 'no changes',
-  statusPending: 'sync pending: {0}',
-  statusFailed: 'not accepted by the server: {0}',
-  pendingBanner: 'Saved locally; not yet synced with the server.',
+  statusFailed: 'not saved: {0}',
+  nothingSaved: 'Nothing was saved: {0}',
+  notSavedBanner:
+    'Not everything was saved. Your changes stay in the form: fix what is marked, then save again.',
   validationBanner: 'Nothing was saved: fix the highlighted fields.',
   // secrets
   secretSet: 'Set',
@@ -64,8 +62,6 @@ export const ENGLISH_STRINGS = {
   serverSet: 'Set on the server',
   serverSetHost: 'Set on the server ({0})',
   serverNotSet: 'Not set on the server',
-  serverUnknown: 'Server state unknown',
-  pendingChange: 'Change not yet synced',
   // mcp
   mcpHeading: 'MCP servers',
   mcpHelp: 'API keys and environment values are stored in VS Code Secret Storage.',
@@ -117,6 +113,7 @@ export const ENGLISH_STRINGS = {
   errTokenRejected: 'The server rejected this token: {0}',
   errNoSettings:
     'The server has no user settings yet. Open the OpenHands web UI once to finish its setup, then retry.',
+  errReadBack: 'Saved, but the server could not be read back; reload the form to see what it holds.',
   errMcpNotKept: 'The server accepted the MCP configuration but did not keep it.',
   errServerOnlyKey:
     'The server holds an API key for this MCP server that VS Code does not have (it never sends keys back). Enter the key again, or remove and re-add the server to drop it; nothing was saved to the server.',

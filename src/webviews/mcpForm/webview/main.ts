@@ -18,24 +18,24 @@ import {
   type BusyOperation,
   type HostToWebview,
   type MessageHandlers,
+  type WebviewToHost,
 } from '../shared/protocol';
-import type { SyncStatus } from '../shared/syncOutcome';
+import { isSettled, type SaveOutcome } from '../shared/saveOutcome';
 import type { UiStrings } from '../shared/uiStrings';
 import { validateDraft } from '../shared/validation';
 import { baselineOf, draftFromModel, newKey, toProtocolDraft, type EditorDraft } from './editorDraft';
-import { persistedState, readPersistedState } from './persistedState';
+import { persistedState, readPersistedState, type PersistedState } from './persistedState';
 import { appView } from './view';
 import type { Banner, ViewActions } from './viewModel';
-import { formVscodeApi } from './vscodeApi';
-
-const NO_SYNC: SyncStatus = { pending: { tokens: false, mcp: false }, last: null, loadProblem: null };
+import { vscodeApi } from '../../kit/webview/vscodeApi';
 
 class FormApp {
-  private readonly api = formVscodeApi();
+  private readonly api = vscodeApi<WebviewToHost, PersistedState>();
   private readonly root: HTMLElement;
   private strings: UiStrings | null = null;
   private model: FormModel | null = null;
-  private sync: SyncStatus = NO_SYNC;
+  private outcome: SaveOutcome | null = null;
+  private loadProblem: string | null = null;
   private draft: EditorDraft | null = null;
   private baseline = '';
   private dirty = false;
@@ -53,21 +53,25 @@ class FormApp {
   private readonly handlers: MessageHandlers<HostToWebview> = {
     init: (message) => {
       this.strings = message.strings;
-      this.sync = message.sync;
+      this.loadProblem = message.loadProblem;
       // Not a reason to drop edits: a restored draft may already be in place.
       this.adoptModel(message.model, false);
     },
     state: (message) => {
-      this.sync = message.sync;
-      // After a save the stored state is what the user just saved; otherwise unsaved edits are kept.
-      this.adoptModel(message.model, message.reason === 'saved');
-      if (message.reason !== 'loaded') {
-        this.banner = message.reason;
-        this.hostErrors = message.fieldErrors;
-        // The result is news: bring it into view (or the first field the server refused).
-        if (Object.keys(message.fieldErrors).length > 0) this.focusFirstError();
-        else this.focusTarget = 'sync-outcome';
+      this.loadProblem = message.loadProblem;
+      // The server could not be read (again): keep what is on screen, edits included.
+      const unread = message.model === null && message.loadProblem !== null && this.model !== null;
+      if (message.reason === 'loaded') {
+        if (!unread) this.adoptModel(message.model, false);
+        return;
       }
+      this.outcome = message.outcome;
+      if (!unread && message.model) this.adoptSaved(message.model, message.outcome);
+      this.banner = 'saved';
+      this.hostErrors = message.fieldErrors;
+      // The result is news: bring it into view (or the first field the server refused).
+      if (Object.keys(message.fieldErrors).length > 0) this.focusFirstError();
+      else this.focusTarget = 'save-outcome';
     },
     busy: (message) => {
       this.busy = message.operation;
@@ -114,7 +118,6 @@ class FormApp {
       this.render();
     },
     reload: () => this.api.postMessage({ type: 'reload' }),
-    retrySync: () => this.api.postMessage({ type: 'retrySync' }),
     showLog: () => this.api.postMessage({ type: 'showLog' }),
     configureServer: () => this.api.postMessage({ type: 'configureServer' }),
   };
@@ -165,6 +168,23 @@ class FormApp {
     this.touched.clear();
     this.hostErrors = {};
     this.banner = null;
+  }
+
+  /**
+   * After a save: each part the server took starts over from what it now holds; a part that was not
+   * saved stays as the user left it, so nothing typed is lost and Save sends it again.
+   */
+  private adoptSaved(model: FormModel, outcome: SaveOutcome | null): void {
+    const tokensSaved = outcome === null || isSettled(outcome.tokens);
+    const mcpSaved = outcome === null || isSettled(outcome.mcp);
+    if (!this.draft || (tokensSaved && mcpSaved)) return this.adoptModel(model, true);
+    const fresh = draftFromModel(model);
+    if (tokensSaved) this.draft.providers = fresh.providers;
+    if (mcpSaved) Object.assign(this.draft, { sse: fresh.sse, shttp: fresh.shttp, stdio: fresh.stdio });
+    this.model = model;
+    this.baseline = baselineOf(model);
+    this.dirty = true;
+    this.stale = false;
   }
 
   private addEntry(kind: 'sse' | 'shttp' | 'stdio'): void {
@@ -234,7 +254,8 @@ class FormApp {
         {
           strings: this.strings,
           model: this.model,
-          sync: this.sync,
+          outcome: this.outcome,
+          loadProblem: this.loadProblem,
           draft: this.draft,
           busy: this.busy,
           dirty: this.dirty,

@@ -1,5 +1,5 @@
 /** The three kinds of MCP server entry (SSE, streamable HTTP, stdio), each with Remove. */
-import { html, type TemplateResult } from 'lit';
+import { html, nothing, type TemplateResult } from 'lit';
 import { repeat } from 'lit/directives/repeat.js';
 import { errorDomId, fieldDomId, fieldPath } from '../shared/fieldPath';
 import { format } from '../shared/uiStrings';
@@ -34,78 +34,55 @@ function entryHeader(
   </div>`;
 }
 
-export function sseView(
-  state: ViewState,
-  actions: ViewActions,
-  entry: SseEdit,
-  index: number,
-): TemplateResult {
-  const s = state.strings;
-  const title = format(s.entryTitle, s.kindSse, index + 1);
-  return html`<div class="card entry" id=${`entry-sse-${index}`}>
-    ${entryHeader(state, actions, 'sse', index, title)}
-    ${textField(state, actions, {
-      path: fieldPath.url('sse', index),
-      label: s.urlLabel,
-      value: entry.url,
-      placeholder: 'https://mcp.example.com/sse',
-      set: (draft, value) => {
-        const target = draft.sse[index];
-        if (target) target.url = value;
-      },
-    })}
-    ${secretField(state, actions, {
-      path: fieldPath.apiKey('sse', index),
-      label: s.apiKeyLabel,
-      edit: entry.apiKey,
-      set: (draft, edit) => {
-        const target = draft.sse[index];
-        if (target) target.apiKey = edit;
-      },
-    })}
-  </div>`;
-}
+const REMOTE_PLACEHOLDERS = { sse: 'https://mcp.example.com/sse', shttp: 'https://mcp.example.com/mcp' };
 
-export function shttpView(
+/** An SSE or streamable HTTP server: URL, API key, and (HTTP only) a timeout. */
+export function remoteView(
   state: ViewState,
   actions: ViewActions,
-  entry: ShttpEdit,
+  kind: 'sse' | 'shttp',
+  entry: SseEdit | ShttpEdit,
   index: number,
 ): TemplateResult {
   const s = state.strings;
-  const title = format(s.entryTitle, s.kindShttp, index + 1);
-  return html`<div class="card entry" id=${`entry-shttp-${index}`}>
-    ${entryHeader(state, actions, 'shttp', index, title)}
+  const title = format(s.entryTitle, kind === 'sse' ? s.kindSse : s.kindShttp, index + 1);
+  const remote = (draft: EditorDraft): SseEdit | ShttpEdit | undefined => draft[kind][index];
+  return html`<div class="card entry" id=${`entry-${kind}-${index}`}>
+    ${entryHeader(state, actions, kind, index, title)}
     ${textField(state, actions, {
-      path: fieldPath.url('shttp', index),
+      path: fieldPath.url(kind, index),
       label: s.urlLabel,
       value: entry.url,
-      placeholder: 'https://mcp.example.com/mcp',
+      placeholder: REMOTE_PLACEHOLDERS[kind],
       set: (draft, value) => {
-        const target = draft.shttp[index];
+        const target = remote(draft);
         if (target) target.url = value;
       },
     })}
     ${secretField(state, actions, {
-      path: fieldPath.apiKey('shttp', index),
+      path: fieldPath.apiKey(kind, index),
       label: s.apiKeyLabel,
       edit: entry.apiKey,
       set: (draft, edit) => {
-        const target = draft.shttp[index];
+        const target = remote(draft);
         if (target) target.apiKey = edit;
       },
     })}
-    ${textField(state, actions, {
-      path: fieldPath.timeout(index),
-      label: s.timeoutLabel,
-      value: entry.timeout,
-      help: s.timeoutHelp,
-      inputMode: 'numeric',
-      set: (draft, value) => {
-        const target = draft.shttp[index];
-        if (target) target.timeout = value;
-      },
-    })}
+    ${
+      'timeout' in entry
+        ? textField(state, actions, {
+            path: fieldPath.timeout(index),
+            label: s.timeoutLabel,
+            value: entry.timeout,
+            help: s.timeoutHelp,
+            inputMode: 'numeric',
+            set: (draft, value) => {
+              const target = draft.shttp[index];
+              if (target) target.timeout = value;
+            },
+          })
+        : nothing
+    }
   </div>`;
 }
 

@@ -20,16 +20,9 @@ function providerLabel(s: UiStrings, provider: ProviderEdit['provider']): string
 }
 
 function serverStatus(s: UiStrings, model: ProviderModel | undefined): TemplateResult {
-  const badges: TemplateResult[] = [];
-  const server = model?.server;
-  if (server === null || server === undefined)
-    badges.push(html`<span class="badge muted">${s.serverUnknown}</span>`);
-  else if (server.set) {
-    const text = server.host ? format(s.serverSetHost, server.host) : s.serverSet;
-    badges.push(html`<span class="badge ok"><vscode-icon name="pass"></vscode-icon>${text}</span>`);
-  } else badges.push(html`<span class="badge muted">${s.serverNotSet}</span>`);
-  if (model?.pending) badges.push(html`<span class="badge pending">${s.pendingChange}</span>`);
-  return html`${badges}`;
+  if (model?.token !== 'set') return html`<span class="badge muted">${s.serverNotSet}</span>`;
+  const text = model.host ? format(s.serverSetHost, model.host) : s.serverSet;
+  return html`<span class="badge ok"><vscode-icon name="pass"></vscode-icon>${text}</span>`;
 }
 
 export function providerView(

@@ -5,32 +5,22 @@
 import { html, nothing, type TemplateResult } from 'lit';
 import { repeat } from 'lit/directives/repeat.js';
 import { fieldPath } from '../shared/fieldPath';
-import type { PartOutcome } from '../shared/syncOutcome';
+import { isSettled, type PartOutcome } from '../shared/saveOutcome';
 import { format, type UiStrings } from '../shared/uiStrings';
-import { shttpView, sseView, stdioView } from './mcpView';
+import { remoteView, stdioView } from './mcpView';
 import { providerView } from './providerView';
 import type { ViewActions, ViewState } from './viewModel';
 
 export function appView(state: ViewState, actions: ViewActions): TemplateResult {
   const s = state.strings;
-  if (!state.model || !state.draft) {
-    return html`<h1>${s.title}</h1>
-      <p>${state.busy === 'load' ? s.loading : s.noServer}</p>
-      ${
-        state.busy === 'load'
-          ? nothing
-          : html`<vscode-button id="configure-server" @click=${actions.configureServer}
-              >${s.configureServer}</vscode-button
-            >`
-      }`;
-  }
+  if (!state.model || !state.draft) return emptyView(state, actions);
   const draft = state.draft;
   return html`
     <header class="page-header">
       <h1>${s.title}</h1>
       <p class="server">${format(s.serverLabel, state.model.serverUrl)}</p>
     </header>
-    ${toolbar(state, actions)} ${statusArea(state, actions)}
+    ${toolbar(state, actions)} ${statusArea(state)}
     <section class="section" aria-labelledby="providers-heading">
       <h2 id="providers-heading">${s.providersHeading}</h2>
       <p class="help">${s.providersHelp} ${s.hostHelp}</p>
@@ -51,12 +41,12 @@ export function appView(state: ViewState, actions: ViewActions): TemplateResult 
       ${repeat(
         draft.sse,
         (e) => e.key,
-        (entry, index) => sseView(state, actions, entry, index),
+        (entry, index) => remoteView(state, actions, 'sse', entry, index),
       )}
       ${repeat(
         draft.shttp,
         (e) => e.key,
-        (entry, index) => shttpView(state, actions, entry, index),
+        (entry, index) => remoteView(state, actions, 'shttp', entry, index),
       )}
       ${repeat(
         draft.stdio,
@@ -106,11 +96,28 @@ function toolbar(state: ViewState, actions: ViewActions, where: 'top' | 'bottom'
   </div>`;
 }
 
-function statusArea(state: ViewState, actions: ViewActions): TemplateResult {
+/** No form to show: loading, no server configured, or the server could not be read. */
+function emptyView(state: ViewState, actions: ViewActions): TemplateResult {
+  const s = state.strings;
+  const action = state.loadProblem
+    ? html`<p class="warning" id="load-problem">${format(s.loadProblem, state.loadProblem)}</p>
+        <vscode-button id="reload" icon="refresh" @click=${actions.reload}>${s.reload}</vscode-button>
+        <vscode-button id="show-log" secondary icon="output" @click=${actions.showLog}
+          >${s.showLog}</vscode-button
+        >`
+    : html`<p>${s.noServer}</p>
+        <vscode-button id="configure-server" @click=${actions.configureServer}
+          >${s.configureServer}</vscode-button
+        >`;
+  return html`<h1>${s.title}</h1>
+    ${state.busy === 'load' ? html`<p>${s.loading}</p>` : action}`;
+}
+
+function statusArea(state: ViewState): TemplateResult {
   const s = state.strings;
   const lines: TemplateResult[] = [];
   if (state.busy) {
-    const label = state.busy === 'save' ? s.saving : state.busy === 'sync' ? s.syncing : s.loading;
+    const label = state.busy === 'save' ? s.saving : s.loading;
     lines.push(html`<p class="busy"><vscode-progress-ring class="ring"></vscode-progress-ring>${label}</p>`);
   }
   const formError = state.errorFor(fieldPath.form);
@@ -119,32 +126,30 @@ function statusArea(state: ViewState, actions: ViewActions): TemplateResult {
   } else if (state.banner === 'invalid') {
     lines.push(html`<p class="error-banner" id="validation-banner">${s.validationBanner}</p>`);
   }
-  const last = state.sync.last;
-  if ((state.banner === 'saved' || state.banner === 'synced') && last) {
+  const outcome = state.outcome;
+  if (state.banner === 'saved' && outcome) {
+    const failed = !isSettled(outcome.tokens) || !isSettled(outcome.mcp);
+    // one reason for both (the server could not be read): say it once
     lines.push(
-      html`<div class="outcome" id="sync-outcome" tabindex="-1">
-        ${state.banner === 'saved' ? html`<p><strong>${s.savedLocally}</strong></p>` : nothing}
-        <p id="outcome-tokens" class=${partClass(last.tokens)}>
-          ${s.tokensPart}: ${partText(s, last.tokens)}
-        </p>
-        <p id="outcome-mcp" class=${partClass(last.mcp)}>${s.mcpPart}: ${partText(s, last.mcp)}</p>
+      html`<div class="outcome" id="save-outcome" tabindex="-1">
+        ${failed ? html`<p class="error-banner" id="not-saved-banner">${s.notSavedBanner}</p>` : nothing}
+        ${
+          failed && outcome.tokens.message === outcome.mcp.message
+            ? html`<p id="outcome-all" class="part part-failed">
+                ${format(s.nothingSaved, outcome.mcp.message ?? '')}
+              </p>`
+            : html`<p id="outcome-tokens" class=${partClass(outcome.tokens)}>
+                  ${s.tokensPart}: ${partText(s, outcome.tokens)}
+                </p>
+                <p id="outcome-mcp" class=${partClass(outcome.mcp)}>
+                  ${s.mcpPart}: ${partText(s, outcome.mcp)}
+                </p>`
+        }
       </div>`,
     );
   }
-  if (state.sync.pending.tokens || state.sync.pending.mcp) {
-    lines.push(
-      html`<p class="pending" id="pending-banner">
-        <vscode-icon name="cloud-upload"></vscode-icon>${s.pendingBanner}
-        <vscode-button id="retry-sync" secondary ?disabled=${state.busy !== null} @click=${actions.retrySync}
-          >${s.retrySync}</vscode-button
-        >
-      </p>`,
-    );
-  }
-  if (state.sync.loadProblem) {
-    lines.push(
-      html`<p class="warning" id="load-problem">${format(s.loadProblem, state.sync.loadProblem)}</p>`,
-    );
+  if (state.loadProblem) {
+    lines.push(html`<p class="warning" id="load-problem">${format(s.loadProblem, state.loadProblem)}</p>`);
   }
   if (state.stale) {
     lines.push(html`<p class="warning" id="stale-draft">${s.staleDraft}</p>`);
@@ -162,8 +167,6 @@ function partText(s: UiStrings, part: PartOutcome): string {
       return part.via === 'settings' ? s.statusSyncedViaSettings : s.statusSynced;
     case 'unchanged':
       return s.statusUnchanged;
-    case 'pending':
-      return format(s.statusPending, part.message ?? '');
     case 'failed':
       return format(s.statusFailed, part.message ?? '');
   }

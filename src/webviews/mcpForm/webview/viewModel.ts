@@ -1,16 +1,19 @@
 /** What the form's templates read (state) and call (actions); the app in main.ts provides both. */
 import type { FormModel } from '../shared/formSchema';
 import type { BusyOperation } from '../shared/protocol';
-import type { SyncStatus } from '../shared/syncOutcome';
+import type { SaveOutcome } from '../shared/saveOutcome';
 import type { UiStrings } from '../shared/uiStrings';
 import type { EditorDraft } from './editorDraft';
 
-export type Banner = 'saved' | 'synced' | 'invalid' | null;
+export type Banner = 'saved' | 'invalid' | null;
 
 export interface ViewState {
   strings: UiStrings;
   model: FormModel | null;
-  sync: SyncStatus;
+  /** What the last save achieved, per part. */
+  outcome: SaveOutcome | null;
+  /** Why the server could not be read, if it could not. */
+  loadProblem: string | null;
   draft: EditorDraft | null;
   busy: BusyOperation | null;
   dirty: boolean;
@@ -30,7 +33,6 @@ export interface ViewActions {
   save(): void;
   discard(): void;
   reload(): void;
-  retrySync(): void;
   showLog(): void;
   configureServer(): void;
 }
