@@ -7,6 +7,11 @@ import { ApiError, OpenHandsClient } from '../../src/api';
 import type { AppConversation, AppConversationStartTask, SandboxInfo } from '../../src/api/models';
 import { agentEvents, realRequest, realServerEnv, sleep, type RealServerEnv } from './env';
 import { SCRIPTED_COMMAND, SCRIPTED_FINISH } from './scriptedLlm';
+import { FormSave } from '../../src/webviews/mcpForm/host/formSave';
+import { emptyFormSecrets, type FormSecrets } from '../../src/webviews/mcpForm/host/formStorage';
+import type { FormModel } from '../../src/webviews/mcpForm/shared/formSchema';
+import { ENGLISH_STRINGS } from '../../src/webviews/mcpForm/shared/uiStrings';
+import { draftFromModel, toProtocolDraft } from '../../src/webviews/mcpForm/webview/editorDraft';
 
 const MESSAGE = 'Run one shell command for the VS Code client test, then finish.';
 
@@ -294,6 +299,88 @@ describe('OpenHandsClient against the real OpenHands app server', function () {
       } finally {
         // an unreachable MCP server makes every later conversation start fail (the agent server's 500)
         await client.storeSettings(mcpConfig({}));
+      }
+    });
+
+    it('the MCP form: a kept key and env survive a later save that replaces the whole map', async () => {
+      const kept = new Map<string, FormSecrets>();
+      const storage = {
+        load: async (url: string) => kept.get(url) ?? emptyFormSecrets(),
+        save: async (url: string, secrets: FormSecrets) => void kept.set(url, secrets),
+      };
+      const lines: string[] = [];
+      const log = { info: (line: string) => lines.push(line), warn: (line: string) => lines.push(line) };
+      const form = new FormSave(storage, log, ENGLISH_STRINGS);
+      const secrets = ['real-sse-key-0001', 'real-env-value-0002'];
+      const model = async (): Promise<FormModel> => {
+        const loaded = await form.load(env.url, client);
+        assert.ok(loaded.model, loaded.loadProblem ?? 'no model');
+        return loaded.model;
+      };
+      const save = async (draft: ReturnType<typeof toProtocolDraft>) => {
+        const result = await form.save(env.url, draft, client);
+        assert.equal(result.kind, 'saved', JSON.stringify(result));
+        assert.ok(result.kind === 'saved');
+        assert.equal(result.outcome.mcp.status, 'synced', JSON.stringify(result.outcome));
+        return result;
+      };
+      try {
+        const first = toProtocolDraft(draftFromModel(await model()));
+        first.mcp.sse.push({
+          id: null,
+          url: 'http://127.0.0.1:9/sse',
+          apiKey: { state: 'replace', value: secrets[0]! },
+        });
+        first.mcp.stdio.push({
+          id: null,
+          name: 'probe',
+          command: 'true',
+          args: [],
+          env: [{ id: null, name: 'PROBE_TOKEN', value: { state: 'replace', value: secrets[1]! } }],
+        });
+        await save(first);
+
+        // Read again: 1.11 shows only that the key exists and drops env; the form still shows both.
+        const reread = await model();
+        assert.deepEqual(
+          reread.mcp.sse.map((s) => [s.url, s.apiKey]),
+          [['http://127.0.0.1:9/sse', 'set']],
+        );
+        assert.deepEqual(
+          reread.mcp.stdio.map((s) => [s.name, s.env.map((row) => [row.name, row.value])]),
+          [['probe', [['PROBE_TOKEN', 'set']]]],
+        );
+
+        // A second save replaces the whole map: the untouched SSE server must keep its key.
+        const second = toProtocolDraft(draftFromModel(reread));
+        second.mcp.shttp.push({
+          id: null,
+          url: 'http://127.0.0.1:9/mcp',
+          apiKey: { state: 'unset' },
+          timeout: '',
+        });
+        const after = await save(second);
+        const raw = await realRequest<{
+          agent_settings?: { mcp_config?: Record<string, { url?: string; auth?: unknown }> };
+        }>(env, 'GET', '/api/v1/settings');
+        const servers = Object.values(raw.body.agent_settings?.mcp_config ?? {});
+        const sse = servers.find((s) => s.url === 'http://127.0.0.1:9/sse');
+        assert.ok(
+          sse?.auth,
+          `the SSE server lost its key: ${JSON.stringify(raw.body.agent_settings?.mcp_config)}`,
+        );
+        assert.ok(
+          servers.some((s) => s.url === 'http://127.0.0.1:9/mcp'),
+          'the new HTTP server is stored',
+        );
+        assert.equal(after.model?.mcp.stdio[0]?.env[0]?.value, 'set', 'the env still shown');
+        for (const secret of secrets) {
+          assert.ok(!JSON.stringify([reread, after]).includes(secret), 'no secret in the model or outcome');
+          assert.ok(!lines.join('\n').includes(secret), 'no secret in the log');
+        }
+      } finally {
+        // an unreachable MCP server makes every later conversation start fail (the agent server's 500)
+        await client.storeSettings({ agent_settings_diff: { mcp_config: {} } });
       }
     });
 

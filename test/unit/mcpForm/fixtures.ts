@@ -1,10 +1,14 @@
-// Builders for drafts and local state, so each test spells out only what it is about.
+// Builders for drafts and in-memory stores, so each test spells out only what it is about.
 import assert from 'node:assert/strict';
-import type { FormDraft, SecretInput } from '../../../src/webviews/mcpForm/shared/formSchema';
-import type { SaveResult } from '../../../src/webviews/mcpForm/host/syncService';
+import type { FormDraft, FormModel, SecretInput } from '../../../src/webviews/mcpForm/shared/formSchema';
+import { FormSave, type SaveResult } from '../../../src/webviews/mcpForm/host/formSave';
 import type { RecordedRequest } from '../../server';
-import type { FormStorage, LocalState } from '../../../src/webviews/mcpForm/host/formStorage';
-import { emptyLocalConfig, emptyLocalSecrets } from '../../../src/webviews/mcpForm/host/localState';
+import {
+  emptyFormSecrets,
+  type FormSecrets,
+  type FormStorage,
+} from '../../../src/webviews/mcpForm/host/formStorage';
+import { draftFromModel, toProtocolDraft } from '../../../src/webviews/mcpForm/webview/editorDraft';
 import { ENGLISH_STRINGS, type UiStrings } from '../../../src/webviews/mcpForm/shared/uiStrings';
 
 export const STRINGS: UiStrings = ENGLISH_STRINGS;
@@ -29,30 +33,32 @@ export function draft(
   };
 }
 
-export function emptyState(): LocalState {
-  return { config: emptyLocalConfig(), secrets: emptyLocalSecrets() };
+/** The draft the webview sends for a form opened on `model` and saved without an edit. */
+export function untouched(model: FormModel): FormDraft {
+  return toProtocolDraft(draftFromModel(model));
 }
 
-/** Sequential ids, so expectations can name them. */
-export function idSequence(prefix = 'id'): () => string {
-  let next = 0;
-  return () => `${prefix}${++next}`;
-}
-
-/** Form storage in memory, JSON round-tripped like the real storages. */
+/** Form storage in memory, JSON round-tripped like Secret Storage. */
 export class MemoryFormStorage implements FormStorage {
-  readonly states = new Map<string, string>();
+  readonly stored = new Map<string, string>();
   saves = 0;
 
-  async load(serverUrl: string): Promise<LocalState> {
-    const raw = this.states.get(serverUrl);
-    return raw ? (JSON.parse(raw) as LocalState) : emptyState();
+  async load(serverUrl: string): Promise<FormSecrets> {
+    const raw = this.stored.get(serverUrl);
+    return raw ? (JSON.parse(raw) as FormSecrets) : emptyFormSecrets();
   }
 
-  async save(serverUrl: string, state: LocalState): Promise<void> {
+  async save(serverUrl: string, secrets: FormSecrets): Promise<void> {
     this.saves += 1;
-    this.states.set(serverUrl, JSON.stringify(state));
+    this.stored.set(serverUrl, JSON.stringify(secrets));
   }
+}
+
+/** A FormSave over fresh in-memory storage and log, for each test. */
+export function freshFormSave(): { store: MemoryFormStorage; log: MemoryLog; form: FormSave } {
+  const store = new MemoryFormStorage();
+  const log = new MemoryLog();
+  return { store, log, form: new FormSave(store, log, STRINGS) };
 }
 
 export class MemoryLog {
@@ -95,6 +101,9 @@ export function fullDraft(serverUrl: string): FormDraft {
   });
 }
 
+/** Every secret `fullDraft` types. */
+export const FULL_DRAFT_SECRETS = ['ghp_valid_new', 'sse-key-1', 'http-key-2', 'env-secret-3'];
+
 export function calls(requests: RecordedRequest[]): string[] {
   return requests.filter((r) => !r.path.startsWith('/__control')).map((r) => `${r.method} ${r.path}`);
 }
@@ -102,4 +111,10 @@ export function calls(requests: RecordedRequest[]): string[] {
 export function saved(result: SaveResult): Extract<SaveResult, { kind: 'saved' }> {
   assert.equal(result.kind, 'saved', JSON.stringify(result));
   return result as Extract<SaveResult, { kind: 'saved' }>;
+}
+
+/** Fails when any of `secrets` appears in `value` (serialised). */
+export function assertFreeOf(value: unknown, secrets: readonly string[], what: string): void {
+  const text = typeof value === 'string' ? value : JSON.stringify(value);
+  for (const secret of secrets) assert.ok(!text.includes(secret), `${what} holds ${secret}`);
 }

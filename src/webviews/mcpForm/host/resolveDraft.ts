@@ -34,12 +34,19 @@ export type ResolveResult = { ok: true; draft: ResolvedDraft } | { ok: false; er
 /** A kept secret that is not held; `serverOnly` when the server has one VS Code never saw. */
 type Kept = { value: string } | 'none' | 'missing' | 'serverOnly';
 
+/**
+ * @param serverHasOne the server holds a value now. An `unset` for it means it gained one after the
+ *   form opened (from another client): kept as it is, like a provider token set meanwhile.
+ */
 function resolveSecret(input: SecretInput, held: string | undefined, serverHasOne = false): Kept {
   if (input.state === 'replace') return { value: input.value };
-  if (input.state !== 'set') return 'none';
+  if (input.state === 'clear' || (input.state === 'unset' && !serverHasOne)) return 'none';
   if (held !== undefined) return { value: held };
   return serverHasOne ? 'serverOnly' : 'missing';
 }
+
+/** Stands for a key only the server holds, when telling whether the MCP part changed (never sent). */
+const HELD_ON_SERVER = '\u0000held on the server';
 
 export function resolveDraft(
   draft: FormDraft,
@@ -79,7 +86,8 @@ export function resolveDraft(
         providerTokens[name] = { token: tokens[name], host };
         tokensChanged = true;
       } else missing(fieldPath.providerToken(name));
-    } else {
+    } else if (token.state === 'clear' || !onServer) {
+      // ('unset' for one the server has: it gained it after the form opened; leave it as it is)
       delete tokens[name];
       if (onServer) {
         delete providerTokens[name];
@@ -112,7 +120,8 @@ export function resolveDraft(
       const apiKey = typeof key === 'object' ? key.value.trim() : null;
       if (apiKey) apiKeys[entryId.remote(kind, url)] = apiKey;
       const timeout = 'timeout' in entry ? parseTimeout(entry.timeout) : null;
-      return { url, apiKey, timeout: timeout === 'invalid' ? null : timeout };
+      const compared = key === 'serverOnly' ? HELD_ON_SERVER : apiKey;
+      return { url, apiKey, compared, timeout: timeout === 'invalid' ? null : timeout };
     });
   const sse = remote('sse', server.sse);
   const shttp = remote('shttp', server.shttp);
@@ -135,17 +144,14 @@ export function resolveDraft(
     };
   });
 
-  const mcp: McpConfig = {
-    sse_servers: sse.map((s) => ({ url: s.url, api_key: s.apiKey })),
-    shttp_servers: shttp.map((s) => ({
-      url: s.url,
-      api_key: s.apiKey,
-      // Omitted rather than null, so the server applies its default.
-      ...(s.timeout === null ? {} : { timeout: s.timeout }),
-    })),
-    stdio_servers: stdio,
-  };
-  const mcpChanged = JSON.stringify(mcp) !== JSON.stringify(heldConfig(server));
+  const config = (key: (server: { apiKey: string | null; compared: string | null }) => string | null) =>
+    mcpConfig(
+      sse.map((s) => ({ ...s, apiKey: key(s) })),
+      shttp.map((s) => ({ ...s, apiKey: key(s) })),
+      stdio,
+    );
+  const mcp = config((s) => s.apiKey);
+  const mcpChanged = JSON.stringify(config((s) => s.compared)) !== JSON.stringify(heldConfig(server));
   // 1.11 replaces the whole map on save: sending these without their keys would drop them.
   if (mcpChanged) for (const path of serverOnlyKeys) errors[path] = strings.errServerOnlyKey;
 
@@ -162,20 +168,41 @@ export function resolveDraft(
   };
 }
 
-/** What the server holds, in the shape `resolveDraft` builds, to tell whether the MCP part changed. */
-function heldConfig(server: ServerForm): McpConfig {
+interface RemoteConfig {
+  url: string;
+  apiKey: string | null;
+  timeout: number | null;
+}
+
+/** The three lists as sent. */
+function mcpConfig(
+  sse: readonly RemoteConfig[],
+  shttp: readonly RemoteConfig[],
+  stdio: NonNullable<McpConfig['stdio_servers']>,
+): McpConfig {
   return {
-    sse_servers: server.sse.map((s) => ({ url: s.url, api_key: s.apiKey ?? null })),
-    shttp_servers: server.shttp.map((s) => ({
+    sse_servers: sse.map((s) => ({ url: s.url, api_key: s.apiKey })),
+    shttp_servers: shttp.map((s) => ({
       url: s.url,
-      api_key: s.apiKey ?? null,
+      api_key: s.apiKey,
+      // Omitted rather than null, so the server applies its default.
       ...(s.timeout === null ? {} : { timeout: s.timeout }),
     })),
-    stdio_servers: server.stdio.map((s) => ({
+    stdio_servers: stdio,
+  };
+}
+
+/** What the server holds, as `mcpConfig` builds it, to tell whether the MCP part changed. */
+function heldConfig(server: ServerForm): McpConfig {
+  const key = (s: HeldRemote) => s.apiKey ?? (s.keyOnServer ? HELD_ON_SERVER : null);
+  return mcpConfig(
+    server.sse.map((s) => ({ ...s, apiKey: key(s) })),
+    server.shttp.map((s) => ({ ...s, apiKey: key(s) })),
+    server.stdio.map((s) => ({
       name: s.name,
       command: s.command,
       args: s.args,
       env: Object.fromEntries(s.env.map((row) => [row.name, row.value ?? ''])),
     })),
-  };
+  );
 }
