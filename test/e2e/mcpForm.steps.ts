@@ -240,11 +240,13 @@ export function mcpFormSteps(runner: StepRunner, ctx: E2EContext): void {
         );
         const outcome = await textOf(form, '#outcome-all');
         // the connection is dropped without an answer: the client says so (or that it cannot reach it)
-        if (
-          !outcome.startsWith('Nothing was saved:') ||
-          !/Cannot reach|closed the connection without answering/.test(outcome)
-        )
+        if (!/Cannot reach|closed the connection without answering/.test(outcome))
           throw new Error(`outcome "${outcome}"`);
+        expectEqual(
+          await textOf(form, '#not-saved-banner'),
+          'Nothing was saved. Your changes stay in the form; save again to send them.',
+          'banner',
+        );
         expectEqual(await form.locator('#load-problem').count(), 0, 'load problems shown');
         expectEqual(await valueOf(form, 'mcp.shttp.0.timeout'), '300', 'the unsaved value stays in the form');
         const dirty = await textOf(form, '.dirty');
@@ -339,6 +341,49 @@ export function mcpFormSteps(runner: StepRunner, ctx: E2EContext): void {
       expectEqual(await valueOf(form, 'providers.gitlab.host'), 'gitlab.acme.dev', 'GitLab host');
       expectEqual(await secretState(form, 'mcp.sse.0.apiKey'), 'Set', 'SSE key state');
       await expectNoSecretsInWebview(form);
+    },
+    { needs: [SAVE] },
+  );
+
+  runner.step(
+    'MCP & Git Providers: a server that cannot be read: the form says why, keeps what it shows, Reload recovers',
+    async () => {
+      let form = frame();
+      await waitIdle(form);
+      await dropRequests(ctx.serverUrl, '^/api/settings$');
+      try {
+        await click(form, 'reload');
+        await eventually(
+          'the reason next to the form it had',
+          async () => ((await form.locator('#load-problem').count()) === 1 ? true : undefined),
+          { timeoutMs: 15_000, lastSeen: () => textOf(form, '.status') },
+        );
+        expectEqual(await valueOf(form, 'providers.gitlab.host'), 'gitlab.acme.dev', 'the form kept');
+
+        // Opened afresh while the server cannot be read: no form to edit, the reason, and Reload.
+        await runCommand(ctx.page, 'View: Close All Editors');
+        await runCommand(ctx.page, EDIT_COMMAND_TITLE);
+        form = frame();
+        const reason = await eventually(
+          'the reason instead of the form',
+          async () => {
+            const text =
+              (await form.locator('#load-problem').count()) === 1 ? await textOf(form, '#load-problem') : '';
+            return text && (await form.locator('#save').count()) === 0 ? text : undefined;
+          },
+          { timeoutMs: 15_000 },
+        );
+        if (!/Cannot reach|closed the connection without answering/.test(reason))
+          throw new Error(`load problem "${reason}"`);
+        await ctx.screenshot('mcp-form-cannot-read');
+      } finally {
+        await clearFaults(ctx.serverUrl);
+      }
+      await click(form, 'reload');
+      form = await waitForForm(ctx.page);
+      await waitIdle(form);
+      expectEqual(await form.locator('#load-problem').count(), 0, 'load problems after Reload');
+      expectEqual(await secretState(form, 'providers.gitlab.token'), 'Set', 'GitLab token state');
     },
     { needs: [SAVE] },
   );

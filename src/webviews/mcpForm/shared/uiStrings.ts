@@ -30,7 +30,7 @@ export const ENGLISH_STRINGS = {
   statusSyncedViaSettings: 'synced with the server (stored through /api/settings)',
   statusUnchanged: 'no changes',
   statusFailed: 'not saved: {0}',
-  nothingSaved: 'Nothing was saved: {0}',
+  nothingSaved: 'Nothing was saved. Your changes stay in the form; save again to send them.',
   notSavedBanner:
     'Not everything was saved. Your changes stay in the form: fix what is marked, then save again.',
   validationBanner: 'Nothing was saved: fix the highlighted fields.',

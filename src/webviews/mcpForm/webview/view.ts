@@ -129,15 +129,16 @@ function statusArea(state: ViewState): TemplateResult {
   const outcome = state.outcome;
   if (state.banner === 'saved' && outcome) {
     const failed = !isSettled(outcome.tokens) || !isSettled(outcome.mcp);
-    // one reason for both (the server could not be read): say it once
+    // one reason for both (the server could not be read): said once
+    const oneReason =
+      !isSettled(outcome.tokens) && !isSettled(outcome.mcp) && outcome.tokens.message === outcome.mcp.message;
+    const banner = oneReason ? s.nothingSaved : failed ? s.notSavedBanner : undefined;
     lines.push(
       html`<div class="outcome" id="save-outcome" tabindex="-1">
-        ${failed ? html`<p class="error-banner" id="not-saved-banner">${s.notSavedBanner}</p>` : nothing}
+        ${banner ? html`<p class="error-banner" id="not-saved-banner">${banner}</p>` : nothing}
         ${
-          failed && outcome.tokens.message === outcome.mcp.message
-            ? html`<p id="outcome-all" class="part part-failed">
-                ${format(s.nothingSaved, outcome.mcp.message ?? '')}
-              </p>`
+          oneReason
+            ? html`<p id="outcome-all" class="part part-failed">${outcome.mcp.message}</p>`
             : html`<p id="outcome-tokens" class=${partClass(outcome.tokens)}>
                   ${s.tokensPart}: ${partText(s, outcome.tokens)}
                 </p>
