@@ -166,7 +166,7 @@ export function mcpFormSteps(runner: StepRunner, ctx: E2EContext): void {
       );
       expectEqual(
         await textOf(form, '#outcome-mcp'),
-        'MCP servers: synced with the server (stored through /api/settings)',
+        'MCP servers: synced with the server (stored through its settings)',
         'MCP outcome',
       );
 

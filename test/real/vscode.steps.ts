@@ -327,6 +327,44 @@ export function defineRealSteps(runner: StepRunner, ctx: RealStepsContext): void
   );
 
   runner.step(
+    'MCP & Git Providers: a stdio server set up outside VS Code: the form says its environment cannot be seen',
+    async () => {
+      // as the web UI would: the server keeps the env, and never shows it again
+      const store = (servers: Record<string, unknown>) =>
+        realRequest(ctx.server, 'POST', '/api/v1/settings', { agent_settings_diff: { mcp_config: servers } });
+      const elsewhere = { command: 'true', args: [], env: { SET_ELSEWHERE: 'value-from-the-web-ui' } };
+      await store({ elsewhere });
+      try {
+        const form = formFrame(ctx.page);
+        await waitIdle(form);
+        await click(form, 'reload');
+        await waitIdle(form);
+        // the rejected token of the step before is still an unsaved edit: drop it to see the server's state
+        if ((await form.locator('.dirty').count()) > 0) await click(form, 'discard');
+        const warning = await eventually(
+          'the hidden-environment note on the stdio server',
+          async () => {
+            const note = form.locator('#env-hidden-0');
+            return (await note.count()) === 1 ? ((await note.textContent()) ?? '') : undefined;
+          },
+          {
+            timeoutMs: 20_000,
+            lastSeen: async () => (await form.locator('.status').first().textContent()) ?? '',
+          },
+        );
+        if (!warning.includes('cannot') && !warning.includes('does not show'))
+          throw new Error(`the note says "${warning}"`);
+        await form.locator('#entry-stdio-0').scrollIntoViewIfNeeded();
+        await ctx.screenshot('mcp-form-env-hidden');
+      } finally {
+        // an unreachable MCP server makes every later conversation start fail
+        await store({});
+      }
+    },
+    { needs: [OPEN] },
+  );
+
+  runner.step(
     DELETE,
     async () => {
       await runCommand(ctx.page, 'View: Close All Editors');

@@ -110,6 +110,20 @@ describe('mcpForm: credentials inside URLs and args', () => {
     ]);
   });
 
+  it('two args that look the same when masked each keep their own credential', async () => {
+    const args = [
+      'mcp-remote',
+      'https://x.example.com/a?token=first-1111',
+      'https://x.example.com/a?token=second-2222',
+    ];
+    saved(await form.save(t.server.url, stdioDraft(null, args), t.client));
+    const loaded = await form.load(t.server.url, t.client);
+    const edited = untouched(loaded.model!);
+    edited.mcp.sse.push({ id: null, url: 'https://b.example.com/sse', apiKey: none });
+    saved(await form.save(t.server.url, edited, t.client));
+    assert.deepEqual(t.server.state.settings?.mcp_config?.stdio_servers[0]?.args, args);
+  });
+
   it('a mask that stands for nothing held is refused at its field, and nothing is sent', async () => {
     t.server.requests.length = 0;
     const restored = draft({
@@ -215,7 +229,7 @@ const MOVED = {
     [entryId.remote('sse', SSE_WHOLE)]: 'sse-old-key',
     [entryId.remote('shttp', SHTTP_WHOLE)]: 'http-old-key',
   },
-  env: { [entryId.stdio('tools')]: { TOKEN: 'env-old', EMPTY: '' } },
+  env: { [entryId.stdio('tools', 'npx')]: { TOKEN: 'env-old', EMPTY: '' } },
 };
 
 describe('mcpForm VscodeFormStorage: what an earlier version stored', () => {
@@ -228,9 +242,22 @@ describe('mcpForm VscodeFormStorage: what an earlier version stored', () => {
     secrets.set(URL, earlier.secrets);
     assert.deepEqual(await storage.load(URL), MOVED);
     assert.equal(mementos.has(URL), false, 'globalState no longer holds the plain credentials');
-    assert.deepEqual(JSON.parse(secrets.get(URL) ?? 'null'), MOVED);
+    assert.deepEqual(JSON.parse(secrets.get(URL) ?? 'null'), { ...MOVED, layout: 2 });
     // moved once: the next load reads the new layout as it is
     assert.deepEqual(await storage.load(URL), MOVED);
+  });
+
+  it('a second move (the earlier globalState outlived the first) leaves what this build stored', async () => {
+    const { secrets, mementos, storage } = memoryVault();
+    const earlier = earlierLayout();
+    mementos.set(URL, earlier.config);
+    secrets.set(URL, earlier.secrets);
+    await storage.load(URL);
+    // another window still had the earlier copy, or clearing it failed
+    mementos.set(URL, earlier.config);
+    assert.deepEqual(await storage.load(URL), MOVED);
+    assert.deepEqual(JSON.parse(secrets.get(URL) ?? 'null'), { ...MOVED, layout: 2 });
+    assert.equal(mementos.has(URL), false);
   });
 
   it('globalState that does not parse is dropped, and Secret Storage kept as it is', async () => {
@@ -239,7 +266,7 @@ describe('mcpForm VscodeFormStorage: what an earlier version stored', () => {
     secrets.set(URL, JSON.stringify(MOVED));
     assert.deepEqual(await storage.load(URL), MOVED);
     assert.equal(mementos.has(URL), false);
-    assert.deepEqual(JSON.parse(secrets.get(URL) ?? 'null'), MOVED);
+    assert.deepEqual(JSON.parse(secrets.get(URL) ?? 'null'), { ...MOVED, layout: 2 });
   });
 
   it('saving nothing clears the server slot in Secret Storage', async () => {

@@ -89,7 +89,7 @@ describe('mcpForm FormSave against the test server (legacy settings routes)', ()
           [entryId.remote('sse', 'https://sse.example.com/sse')]: 'sse-key-1',
           [entryId.remote('shttp', 'https://http.example.com/mcp')]: 'http-key-2',
         },
-        env: { [entryId.stdio('fetch')]: { TOKEN: 'env-secret-3' } },
+        env: { [entryId.stdio('fetch', 'uvx')]: { TOKEN: 'env-secret-3' } },
       });
       // The model is what the server holds after the save, secrets only as set.
       assert.equal(result.loadProblem, null);
@@ -112,11 +112,12 @@ describe('mcpForm FormSave against the test server (legacy settings routes)', ()
         ],
         stdio: [
           {
-            id: entryId.stdio('fetch'),
+            id: entryId.stdio('fetch', 'uvx'),
             name: 'fetch',
             command: 'uvx',
             args: ['mcp-server-fetch'],
             env: [{ id: entryId.env('fetch', 'TOKEN'), name: 'TOKEN', value: 'set' }],
+            envHidden: false,
           },
         ],
       });

@@ -2,7 +2,7 @@
 // settings at /api/v1/settings with the MCP servers as a name map in agent_settings, secrets never read back.
 import assert from 'node:assert/strict';
 import { entryId } from '../../../src/webviews/mcpForm/host/entryIds';
-import { FormSave } from '../../../src/webviews/mcpForm/host/formSave';
+import { FormSave, type SettingsClient } from '../../../src/webviews/mcpForm/host/formSave';
 import { fieldPath } from '../../../src/webviews/mcpForm/shared/fieldPath';
 import { useTestServer } from '../api/harness';
 import {
@@ -83,7 +83,7 @@ describe('mcpForm FormSave against openhands-ai 1.11 (settings under /api/v1)', 
         [entryId.remote('sse', 'https://sse.example.com/sse')]: 'sse-key-1',
         [entryId.remote('shttp', 'https://http.example.com/mcp')]: 'http-key-2',
       },
-      env: { [entryId.stdio('fetch')]: { TOKEN: 'env-secret-3' } },
+      env: { [entryId.stdio('fetch', 'uvx')]: { TOKEN: 'env-secret-3' } },
     });
     // The model read back shows them as set (the env rows from Secret Storage, as 1.11 drops env).
     assert.deepEqual(result.model?.mcp.sse[0]?.apiKey, 'set');
@@ -150,8 +150,8 @@ describe('mcpForm FormSave against openhands-ai 1.11 (settings under /api/v1)', 
     assert.deepEqual(servers?.fetch?.env, { TOKEN: 'env-secret-3' });
     assert.deepEqual(servers?.git?.env, { GIT_TOKEN: 'git-secret-4' });
     assert.deepEqual((await store.load(t.server.url)).env, {
-      [entryId.stdio('fetch')]: { TOKEN: 'env-secret-3' },
-      [entryId.stdio('git')]: { GIT_TOKEN: 'git-secret-4' },
+      [entryId.stdio('fetch', 'uvx')]: { TOKEN: 'env-secret-3' },
+      [entryId.stdio('git', 'uvx')]: { GIT_TOKEN: 'git-secret-4' },
     });
     assertFreeOf(result, [...FULL_DRAFT_SECRETS, 'git-secret-4'], 'the save result');
   });
@@ -240,6 +240,72 @@ describe('mcpForm FormSave against openhands-ai 1.11 (settings under /api/v1)', 
       strategy: 'api_key',
       value: 'SET-MEANWHILE',
     });
+  });
+
+  it('a write the server accepted whose read-back fails is saved: its secrets are kept, the form is told to reload', async () => {
+    const client: SettingsClient = {
+      getSettings: () => t.client.getSettings(),
+      storeProviderTokens: (body) => t.client.storeProviderTokens(body),
+      storeSettings: async (body) => {
+        const reply = await t.client.storeSettings(body);
+        // the next reads fail: the server answered the write, then went away
+        t.server.faults.add({
+          kind: 'status',
+          status: 503,
+          body: { detail: 'busy' },
+          match: { method: 'GET', path: '/api/v1/settings' },
+          times: 2,
+        });
+        return reply;
+      },
+    };
+    const stdio = {
+      id: null,
+      name: 'x',
+      command: 'uvx',
+      args: [],
+      env: [{ id: null, name: 'TOKEN', value: replace('env-value-789') }],
+    };
+    const result = saved(
+      await form.save(t.server.url, draft({ serverUrl: t.server.url, mcp: { stdio: [stdio] } }), client),
+    );
+    assert.deepEqual(result.outcome.mcp, { status: 'synced', via: 'settings' });
+    assert.equal(result.model, null);
+    assert.equal(result.loadProblem, STRINGS.errReadBack);
+    assert.deepEqual((await store.load(t.server.url)).env, {
+      [entryId.stdio('x', 'uvx')]: { TOKEN: 'env-value-789' },
+    });
+    // so a later save still sends the env the server holds
+    const loaded = await form.load(t.server.url, t.client);
+    const edited = untouched(loaded.model!);
+    edited.mcp.sse.push({ id: null, url: 'https://b.example.com/sse', apiKey: none });
+    saved(await form.save(t.server.url, edited, t.client));
+    assert.deepEqual(t.server.state.settings?.v1_mcp_servers?.x?.env, { TOKEN: 'env-value-789' });
+  });
+
+  it('a stdio server set up elsewhere: its env is marked hidden; one VS Code saved is not handed to a namesake', async () => {
+    const env = [{ id: null, name: 'TOKEN', value: replace('env-secret-1') }];
+    const fetch = { id: null, name: 'fetch', command: 'uvx', args: ['mcp-server-fetch'], env };
+    saved(
+      await form.save(t.server.url, draft({ serverUrl: t.server.url, mcp: { stdio: [fetch] } }), t.client),
+    );
+    const mine = await form.load(t.server.url, t.client);
+    assert.equal(mine.model?.mcp.stdio[0]?.envHidden, false);
+    assert.equal(mine.model?.mcp.stdio[0]?.env[0]?.value, 'set');
+
+    // replaced elsewhere by another server of the same name
+    await t.client.storeSettings({
+      agent_settings_diff: {
+        mcp_config: { fetch: { command: 'npx', args: ['some-other-tool'], env: { OTHER: 'x' } } },
+      },
+    });
+    const loaded = await form.load(t.server.url, t.client);
+    assert.deepEqual(loaded.model?.mcp.stdio[0]?.env, [], 'no env borrowed from the earlier fetch');
+    assert.equal(loaded.model?.mcp.stdio[0]?.envHidden, true);
+    const edited = untouched(loaded.model!);
+    edited.mcp.sse.push({ id: null, url: 'https://b.example.com/sse', apiKey: none });
+    saved(await form.save(t.server.url, edited, t.client));
+    assert.ok(!JSON.stringify(t.server.state.settings?.v1_mcp_servers).includes('env-secret-1'));
   });
 
   it('a passing failure of the legacy route does not tie the client to it', async () => {

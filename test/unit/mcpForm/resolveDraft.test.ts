@@ -12,7 +12,7 @@ import { clear, draft, keep, none, replace, SERVER, STRINGS, untouched } from '.
 
 const SSE_URL = 'https://sse.example.com/sse';
 const SSE_ID = entryId.remote('sse', SSE_URL);
-const FETCH_ID = entryId.stdio('fetch');
+const FETCH_ID = entryId.stdio('fetch', 'uvx');
 const TOKEN_ID = entryId.env('fetch', 'TOKEN');
 
 /** What the server holds, as `readServerForm` gives it; `providers` as `provider_tokens_set`. */
@@ -28,6 +28,7 @@ function serverForm(providers: Record<string, string | null> = {}): ServerForm {
         command: 'uvx',
         args: ['mcp-server-fetch'],
         env: [{ id: TOKEN_ID, name: 'TOKEN', value: 'env-secret' }],
+        envHidden: false,
       },
     ],
     isV1: false,
@@ -350,7 +351,16 @@ describe('mcpForm resolveDraft: the MCP config', () => {
     const server: ServerForm = {
       ...serverForm(),
       sse: [{ id: entryId.remote('sse', url), url, apiKey: undefined, keyOnServer: false, timeout: null }],
-      stdio: [{ id: FETCH_ID, name: 'fetch', command: 'npx', args: ['-y', '--token=arg-secret'], env: [] }],
+      stdio: [
+        {
+          id: FETCH_ID,
+          name: 'fetch',
+          command: 'npx',
+          args: ['-y', '--token=arg-secret'],
+          env: [],
+          envHidden: false,
+        },
+      ],
     };
     const model = formModel(SERVER, server);
     assert.equal(model.mcp.sse[0]?.url, 'https://mcp.example.com/sse?api_key=[redacted]');

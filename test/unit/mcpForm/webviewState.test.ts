@@ -25,6 +25,7 @@ function typedDraft(): EditorDraft {
       command: 'uvx',
       args: [],
       env: [{ id: 'e1', name: 'T', value: undefined }],
+      envHidden: false,
     },
   ];
   const draft = draftFromModel(formModel(SERVER, held({ providers: { github: null }, stdio })));
@@ -118,6 +119,7 @@ describe('mcpForm webview state', () => {
             command: 'uvx',
             args: ['--token=held-arg-token'],
             env: [{ id: 'e1', name: 'T', value: 'held-env' }],
+            envHidden: false,
           },
         ],
       }),

@@ -138,11 +138,14 @@ export class FormSave {
               ? { agent_settings_diff: { mcp_config: mcpServerMap(desired, server.remoteNames) } }
               : { mcp_config: desired },
           );
-          latest = await client.getSettings();
-          const stored = serverMcpOf(latest);
-          mcp = mcpConfigStored(stored.config, desired, stored.secretsHidden)
-            ? { status: 'synced', via: 'settings' }
-            : { status: 'failed', message: strings.errMcpNotKept };
+          // Accepted: saved, unless the read-back shows the server did not keep it. A read-back that
+          // fails leaves it saved (the form then says it could not read the server back).
+          latest = await client.getSettings().catch(() => null);
+          const stored = latest && serverMcpOf(latest);
+          mcp =
+            !stored || mcpConfigStored(stored.config, desired, stored.secretsHidden)
+              ? { status: 'synced', via: 'settings' }
+              : { status: 'failed', message: strings.errMcpNotKept };
         }
       } catch (error) {
         mcp = { status: 'failed', message: describe(error) };

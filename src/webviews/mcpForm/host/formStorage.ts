@@ -40,11 +40,13 @@ export class VscodeFormStorage implements FormStorage {
   ) {}
 
   async load(serverUrl: string): Promise<FormSecrets> {
-    const stored = parse(await this.secrets.get(serverUrl));
+    const raw = await this.secrets.get(serverUrl);
+    const stored = parse(raw);
     const earlier = this.mementos.earlierMcpForm(serverUrl);
     if (earlier === undefined) return stored;
     // Builds before 0.1.0 kept a copy of the server in globalState and the secrets by random ids.
-    const moved = fromEarlierLayout(earlier, await this.secrets.get(serverUrl)) ?? stored;
+    // Moved once: what this build stored (a second window, a memento that outlived the move) stays.
+    const moved = isThisLayout(raw) ? stored : (fromEarlierLayout(earlier, raw) ?? stored);
     await this.save(serverUrl, moved);
     await this.mementos.clearEarlierMcpForm(serverUrl);
     return moved;
@@ -53,12 +55,23 @@ export class VscodeFormStorage implements FormStorage {
   async save(serverUrl: string, secrets: FormSecrets): Promise<void> {
     const empty = Object.values(secrets).every((part) => Object.keys(part).length === 0);
     if (empty) await this.secrets.clear(serverUrl);
-    else await this.secrets.set(serverUrl, JSON.stringify(secrets));
+    else await this.secrets.set(serverUrl, JSON.stringify({ ...secrets, layout: LAYOUT }));
   }
 
   async clear(serverUrl: string): Promise<void> {
     await this.secrets.clear(serverUrl);
     await this.mementos.clearEarlierMcpForm(serverUrl);
+  }
+}
+
+/** Marks what this build writes, so the move from the earlier layout never runs over it. */
+const LAYOUT = 2;
+
+function isThisLayout(raw: string | undefined): boolean {
+  try {
+    return raw !== undefined && (JSON.parse(raw) as { layout?: unknown }).layout === LAYOUT;
+  } catch {
+    return false;
   }
 }
 
@@ -81,6 +94,7 @@ const EarlierConfigSchema = z.object({
       z.object({
         id: z.string(),
         name: z.string(),
+        command: z.string(),
         env: z.array(z.object({ id: z.string(), name: z.string() })),
       }),
     ),
@@ -113,7 +127,7 @@ function fromEarlierLayout(config: unknown, raw: string | undefined): FormSecret
   }
   for (const entry of mcp.data.mcp.stdio) {
     const values = secrets.env[entry.id] ?? {};
-    next.env[entryId.stdio(entry.name)] = Object.fromEntries(
+    next.env[entryId.stdio(entry.name, entry.command)] = Object.fromEntries(
       entry.env.map((row) => [row.name, values[row.id] ?? '']),
     );
   }

@@ -100,11 +100,22 @@ export function resolveDraft(
   const apiKeys: FormSecrets['apiKeys'] = {};
   const env: FormSecrets['env'] = {};
   const serverOnlyKeys: string[] = [];
-  /** A URL or arg as typed, with each credential it shows masked put back from `wholes`. */
-  const whole = (typed: string, wholes: readonly string[], path: string) => {
-    // matched by what it shows, so moving or removing another arg keeps this one's credential
-    const value =
-      wholes.find((candidate) => maskCredentials(candidate) === typed) ?? unmaskCredentials(typed, wholes[0]);
+  /**
+   * A URL or arg as typed, with each credential it shows masked put back from `wholes` (the entry's
+   * values on the server): the one at the same place first, else another with the same mask not yet
+   * used, so moving or removing an arg keeps each credential with its own arg.
+   */
+  const whole = (
+    typed: string,
+    wholes: readonly string[],
+    path: string,
+    at = 0,
+    used = new Set<number>(),
+  ) => {
+    const same = (index: number) => !used.has(index) && maskCredentials(wholes[index] ?? '') === typed;
+    const index = at < wholes.length && same(at) ? at : wholes.findIndex((_, other) => same(other));
+    if (index >= 0) used.add(index);
+    const value = index >= 0 ? (wholes[index] ?? typed) : unmaskCredentials(typed, wholes[at] ?? wholes[0]);
     // sending the literal mask would break the server's config
     if (carriesMask(value)) missing(path);
     return value;
@@ -135,11 +146,15 @@ export function resolveDraft(
       if (value === 'missing') missing(fieldPath.envValue(index, envIndex));
       values[row.name.trim()] = typeof value === 'object' ? value.value : '';
     });
-    env[entryId.stdio(name)] = values;
+    const command = entry.command.trim();
+    env[entryId.stdio(name, command)] = values;
+    const used = new Set<number>();
     return {
       name,
-      command: entry.command.trim(),
-      args: entry.args.map((arg, argIndex) => whole(arg, before?.args ?? [], fieldPath.arg(index, argIndex))),
+      command,
+      args: entry.args.map((arg, argIndex) =>
+        whole(arg, before?.args ?? [], fieldPath.arg(index, argIndex), argIndex, used),
+      ),
       env: values,
     };
   });

@@ -1,18 +1,10 @@
 /**
  * Reads a failed server call the way the form needs it: which field a 422 names, which provider a
- * rejected token belongs to, and whether the server was merely unreachable (the change stays
- * pending) or refused it.
+ * rejected token belongs to, and a secret-free sentence for the form and the log.
  */
 import { isApiError, messageOf, type ApiError } from '../../../api';
 import { fieldForServerLoc } from '../shared/fieldPath';
 import type { FieldErrors } from '../shared/formSchema';
-
-/** Unreachable: worth retrying as is. Anything else is a refusal or a server fault. */
-export function isUnreachable(error: unknown): boolean {
-  return (
-    isApiError(error) && (error.kind === 'network' || error.kind === 'timeout' || error.kind === 'cancelled')
-  );
-}
 
 /**
  * add-git-providers answers a token the provider does not accept with 401

@@ -35,6 +35,8 @@ export interface HeldStdio {
   command: string;
   args: string[];
   env: HeldEnv[];
+  /** 1.11, set up outside VS Code: the server hides its env and none was saved from here. */
+  envHidden: boolean;
 }
 
 export interface ServerForm {
@@ -67,14 +69,16 @@ export function readServerForm(settings: Settings, stored: FormSecrets): ServerF
   };
   const stdio = lastByKey(read.config?.stdio_servers ?? [], (server) => server.name).map(
     (server): HeldStdio => {
-      const id = entryId.stdio(server.name);
+      const id = entryId.stdio(server.name, server.command);
       // 1.11 drops env on read: the variables saved from here are still what it holds
-      const env = read.secretsHidden ? (stored.env[id] ?? {}) : (server.env ?? {});
+      const kept = stored.env[id];
+      const env = read.secretsHidden ? (kept ?? {}) : (server.env ?? {});
       return {
         id,
         name: server.name,
         command: server.command,
         args: server.args ?? [],
+        envHidden: read.secretsHidden && kept === undefined,
         env: Object.entries(env).map(([name, value]) => ({
           id: entryId.env(server.name, name),
           name,
@@ -118,6 +122,7 @@ export function formModel(serverUrl: string, form: ServerForm): FormModel {
         command: e.command,
         args: e.args.map(maskCredentials),
         env: e.env.map((row) => ({ id: row.id, name: row.name, value: status(row.value !== undefined) })),
+        envHidden: e.envHidden,
       })),
     },
   };

@@ -55,6 +55,8 @@ export const StdioModelSchema = z.strictObject({
   command: text,
   args: list(text),
   env: list(EnvModelSchema),
+  /** The server hides this server's env and VS Code saved none of it (OpenHands 1.11, set up elsewhere). */
+  envHidden: z.boolean(),
 });
 export type SseModel = z.infer<typeof SseModelSchema>;
 export type ShttpModel = z.infer<typeof ShttpModelSchema>;

@@ -27,7 +27,7 @@ export const ENGLISH_STRINGS = {
   tokensPart: 'Git providers',
   mcpPart: 'MCP servers',
   statusSynced: 'synced with the server',
-  statusSyncedViaSettings: 'synced with the server (stored through /api/settings)',
+  statusSyncedViaSettings: 'synced with the server (stored through its settings)',
   statusUnchanged: 'no changes',
   statusFailed: 'not saved: {0}',
   nothingSaved: 'Nothing was saved. Your changes stay in the form; save again to send them.',
@@ -89,6 +89,8 @@ export const ENGLISH_STRINGS = {
   envNameLabel: 'Variable {0} name',
   envValueLabel: 'Variable {0} value',
   addEnv: 'Add Variable',
+  envHidden:
+    'OpenHands does not show the environment of a server set up outside VS Code. A save of MCP changes sends only the variables listed here: add the ones this server needs.',
   // validation
   errUrlEmpty: 'Enter a URL.',
   errUrlScheme: 'Use an http, https, ws or wss URL (e.g. https://mcp.example.com/sse).',

@@ -49,6 +49,8 @@ class FormApp {
   private hostErrors: FieldErrors = {};
   private clientErrors: FieldErrors = {};
   private focusTarget: string | null = null;
+  /** The draft as it was when last sent, to tell edits made while the save ran. */
+  private sentDraft: string | null = null;
 
   private readonly handlers: MessageHandlers<HostToWebview> = {
     init: (message) => {
@@ -177,6 +179,14 @@ class FormApp {
   private adoptSaved(model: FormModel, outcome: SaveOutcome | null): void {
     const tokensSaved = outcome === null || isSettled(outcome.tokens);
     const mcpSaved = outcome === null || isSettled(outcome.mcp);
+    const editedSince = this.draft !== null && JSON.stringify(this.draft) !== this.sentDraft;
+    if (editedSince) {
+      // Typed while the save ran: kept whole (the next save sends it against the new state).
+      this.model = model;
+      this.baseline = baselineOf(model);
+      this.dirty = true;
+      return;
+    }
     if (!this.draft || (tokensSaved && mcpSaved)) return this.adoptModel(model, true);
     const fresh = draftFromModel(model);
     if (tokensSaved) this.draft.providers = fresh.providers;
@@ -217,6 +227,7 @@ class FormApp {
       return;
     }
     this.banner = null;
+    this.sentDraft = JSON.stringify(this.draft);
     this.api.postMessage({ type: 'save', draft });
     this.render();
   }

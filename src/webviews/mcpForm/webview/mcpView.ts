@@ -169,6 +169,11 @@ export function stdioView(
     </fieldset>
     <fieldset class="rows" aria-describedby=${errorDomId(fieldPath.env(index))}>
       <legend>${s.envLabel}</legend>
+      ${
+        state.model?.mcp.stdio.find((model) => model.id === entry.id)?.envHidden
+          ? html`<p class="warning" id=${`env-hidden-${index}`}>${s.envHidden}</p>`
+          : nothing
+      }
       ${repeat(
         entry.env,
         (row) => row.key,
