@@ -1,7 +1,8 @@
 /**
  * Secret-free copies of what goes over the wire, for logs. Anything that can carry a credential is
  * masked: API keys, provider tokens, MCP `api_key`s, stdio `env` values, session keys, the `tkn=`
- * that the server puts in VS Code URLs, and credentials in any URL's query string.
+ * that the server puts in VS Code URLs, and credentials in any URL (its query string, or the password
+ * of its `user:password@`).
  */
 export const REDACTED = '[redacted]';
 
@@ -14,6 +15,9 @@ const SECRET_KEY =
 export const QUERY_CREDENTIAL =
   /([?&])(tkn|token|api_?key|session_api_key|key|access_token|auth|auth_token|password|secret|sig|signature)=([^&#\s"'<>]*)/gi;
 
+/** The password of a URL's user info (`https://user:password@host/…`), captured between `scheme://user:` and `@`. */
+export const URL_PASSWORD = /(\b[a-z][a-z0-9+.-]*:\/\/[^\s/?#@:]*:)([^\s/?#@]+)(@)/gi;
+
 /** `--api-key=…`, `--token=…`, `-password=…`: a command-line argument that carries its own credential. */
 export const CREDENTIAL_ARG =
   /^(--?(?:api[-_]?key|token|access[-_]token|auth[-_]token|password|secret)=)(.+)$/i;
@@ -23,15 +27,18 @@ export function isSecretKey(key: string): boolean {
 }
 
 export function redactUrl(url: string): string {
-  return url.replace(QUERY_CREDENTIAL, `$1$2=${REDACTED}`);
+  return url.replace(QUERY_CREDENTIAL, `$1$2=${REDACTED}`).replace(URL_PASSWORD, `$1${REDACTED}$3`);
 }
 
-/** The credential values in a text's query strings (`?api_key=abc` gives `abc`). */
-export function queryCredentials(text: string): string[] {
+/** The credential values in a text's URLs (`?api_key=abc` and `https://me:abc@host` give `abc`). */
+export function urlCredentials(text: string): string[] {
   const values: string[] = [];
-  for (const match of text.matchAll(QUERY_CREDENTIAL)) {
-    const raw = match[3] ?? '';
-    if (!raw) continue;
+  const found = [
+    ...[...text.matchAll(QUERY_CREDENTIAL)].map((match) => match[3]),
+    ...[...text.matchAll(URL_PASSWORD)].map((match) => match[2]),
+  ];
+  for (const raw of found) {
+    if (!raw || raw === REDACTED) continue;
     values.push(raw);
     try {
       const decoded = decodeURIComponent(raw.replace(/\+/g, ' '));
@@ -67,7 +74,7 @@ export function secretsIn(value: unknown, parentKey = '', found: string[] = []):
   if (typeof value === 'string') {
     const arg = CREDENTIAL_ARG.exec(value);
     if (arg?.[2]) found.push(arg[2]);
-    found.push(...queryCredentials(value));
+    found.push(...urlCredentials(value));
   } else if (Array.isArray(value)) for (const item of value) secretsIn(item, parentKey, found);
   else if (value !== null && typeof value === 'object') {
     for (const [key, child] of Object.entries(value)) {

@@ -6,7 +6,7 @@ import { ApiError, type ApiErrorKind } from './errors';
 import { CallFailures, parseJsonOrUndefined, serverText } from './failures';
 import { JsonArrayStreamParser } from './jsonArrayStream';
 import { buildQuery, type QueryParams } from './query';
-import { queryCredentials, redactJson, redactUrl, secretsIn } from './redact';
+import { urlCredentials, redactJson, redactUrl, secretsIn } from './redact';
 import { MAX_LOGGED_TEXT_CHARS, clip, nestsDeeperThan } from './serverText';
 import { sleep, withDeadline, type Deadline } from './signals';
 
@@ -170,8 +170,8 @@ export class HttpTransport {
     const values = [
       ...(this.apiKey ? [this.apiKey] : []),
       ...secretsIn(spec.body),
-      ...queryCredentials(path),
-      ...queryCredentials(this.baseUrl),
+      ...urlCredentials(path),
+      ...urlCredentials(this.baseUrl),
     ];
     const forms = new Set<string>();
     for (const value of values) {

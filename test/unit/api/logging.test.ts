@@ -52,6 +52,11 @@ describe('request log', () => {
 describe('redaction helpers', () => {
   it('masks tkn= in VS Code URLs and secret-named keys', () => {
     assert.equal(redactUrl('http://h/?tkn=abc&folder=/w'), `http://h/?tkn=${REDACTED}&folder=/w`);
+    assert.equal(
+      redactUrl('see https://me:p4ss-w0rd@mcp.example.com:8443/sse?x=1 and https://host:8080/a@b'),
+      `see https://me:${REDACTED}@mcp.example.com:8443/sse?x=1 and https://host:8080/a@b`,
+      'a user-info password, not a port followed by a path',
+    );
     assert.deepEqual(
       redactJson({ api_key: 'k', url: 'u', nested: [{ token: 't', host: 'h' }], env: { A: 'v' } }),
       {

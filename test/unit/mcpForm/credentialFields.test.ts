@@ -110,6 +110,24 @@ describe('mcpForm: credentials inside URLs and args', () => {
     ]);
   });
 
+  it("a password in a URL's user info is a credential too: masked in the model and the log, kept whole by a save", async () => {
+    const url = 'https://bot:pw-secret-5555@mcp.example.com/sse';
+    const first = saved(
+      await form.save(
+        t.server.url,
+        draft({ serverUrl: t.server.url, mcp: { sse: [{ id: null, url, apiKey: none }] } }),
+        t.client,
+      ),
+    );
+    assert.equal(first.model?.mcp.sse[0]?.url, 'https://bot:[redacted]@mcp.example.com/sse');
+    const edited = untouched(first.model!);
+    edited.mcp.shttp.push({ id: null, url: 'https://b.example.com/mcp', apiKey: none, timeout: '' });
+    saved(await form.save(t.server.url, edited, t.client));
+    assert.equal(t.server.state.settings?.mcp_config?.sse_servers[0]?.url, url);
+    assertFreeOf(log.lines, ['pw-secret-5555'], 'the log');
+    assertFreeOf(t.logs, ['pw-secret-5555'], 'the request log');
+  });
+
   it('two args that look the same when masked each keep their own credential', async () => {
     const args = [
       'mcp-remote',

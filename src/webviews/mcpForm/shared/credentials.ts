@@ -1,9 +1,10 @@
 /**
- * Credentials that ride inside plain fields: `?api_key=…` in an MCP server URL, `--token=…` or a URL
- * with one among a stdio server's arguments. The form shows such a field masked (in the webview and its
- * saved state); the host puts the whole value, as the server holds it, back when saving.
+ * Credentials that ride inside plain fields: `?api_key=…` or `user:password@` in an MCP server URL,
+ * `--token=…` or such a URL among a stdio server's arguments. The form shows such a field masked (in
+ * the webview and its saved state); the host puts the whole value, as the server holds it, back when
+ * saving.
  */
-import { CREDENTIAL_ARG, QUERY_CREDENTIAL, REDACTED, redactUrl } from '../../../api/redact';
+import { CREDENTIAL_ARG, QUERY_CREDENTIAL, REDACTED, redactUrl, URL_PASSWORD } from '../../../api/redact';
 
 /** The field as it may be stored and shown: every credential in it replaced by `[redacted]`. */
 export function maskCredentials(text: string): string {
@@ -26,15 +27,26 @@ export function unmaskCredentials(typed: string, whole: string | undefined): str
   const known = new Map<string, string>();
   for (const match of whole.matchAll(QUERY_CREDENTIAL))
     known.set((match[2] ?? '').toLowerCase(), match[3] ?? '');
-  return typed.replace(QUERY_CREDENTIAL, (all, separator: string, name: string, value: string) => {
-    const original = known.get(name.toLowerCase());
-    return value === REDACTED && original !== undefined ? `${separator}${name}=${original}` : all;
-  });
+  const password = new Map<string, string>();
+  for (const match of whole.matchAll(URL_PASSWORD))
+    password.set((match[1] ?? '').toLowerCase(), match[2] ?? '');
+  return typed
+    .replace(QUERY_CREDENTIAL, (all, separator: string, name: string, value: string) => {
+      const original = known.get(name.toLowerCase());
+      return value === REDACTED && original !== undefined ? `${separator}${name}=${original}` : all;
+    })
+    .replace(URL_PASSWORD, (all, user: string, value: string, at: string) => {
+      // the same scheme and user as stored: the password the mask stands for
+      const original = password.get(user.toLowerCase());
+      return value === REDACTED && original !== undefined ? `${user}${original}${at}` : all;
+    });
 }
 
 /** Whether a field still shows a masked credential (`--token=[redacted]`, `?api_key=[redacted]`). */
 export function carriesMask(text: string): boolean {
   const arg = CREDENTIAL_ARG.exec(text);
   if (arg) return arg[2] === REDACTED;
-  return [...text.matchAll(QUERY_CREDENTIAL)].some((match) => match[3] === REDACTED);
+  return [...text.matchAll(QUERY_CREDENTIAL), ...text.matchAll(URL_PASSWORD)].some((match) =>
+    match.slice(2).includes(REDACTED),
+  );
 }
