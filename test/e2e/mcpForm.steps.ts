@@ -24,7 +24,7 @@ import { chooseFromViewTitleMenu, openOpenHandsView, viewPane } from './openhand
 import type { StepRunner } from './runner';
 import { FORM_SECRETS, SEEDED_GITLAB_TOKEN, UNSAVED_SECRET } from './secrets';
 import { SANDBOXES_VIEW } from './selectors';
-import { clearFaults, clearServerRequests, serverRequests, serverState } from './serverControl';
+import { addFault, clearFaults, clearServerRequests, serverRequests, serverState } from './serverControl';
 import { eventually } from './wait';
 import { OPEN_WORKBENCH } from './workbench.steps';
 
@@ -384,6 +384,47 @@ export function mcpFormSteps(runner: StepRunner, ctx: E2EContext): void {
       await waitIdle(form);
       expectEqual(await form.locator('#load-problem').count(), 0, 'load problems after Reload');
       expectEqual(await secretState(form, 'providers.gitlab.token'), 'Set', 'GitLab token state');
+    },
+    { needs: [SAVE] },
+  );
+
+  runner.step(
+    'MCP & Git Providers: an edit typed while a save runs stays in the form, and the next save sends it',
+    async () => {
+      const form = frame();
+      await waitIdle(form);
+      // a slow server: the save takes a few seconds, long enough to go on typing
+      await addFault(ctx.serverUrl, {
+        kind: 'latency',
+        ms: 2_500,
+        match: { method: 'POST', path: '/api/settings' },
+        times: 1,
+      });
+      try {
+        await fill(form, 'mcp.shttp.0.timeout', '200');
+        await click(form, 'save');
+        await eventually('the save under way', async () =>
+          (await form.locator('#app').getAttribute('aria-busy')) === 'true' ? true : undefined,
+        );
+        await fill(form, 'mcp.shttp.0.timeout', '250');
+        await waitIdle(form, 20_000);
+      } finally {
+        await clearFaults(ctx.serverUrl);
+      }
+      const saved = await serverState(ctx.serverUrl);
+      expectEqual(saved.settings?.mcp_config?.shttp_servers[0]?.timeout, 200, 'what the save sent');
+      expectEqual(await valueOf(form, 'mcp.shttp.0.timeout'), '250', 'the edit typed during the save');
+      const dirty = await textOf(form, '.dirty');
+      if (!dirty.includes('Unsaved changes')) throw new Error(`no unsaved-changes marker (got "${dirty}")`);
+
+      await click(form, 'save');
+      await eventually(
+        'the second save',
+        async () => ((await form.locator('.dirty').count()) === 0 ? true : undefined),
+        { timeoutMs: 15_000, lastSeen: () => textOf(form, '.status') },
+      );
+      const after = await serverState(ctx.serverUrl);
+      expectEqual(after.settings?.mcp_config?.shttp_servers[0]?.timeout, 250, 'the edit, saved');
     },
     { needs: [SAVE] },
   );
