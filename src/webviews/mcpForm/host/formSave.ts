@@ -141,9 +141,9 @@ export class FormSave {
           // Accepted: saved, unless the read-back shows the server did not keep it. A read-back that
           // fails leaves it saved (the form then says it could not read the server back).
           latest = await client.getSettings().catch(() => null);
-          const stored = latest && serverMcpOf(latest);
+          const readBack = latest && serverMcpOf(latest);
           mcp =
-            !stored || mcpConfigStored(stored.config, desired, stored.secretsHidden)
+            !readBack || mcpConfigStored(readBack.config, desired, readBack.secretsHidden)
               ? { status: 'synced', via: 'settings' }
               : { status: 'failed', message: strings.errMcpNotKept };
         }
