@@ -40,13 +40,17 @@ export class VscodeFormStorage implements FormStorage {
   ) {}
 
   async load(serverUrl: string): Promise<FormSecrets> {
-    const raw = await this.secrets.get(serverUrl);
-    const stored = parse(raw);
+    const json = jsonOf(await this.secrets.get(serverUrl));
+    const parsed = FormSecretsSchema.safeParse(json);
+    // Secrets in the earlier layout parse too (same keys): their ids simply match nothing.
+    const stored = parsed.success ? parsed.data : emptyFormSecrets();
     const earlier = this.mementos.earlierMcpForm(serverUrl);
     if (earlier === undefined) return stored;
     // Builds before 0.1.0 kept a copy of the server in globalState and the secrets by random ids.
     // Moved once: what this build stored (a second window, a memento that outlived the move) stays.
-    const moved = isThisLayout(raw) ? stored : (fromEarlierLayout(earlier, raw) ?? stored);
+    const thisLayout =
+      typeof json === 'object' && json !== null && 'layout' in json && json.layout === LAYOUT;
+    const moved = thisLayout ? stored : (fromEarlierLayout(earlier, json) ?? stored);
     await this.save(serverUrl, moved);
     await this.mementos.clearEarlierMcpForm(serverUrl);
     return moved;
@@ -67,22 +71,12 @@ export class VscodeFormStorage implements FormStorage {
 /** Marks what this build writes, so the move from the earlier layout never runs over it. */
 const LAYOUT = 2;
 
-function isThisLayout(raw: string | undefined): boolean {
+/** The stored JSON, or undefined when there is none or it does not parse. */
+function jsonOf(raw: string | undefined): unknown {
   try {
-    return raw !== undefined && (JSON.parse(raw) as { layout?: unknown }).layout === LAYOUT;
+    return raw === undefined ? undefined : (JSON.parse(raw) as unknown);
   } catch {
-    return false;
-  }
-}
-
-function parse(raw: string | undefined): FormSecrets {
-  if (raw === undefined) return emptyFormSecrets();
-  try {
-    const parsed = FormSecretsSchema.safeParse(JSON.parse(raw));
-    // Secrets in the earlier layout parse too (same keys): their ids simply match nothing.
-    return parsed.success ? parsed.data : emptyFormSecrets();
-  } catch {
-    return emptyFormSecrets();
+    return undefined;
   }
 }
 
@@ -108,15 +102,11 @@ const EarlierSecretsSchema = z.object({
 });
 
 /** The earlier layout's secrets under today's ids; undefined when either half does not parse. */
-function fromEarlierLayout(config: unknown, raw: string | undefined): FormSecrets | undefined {
+function fromEarlierLayout(config: unknown, json: unknown): FormSecrets | undefined {
   const mcp = EarlierConfigSchema.safeParse(config);
-  let secrets: z.infer<typeof EarlierSecretsSchema> | undefined;
-  try {
-    secrets = raw === undefined ? undefined : EarlierSecretsSchema.parse(JSON.parse(raw));
-  } catch {
-    secrets = undefined;
-  }
-  if (!mcp.success || !secrets) return undefined;
+  const parsed = EarlierSecretsSchema.safeParse(json);
+  if (!mcp.success || !parsed.success) return undefined;
+  const secrets = parsed.data;
   const next: FormSecrets = { providers: secrets.providers, apiKeys: {}, env: {} };
   for (const kind of ['sse', 'shttp'] as const) {
     for (const entry of mcp.data.mcp[kind]) {
