@@ -2,7 +2,7 @@
 // the scripted LLM. Driven by scripts/real-openhands/run-tests.ts; a screenshot after every step.
 // What the tree shows is compared with what the server itself answers (read over plain HTTP here).
 import type { Page } from 'playwright-core';
-import { waitForWorkbench } from '../../scripts/vscode/workbench';
+import { openExtensionWorkbench } from '../e2e/workbench.steps';
 import {
   click,
   EDIT_COMMAND_TITLE,
@@ -112,13 +112,7 @@ export function defineRealSteps(runner: StepRunner, ctx: RealStepsContext): void
   let started: Sandbox | undefined;
 
   runner.step(OPEN, async () => {
-    await ctx.page.goto(ctx.workbenchUrl);
-    await waitForWorkbench(ctx.page);
-    await eventually(
-      'the "[Extension Development Host]" window title',
-      async () => ((await ctx.page.title()).includes('[Extension Development Host]') ? true : undefined),
-      { timeoutMs: 15_000, lastSeen: () => ctx.page.title() },
-    );
+    await openExtensionWorkbench(ctx.page, ctx.workbenchUrl);
     await openOpenHandsView(ctx.page);
     await runCommand(ctx.page, 'OpenHands: Set API Key…');
     await answerInputBox(ctx.page, ctx.server.apiKey);

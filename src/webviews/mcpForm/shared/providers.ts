@@ -8,10 +8,6 @@ export type FormProvider = (typeof FORM_PROVIDERS)[number];
 
 export const ALWAYS_SHOWN_PROVIDERS: readonly FormProvider[] = ['github', 'gitlab', 'bitbucket'];
 
-export function isFormProvider(value: string): value is FormProvider {
-  return (FORM_PROVIDERS as readonly string[]).includes(value);
-}
-
 /** Providers shown in the form: the three common ones, plus `enterprise_sso` when it is known. */
 export function shownProviders(known: Iterable<string>): FormProvider[] {
   const extra = new Set(known);
