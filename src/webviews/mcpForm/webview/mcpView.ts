@@ -137,18 +137,11 @@ export function stdioView(
                 if (target) target.value = value;
               },
             })}
-            <vscode-button
-              class="row-remove"
-              id=${`${fieldDomId(path)}-remove`}
-              secondary
-              icon="close"
-              aria-label=${format(s.removeLabel, label)}
-              title=${format(s.removeLabel, label)}
-              @click=${() =>
-                actions.edit(fieldPath.args(index), (draft) => {
-                  stdio(draft)?.args.splice(argIndex, 1);
-                })}
-            ></vscode-button>
+            ${rowRemoveButton(state, path, label, () =>
+              actions.edit(fieldPath.args(index), (draft) => {
+                stdio(draft)?.args.splice(argIndex, 1);
+              }),
+            )}
           </div>`;
         },
       )}
@@ -233,17 +226,29 @@ function envRow(
         if (target) target.value = edit;
       },
     })}
-    <vscode-button
-      class="row-remove"
-      id=${`${fieldDomId(namePath)}-remove`}
-      secondary
-      icon="close"
-      aria-label=${format(s.removeLabel, format(s.envNameLabel, envIndex + 1))}
-      title=${format(s.removeLabel, format(s.envNameLabel, envIndex + 1))}
-      @click=${() =>
-        actions.edit(fieldPath.env(index), (draft) => {
-          draft.stdio[index]?.env.splice(envIndex, 1);
-        })}
-    ></vscode-button>
+    ${rowRemoveButton(state, namePath, format(s.envNameLabel, envIndex + 1), () =>
+      actions.edit(fieldPath.env(index), (draft) => {
+        draft.stdio[index]?.env.splice(envIndex, 1);
+      }),
+    )}
   </div>`;
+}
+
+/** The × that removes one row (an argument, a variable), named after the row for screen readers. */
+function rowRemoveButton(
+  state: ViewState,
+  path: string,
+  rowLabel: string,
+  remove: () => void,
+): TemplateResult {
+  const label = format(state.strings.removeLabel, rowLabel);
+  return html`<vscode-button
+    class="row-remove"
+    id=${`${fieldDomId(path)}-remove`}
+    secondary
+    icon="close"
+    aria-label=${label}
+    title=${label}
+    @click=${remove}
+  ></vscode-button>`;
 }
