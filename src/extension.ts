@@ -8,6 +8,11 @@ import { Connection } from './state/connection';
 import { Log } from './core/log';
 import { PlainHttpConsent } from './core/plainHttp';
 import { registerMcpForm, type McpFormTestApi } from './webviews/mcpForm/host/register';
+import {
+  registerConversationPanels,
+  type ConversationPanelTestApi,
+} from './webviews/conversation/host/register';
+import { ConversationFeeds } from './state/conversationFeeds';
 import type { OpenHandsNode, SpecNode } from './views/nodes';
 import { RefreshScheduler } from './state/refreshScheduler';
 import { SandboxActions } from './state/sandboxActions';
@@ -40,6 +45,8 @@ export interface OpenHandsExtensionApi {
   logUri: vscode.Uri;
   /** MCP & Git Providers form hooks. */
   mcpForm: McpFormTestApi | undefined;
+  /** Conversation panel hooks. */
+  conversationPanels: ConversationPanelTestApi | undefined;
 }
 
 export async function activate(context: vscode.ExtensionContext): Promise<OpenHandsExtensionApi | undefined> {
@@ -69,6 +76,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<OpenHa
   const specsMessage = specs.onDidChange(() => (specsView.message = specsProvider.message()));
   const presenter = new ViewPresenter(store, connection, sandboxesView, conversationsView);
   const statusBar = new StatusBar(store, connection);
+  const feeds = new ConversationFeeds(connection, store, log);
+  const conversationPanels = registerConversationPanels(context, { connection, feeds, log, apiKeys });
 
   // Poll only while a view is visible: hidden views cost zero requests.
   const views = [
@@ -97,6 +106,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<OpenHa
     specsMessage,
     presenter,
     statusBar,
+    feeds,
     ...registerConnectionCommands({
       connection,
       keys: apiKeys,
@@ -112,6 +122,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<OpenHa
       log,
       reveal: (conversation) =>
         conversationsView.reveal({ kind: 'conversation', conversation }, { select: true, focus: false }),
+      panels: conversationPanels.panels,
     }),
   );
 
@@ -142,6 +153,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<OpenHa
     log,
     logUri: context.logUri,
     mcpForm,
+    conversationPanels: conversationPanels.testApi,
   };
 }
 

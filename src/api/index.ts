@@ -21,3 +21,24 @@ export { checkServerUrl, type ServerUrlCheck } from './serverUrl';
 export { StartTaskFailedError, type WaitForStartTaskOptions } from './startTaskPoller';
 export type { AuthHeader, RequestLogEntry, TlsOptions } from './transport';
 export { normalizeUuid, sameUuid } from './uuid';
+export {
+  AgentServerClient,
+  type AgentServerClientOptions,
+  type EventSearchQuery,
+} from './agentServer/agentServerClient';
+export { agentEndpointOf, type AgentEndpoint } from './agentServer/endpoint';
+export {
+  EventFeed,
+  type EventFeedOptions,
+  type FeedState,
+  type FeedStatus,
+  type FeedTarget,
+} from './agentServer/eventFeed';
+export { EventLog, type EventLogChange } from './agentServer/eventLog';
+export {
+  openEventSocket,
+  type EventSocket,
+  type EventSocketOptions,
+  type SocketAuth,
+} from './agentServer/eventSocket';
+export * from './agentServer/events';

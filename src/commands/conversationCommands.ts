@@ -17,10 +17,11 @@ import { startStatusMessage } from '../conversations/startStatus';
 import { workspaceRepository } from '../conversations/workspaceGit';
 import type { Connection } from '../state/connection';
 import type { Log } from '../core/log';
-import { shortSandboxId } from '../state/names';
+import { conversationTitle, shortSandboxId } from '../state/names';
 import { sandboxStatusStyle } from '../views/statusStyle';
 import type { OpenHandsStore } from '../state/store';
 import { resolveConversation, type CommandTarget } from './targets';
+import type { ConversationPanels } from '../webviews/conversation/host/register';
 
 /** Arguments other extensions, links and tests may pass to skip the prompts. */
 export interface NewConversationArgs {
@@ -45,6 +46,7 @@ export interface ConversationCommandDeps {
   connection: Connection;
   log: Log;
   reveal: (conversation: AppConversation) => Thenable<void>;
+  panels: ConversationPanels;
 }
 
 export function registerConversationCommands(deps: ConversationCommandDeps): vscode.Disposable[] {
@@ -78,6 +80,12 @@ export function registerConversationCommands(deps: ConversationCommandDeps): vsc
       },
     ),
     vscode.commands.registerCommand('openhands.openConversation', async (target: CommandTarget) => {
+      const conversation = await resolveConversation(target, store, connection);
+      if (!conversation) return false;
+      deps.panels.show(conversation.id, conversationTitle(conversation));
+      return true;
+    }),
+    vscode.commands.registerCommand('openhands.openConversationInBrowser', async (target: CommandTarget) => {
       const conversation = await resolveConversation(target, store, connection);
       if (!conversation) return false;
       return vscode.env.openExternal(vscode.Uri.parse(conversationWebUrl(connection, conversation)));

@@ -21,6 +21,8 @@ export class Connection implements vscode.Disposable {
     hasApiKey: boolean;
     /** Why there is no client although a server URL is set (e.g. an unreadable CA file). */
     problem: string | undefined;
+    /** The TLS settings the client was made with; agent servers of its sandboxes get the same. */
+    tls: TlsOptions | undefined;
   };
   private generation = 0;
 
@@ -30,7 +32,13 @@ export class Connection implements vscode.Disposable {
     /** Which http:// servers on other machines may get the key. */
     readonly plainHttp: PlainHttpConsent,
   ) {
-    this.current = { config: readConfig(), client: undefined, hasApiKey: false, problem: undefined };
+    this.current = {
+      config: readConfig(),
+      client: undefined,
+      hasApiKey: false,
+      problem: undefined,
+      tls: undefined,
+    };
     this.disposables.push(
       vscode.workspace.onDidChangeConfiguration((event) => {
         if (!affectsUs(event)) return;
@@ -68,6 +76,10 @@ export class Connection implements vscode.Disposable {
     throw new Error(
       this.problem ?? vscode.l10n.t('No OpenHands server is configured. Set openhands.serverUrl first.'),
     );
+  }
+
+  get tls(): TlsOptions | undefined {
+    return this.current.tls;
   }
 
   get hasApiKey(): boolean {
@@ -118,6 +130,7 @@ export class Connection implements vscode.Disposable {
       client,
       hasApiKey: Boolean(apiKey),
       problem,
+      tls: tls.options,
     };
     this.log.httpLevel = this.current.config.httpLogLevel;
     if (this.problem) this.log.warn(this.problem);

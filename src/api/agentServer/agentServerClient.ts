@@ -1,0 +1,142 @@
+/**
+ * The REST half of a conversation's agent server (the socket is `eventSocket.ts`). Every call goes
+ * through the same transport as the app-server client: a deadline, no redirects, and one `ApiError`
+ * with the sandbox's key masked wherever a reply or failure could echo it.
+ */
+import * as z from 'zod/mini';
+import { ApiError } from '../errors';
+import { SuccessSchema, type Success } from '../models/common';
+import { HttpTransport, type RequestLogEntry, type TlsOptions } from '../transport';
+import type { AgentEndpoint } from './endpoint';
+import {
+  AgentEventPageSchema,
+  ConversationInfoSchema,
+  type AgentEventPage,
+  type ConfirmationPolicy,
+  type ConversationInfo,
+  type EventSortOrder,
+} from './events';
+
+export interface AgentServerClientOptions {
+  endpoint: AgentEndpoint;
+  timeoutMs?: number;
+  maxResponseBytes?: number;
+  onLog?: (entry: RequestLogEntry) => void;
+  logBodies?: boolean | (() => boolean);
+  tls?: TlsOptions;
+}
+
+export interface EventSearchQuery {
+  pageId?: string;
+  /** 1–100: above 100 the agent server fails with a 500, so the client refuses first. */
+  limit?: number;
+  sortOrder?: EventSortOrder;
+}
+
+export interface AgentCallOptions {
+  signal?: AbortSignal;
+}
+
+const MAX_EVENT_PAGE = 100;
+
+export class AgentServerClient {
+  private readonly transport: HttpTransport;
+  private readonly conversationPath: string;
+
+  constructor(readonly options: AgentServerClientOptions) {
+    const { endpoint } = options;
+    this.transport = new HttpTransport({
+      baseUrl: endpoint.baseUrl,
+      apiKey: endpoint.sessionApiKey,
+      authHeader: 'X-Session-API-Key',
+      timeoutMs: options.timeoutMs,
+      maxResponseBytes: options.maxResponseBytes,
+      onLog: options.onLog,
+      logBodies: options.logBodies,
+      tls: options.tls,
+      // no 429s are expected here, and a retried POST could run the agent twice
+      maxRateLimitRetries: 0,
+    });
+    this.conversationPath = `/api/conversations/${encodeURIComponent(endpoint.conversationId)}`;
+  }
+
+  get endpoint(): AgentEndpoint {
+    return this.options.endpoint;
+  }
+
+  getConversation(options: AgentCallOptions = {}): Promise<ConversationInfo> {
+    return this.get(this.conversationPath, ConversationInfoSchema, options);
+  }
+
+  /** One page of stored events in storage order (or its reverse); `next_page_id` is inclusive. */
+  searchEvents(query: EventSearchQuery = {}, options: AgentCallOptions = {}): Promise<AgentEventPage> {
+    const limit = query.limit ?? MAX_EVENT_PAGE;
+    if (!Number.isInteger(limit) || limit < 1 || limit > MAX_EVENT_PAGE) {
+      throw new ApiError({
+        kind: 'validation',
+        message: `An event page holds 1 to ${MAX_EVENT_PAGE} events.`,
+      });
+    }
+    return this.transport.request({
+      method: 'GET',
+      path: `${this.conversationPath}/events/search`,
+      query: { page_id: query.pageId, limit, sort_order: query.sortOrder },
+      schema: AgentEventPageSchema,
+      signal: options.signal,
+    });
+  }
+
+  countEvents(options: AgentCallOptions = {}): Promise<number> {
+    return this.get(`${this.conversationPath}/events/count`, z.number(), options);
+  }
+
+  /** Appends a user message; with `run` the agent starts (or the running loop picks it up). */
+  sendMessage(text: string, run: boolean, options: AgentCallOptions = {}): Promise<Success> {
+    return this.post(
+      `${this.conversationPath}/events`,
+      { role: 'user', content: [{ type: 'text', text }], run },
+      options,
+    );
+  }
+
+  /** Starts the agent loop; 409 (`validation`) while it already runs. */
+  run(options: AgentCallOptions = {}): Promise<Success> {
+    return this.post(`${this.conversationPath}/run`, {}, options);
+  }
+
+  /** Pauses between steps. */
+  pause(options: AgentCallOptions = {}): Promise<Success> {
+    return this.post(`${this.conversationPath}/pause`, {}, options);
+  }
+
+  /** Cancels the model call in flight and pauses. */
+  interrupt(options: AgentCallOptions = {}): Promise<Success> {
+    return this.post(`${this.conversationPath}/interrupt`, {}, options);
+  }
+
+  respondToConfirmation(accept: boolean, reason?: string, options: AgentCallOptions = {}): Promise<Success> {
+    return this.post(
+      `${this.conversationPath}/events/respond_to_confirmation`,
+      reason === undefined ? { accept } : { accept, reason },
+      options,
+    );
+  }
+
+  setConfirmationPolicy(policy: ConfirmationPolicy, options: AgentCallOptions = {}): Promise<Success> {
+    return this.post(`${this.conversationPath}/confirmation_policy`, { policy }, options);
+  }
+
+  private get<T>(path: string, schema: z.ZodMiniType<T>, options: AgentCallOptions): Promise<T> {
+    return this.transport.request({ method: 'GET', path, schema, signal: options.signal });
+  }
+
+  private post(path: string, body: unknown, options: AgentCallOptions): Promise<Success> {
+    return this.transport.request({
+      method: 'POST',
+      path,
+      body,
+      schema: SuccessSchema,
+      signal: options.signal,
+    });
+  }
+}

@@ -1,0 +1,400 @@
+/**
+ * A conversation followed live: its history read over REST (newest page first, so the end shows at
+ * once, then older pages), its new events from the socket, each event once and in storage order.
+ * When the socket breaks it reconnects with backoff and reads back what it missed; while it cannot,
+ * it says so and keeps what it had. Pure: the extension's state layer supplies where the agent
+ * server is (`resolve`, asked again on every reconnect, since a resumed sandbox has a new URL and key).
+ *
+ * Why REST for history rather than the socket's replay: live frames interleave with a replay, so
+ * arrival order is not storage order; paging back from the newest event until a known one is exact.
+ */
+import { ApiError, messageOf } from '../errors';
+import { sleep } from '../signals';
+import type { TlsOptions } from '../transport';
+import type { AgentServerClient } from './agentServerClient';
+import type { AgentEndpoint } from './endpoint';
+import { EventLog, type EventLogChange } from './eventLog';
+import { isFullState, type AgentEvent } from './events';
+import { openEventSocket, type EventSocket, type EventSocketOptions, type SocketAuth } from './eventSocket';
+
+/** Where to follow the conversation now, or why there is nothing to follow. */
+export type FeedTarget = { endpoint: AgentEndpoint } | { endpoint: undefined; reason: string };
+
+export type FeedStatus = 'connecting' | 'live' | 'reconnecting' | 'offline' | 'failed';
+
+export interface FeedState {
+  status: FeedStatus;
+  /** Why it is not live (secret-free), when it is not. */
+  detail: string | undefined;
+  /** When the next attempt starts (epoch ms), while reconnecting. */
+  retryAt: number | undefined;
+  executionStatus: string | undefined;
+  model: string | undefined;
+  /** The reply the model is streaming now (socket only, never stored). */
+  streaming: { id: string; text: string; reasoning: string } | undefined;
+  /** Every older page has been read. */
+  historyComplete: boolean;
+}
+
+export interface EventFeedOptions {
+  resolve(signal: AbortSignal): Promise<FeedTarget>;
+  clientFor(endpoint: AgentEndpoint): AgentServerClient;
+  tls?: TlsOptions;
+  connectTimeoutMs?: number;
+  idleTimeoutMs?: number;
+  initialBackoffMs?: number;
+  maxBackoffMs?: number;
+  /** After this many refusals in a row (bad key, unknown conversation) the feed stops until woken. */
+  maxRefusals?: number;
+  maxStringChars?: number;
+  maxEvents?: number;
+  /** What an earlier feed of this conversation held: shown at once, and only what is newer is read. */
+  events?: EventLog;
+  log?(message: string): void;
+  /** For tests: how a socket is opened. */
+  openSocket?: (options: EventSocketOptions) => Promise<EventSocket>;
+}
+
+type Listener<T> = (value: T) => void;
+
+const PAGE = 100;
+
+export class EventFeed {
+  readonly events: EventLog;
+  private state: FeedState = {
+    status: 'connecting',
+    detail: undefined,
+    retryAt: undefined,
+    executionStatus: undefined,
+    model: undefined,
+    streaming: undefined,
+    historyComplete: false,
+  };
+  private readonly eventListeners = new Set<Listener<EventLogChange>>();
+  private readonly stateListeners = new Set<Listener<FeedState>>();
+  private auth: SocketAuth = 'first-message';
+  /** Where reading older history stopped (the next older page), when it has not finished. */
+  private olderPageId: string | undefined;
+  private socket: EventSocket | undefined;
+  /** Live events that arrived while the history was being read; applied after it. */
+  private pending: AgentEvent[] | undefined;
+  private lifetime = new AbortController();
+  /** Aborted to cut a backoff short (`wake`). */
+  private nap = new AbortController();
+  private running = false;
+  private readingOlder = false;
+  private disposed = false;
+
+  constructor(private readonly options: EventFeedOptions) {
+    this.events = options.events ?? new EventLog(options.maxStringChars, options.maxEvents);
+  }
+
+  get current(): FeedState {
+    return this.state;
+  }
+
+  onEvents(listener: Listener<EventLogChange>): { dispose(): void } {
+    this.eventListeners.add(listener);
+    return { dispose: () => this.eventListeners.delete(listener) };
+  }
+
+  onState(listener: Listener<FeedState>): { dispose(): void } {
+    this.stateListeners.add(listener);
+    return { dispose: () => this.stateListeners.delete(listener) };
+  }
+
+  /** Starts following; a no-op while it already does. */
+  start(): void {
+    if (this.running || this.disposed) return;
+    this.running = true;
+    void this.follow().finally(() => (this.running = false));
+  }
+
+  /** Try now: skips a backoff, or starts again after `offline`/`failed`. */
+  wake(): void {
+    if (this.disposed) return;
+    this.nap.abort();
+    this.start();
+  }
+
+  /** Drops the socket and stops for good; the events held stay readable. */
+  dispose(): void {
+    if (this.disposed) return;
+    this.disposed = true;
+    this.lifetime.abort();
+    this.nap.abort();
+    this.socket?.close();
+    this.eventListeners.clear();
+    this.stateListeners.clear();
+  }
+
+  private async follow(): Promise<void> {
+    let failures = 0;
+    let refusals = 0;
+    const maxRefusals = this.options.maxRefusals ?? 3;
+    while (!this.disposed) {
+      this.setState({ status: failures === 0 ? 'connecting' : 'reconnecting', retryAt: undefined });
+      let why: ApiError;
+      try {
+        const target = await this.options.resolve(this.lifetime.signal);
+        if (!target.endpoint) {
+          this.setState({ status: 'offline', detail: target.reason, streaming: undefined });
+          return;
+        }
+        why = await this.session(target.endpoint);
+        if (why.kind === 'cancelled') return;
+        failures = 0;
+      } catch (error) {
+        if (this.disposed) return;
+        why = asApiError(error);
+      }
+      refusals = why.kind === 'unauthorized' || why.kind === 'not_found' ? refusals + 1 : 0;
+      if (refusals >= maxRefusals) {
+        this.setState({ status: 'failed', detail: why.message, streaming: undefined });
+        return;
+      }
+      failures++;
+      const delay = this.backoff(failures);
+      this.options.log?.(`Conversation feed: ${why.message} Retrying in ${Math.round(delay / 100) / 10} s.`);
+      this.setState({
+        status: 'reconnecting',
+        detail: why.message,
+        retryAt: Date.now() + delay,
+        streaming: undefined,
+      });
+      this.nap = new AbortController();
+      await sleep(delay, this.nap.signal).catch(() => undefined);
+    }
+  }
+
+  /** One connection: open the socket, read what is missing, then live until the socket ends. */
+  private async session(endpoint: AgentEndpoint): Promise<ApiError> {
+    const client = this.options.clientFor(endpoint);
+    this.pending = [];
+    const socket = await this.openSocket(endpoint);
+    this.socket = socket;
+    try {
+      const older = await this.readMissing(client);
+      const buffered = this.pending ?? [];
+      this.pending = undefined;
+      this.take(buffered);
+      this.setState({ status: 'live', detail: undefined, retryAt: undefined });
+      if (older !== undefined || this.olderPageId !== undefined)
+        void this.readOlder(client, older ?? this.olderPageId);
+    } catch (error) {
+      socket.close();
+      throw error;
+    }
+    const why = await socket.ended;
+    this.socket = undefined;
+    return why;
+  }
+
+  private async openSocket(endpoint: AgentEndpoint): Promise<EventSocket> {
+    const open = this.options.openSocket ?? openEventSocket;
+    const attempt = (auth: SocketAuth) =>
+      open({
+        endpoint,
+        auth,
+        tls: this.options.tls,
+        connectTimeoutMs: this.options.connectTimeoutMs,
+        idleTimeoutMs: this.options.idleTimeoutMs,
+        signal: this.lifetime.signal,
+        onEvent: (event) => this.received(event),
+        onProblem: (problem) => this.options.log?.(`Conversation feed: ${problem.message}`),
+      });
+    try {
+      return await attempt(this.auth);
+    } catch (error) {
+      // An agent server older than first-message auth refuses a socket that brings no key.
+      if (
+        this.auth === 'first-message' &&
+        error instanceof ApiError &&
+        error.kind === 'unauthorized' &&
+        error.status !== undefined
+      ) {
+        this.options.log?.(
+          'Conversation feed: the agent server refused first-message auth; using the older query-parameter auth.',
+        );
+        this.auth = 'query';
+        return attempt('query');
+      }
+      throw error;
+    }
+  }
+
+  /**
+   * Pages back from the newest stored event until one already held (or the start). The first read
+   * of a conversation stops after one page, so the newest part shows at once; returns where the
+   * older history continues in that case.
+   */
+  private async readMissing(client: AgentServerClient): Promise<string | undefined> {
+    const firstRead = this.events.size === 0;
+    const missing: AgentEvent[] = [];
+    const seenPages = new Set<string>();
+    let pageId: string | undefined;
+    for (;;) {
+      const page = await client.searchEvents(
+        { pageId, limit: PAGE, sortOrder: 'TIMESTAMP_DESC' },
+        { signal: this.lifetime.signal },
+      );
+      let reachedKnown = false;
+      for (const event of page.items) {
+        if (this.events.has(event.id)) {
+          reachedKnown = true;
+          break;
+        }
+        missing.push(event);
+      }
+      const next = page.next_page_id ?? undefined;
+      if (reachedKnown || next === undefined || missing.length >= this.events.maxEvents) break;
+      if (seenPages.has(next)) throw this.pagingLoop();
+      seenPages.add(next);
+      if (firstRead) {
+        this.apply('end', missing.reverse());
+        return next;
+      }
+      pageId = next;
+    }
+    if (firstRead) this.olderPageId = undefined;
+    this.apply('end', missing.reverse());
+    if (firstRead) this.setState({ historyComplete: true });
+    return undefined;
+  }
+
+  /** The rest of the history, older pages one after another, while the feed goes on. */
+  private async readOlder(client: AgentServerClient, from: string | undefined): Promise<void> {
+    if (this.readingOlder) return;
+    this.readingOlder = true;
+    const seenPages = new Set<string>();
+    let pageId = from;
+    try {
+      while (pageId !== undefined && !this.disposed && !this.events.full) {
+        this.olderPageId = pageId;
+        const page = await client.searchEvents(
+          { pageId, limit: PAGE, sortOrder: 'TIMESTAMP_DESC' },
+          { signal: this.lifetime.signal },
+        );
+        this.apply('start', [...page.items].reverse());
+        const next = page.next_page_id ?? undefined;
+        if (next !== undefined && seenPages.has(next)) throw this.pagingLoop();
+        if (next !== undefined) seenPages.add(next);
+        pageId = next;
+      }
+      this.olderPageId = undefined;
+      this.setState({ historyComplete: true });
+    } catch (error) {
+      // the next connection carries on from olderPageId
+      if (!this.disposed)
+        this.options.log?.(`Conversation feed: older events could not be read: ${messageOf(error)}`);
+    }
+  }
+
+  private received(event: AgentEvent): void {
+    if (isFullState(event)) return this.takeSnapshot(event);
+    if (event.kind === 'StreamingDeltaEvent') return this.stream(event);
+    if (event.kind === 'ServerErrorEvent') {
+      this.options.log?.(
+        `Conversation feed: the agent server reported ${String(event['code'] ?? 'an error')}.`,
+      );
+      return;
+    }
+    if (this.pending) this.pending.push(event);
+    else this.take([event]);
+  }
+
+  private take(events: readonly AgentEvent[]): void {
+    const added = this.apply('end', events);
+    for (const event of added) this.follows(event);
+  }
+
+  private apply(at: 'start' | 'end', events: readonly AgentEvent[]): AgentEvent[] {
+    const added = at === 'end' ? this.events.append(events) : this.events.prepend(events);
+    if (added.length === 0) return added;
+    const change: EventLogChange =
+      at === 'end' ? { prepended: [], appended: added } : { prepended: added, appended: [] };
+    if (at === 'end' && this.state.executionStatus === undefined) {
+      // before the first snapshot, the newest stored status is the best guess
+      const status = [...added].reverse().find(isStatusUpdate)?.['value'];
+      if (typeof status === 'string') this.setState({ executionStatus: status });
+    }
+    for (const listener of this.eventListeners) listener(change);
+    return added;
+  }
+
+  /** What a live event changes beyond the log: the status, the streaming bubble. */
+  private follows(event: AgentEvent): void {
+    if (isStatusUpdate(event) && typeof event['value'] === 'string') {
+      const status = event['value'];
+      this.setState({ executionStatus: status, ...(status !== 'running' ? { streaming: undefined } : {}) });
+    } else if ((event.kind === 'MessageEvent' && event.source === 'agent') || event.kind === 'ActionEvent') {
+      if (this.state.streaming) this.setState({ streaming: undefined });
+    }
+  }
+
+  private takeSnapshot(event: AgentEvent): void {
+    const value = event['value'];
+    if (!isRecord(value)) return;
+    const status = value['execution_status'];
+    const agent = value['agent'];
+    const llm = isRecord(agent) ? agent['llm'] : undefined;
+    const model = isRecord(llm) ? llm['model'] : undefined;
+    this.setState({
+      ...(typeof status === 'string' ? { executionStatus: status } : {}),
+      ...(typeof model === 'string' ? { model } : {}),
+    });
+  }
+
+  private stream(event: AgentEvent): void {
+    const content = typeof event['content'] === 'string' ? event['content'] : '';
+    const reasoning = typeof event['reasoning_content'] === 'string' ? event['reasoning_content'] : '';
+    if (!content && !reasoning) return;
+    const now = this.state.streaming ?? { id: event.id, text: '', reasoning: '' };
+    // a bubble is bounded like any stored string
+    const max = 256 * 1024;
+    this.setState({
+      streaming: {
+        id: now.id,
+        text: (now.text + content).slice(-max),
+        reasoning: (now.reasoning + reasoning).slice(-max),
+      },
+    });
+  }
+
+  private backoff(failures: number): number {
+    const initial = this.options.initialBackoffMs ?? 1000;
+    const max = this.options.maxBackoffMs ?? 30_000;
+    const base = Math.min(max, initial * 2 ** (failures - 1));
+    // jitter, so many panels do not reconnect in step after a server restart
+    return Math.round(base * (0.75 + Math.random() * 0.5));
+  }
+
+  private pagingLoop(): ApiError {
+    return new ApiError({
+      kind: 'invalid_response',
+      message: 'The agent server sent the same page of events twice; the history was not read further.',
+    });
+  }
+
+  private setState(patch: Partial<FeedState>): void {
+    if (this.disposed) return;
+    this.state = { ...this.state, ...patch };
+    for (const listener of this.stateListeners) listener(this.state);
+  }
+}
+
+function isStatusUpdate(event: AgentEvent): boolean {
+  return event.kind === 'ConversationStateUpdateEvent' && event['key'] === 'execution_status';
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function asApiError(error: unknown): ApiError {
+  if (error instanceof ApiError) return error;
+  return new ApiError({
+    kind: 'invalid_response',
+    message: `The conversation feed failed (${messageOf(error)}).`,
+  });
+}

@@ -1,0 +1,105 @@
+/**
+ * A conversation's events in storage order (the causal order: never sorted by timestamp), each id
+ * once. History read backwards arrives as older pages (`prepend`); live events and backfill append.
+ * Strings past `maxStringChars` are cut on the way in, so a conversation full of multi-megabyte
+ * file edits stays bounded; the event's whole text can be read again from the server by its id.
+ */
+import type { AgentEvent } from './events';
+
+export interface EventLogChange {
+  /** Events added at the start (older history, in order). */
+  prepended: readonly AgentEvent[];
+  /** Events added at the end (newer, in order). */
+  appended: readonly AgentEvent[];
+}
+
+export const DEFAULT_MAX_STRING_CHARS = 64 * 1024;
+/** A hostile server could replay for ever: past this many events the log refuses more. */
+export const DEFAULT_MAX_EVENTS = 200_000;
+
+export class EventLog {
+  private readonly items: AgentEvent[] = [];
+  /** Added at the start so far: `items[i]` was the `i - head`-th event when first seen. */
+  private readonly ids = new Set<string>();
+  private readonly cut = new Set<string>();
+
+  constructor(
+    private readonly maxStringChars = DEFAULT_MAX_STRING_CHARS,
+    readonly maxEvents = DEFAULT_MAX_EVENTS,
+  ) {}
+
+  get size(): number {
+    return this.items.length;
+  }
+
+  get events(): readonly AgentEvent[] {
+    return this.items;
+  }
+
+  has(id: string): boolean {
+    return this.ids.has(id);
+  }
+
+  /** Whether an event's strings were cut on the way in (its whole text needs the server). */
+  wasCut(id: string): boolean {
+    return this.cut.has(id);
+  }
+
+  get full(): boolean {
+    return this.items.length >= this.maxEvents;
+  }
+
+  /** Adds the events not held yet, in the order given; returns those added. */
+  append(events: readonly AgentEvent[]): AgentEvent[] {
+    const added = this.fresh(events);
+    this.items.push(...added);
+    return added;
+  }
+
+  /** Adds older events (given oldest first) before every held one. */
+  prepend(events: readonly AgentEvent[]): AgentEvent[] {
+    const added = this.fresh(events);
+    this.items.unshift(...added);
+    return added;
+  }
+
+  /** The newest event with a timestamp, for the header's "last event at". */
+  last(): AgentEvent | undefined {
+    return this.items.at(-1);
+  }
+
+  private fresh(events: readonly AgentEvent[]): AgentEvent[] {
+    const added: AgentEvent[] = [];
+    for (const event of events) {
+      if (this.ids.has(event.id) || this.items.length + added.length >= this.maxEvents) continue;
+      this.ids.add(event.id);
+      const slim = cutStrings(event, this.maxStringChars);
+      if (slim !== event) this.cut.add(event.id);
+      added.push(slim as AgentEvent);
+    }
+    return added;
+  }
+}
+
+/** A copy with every string longer than `max` cut to `max`; the value itself when nothing was cut. */
+export function cutStrings(value: unknown, max: number): unknown {
+  if (typeof value === 'string') return value.length > max ? value.slice(0, max) : value;
+  if (Array.isArray(value)) {
+    let changed = false;
+    const copy = value.map((item) => {
+      const next = cutStrings(item, max);
+      if (next !== item) changed = true;
+      return next;
+    });
+    return changed ? copy : value;
+  }
+  if (value === null || typeof value !== 'object') return value;
+  let changed = false;
+  const copy: Record<string, unknown> = {};
+  for (const [key, child] of Object.entries(value)) {
+    const next = cutStrings(child, max);
+    if (next !== child) changed = true;
+    copy[key] = next;
+  }
+  return changed ? copy : value;
+}

@@ -1,0 +1,310 @@
+/**
+ * The agent server's event socket (`/sockets/events/<id>`): one JSON event per text frame. Pure
+ * Node (`ws`: the extension host has no global WebSocket). Every way it can end is one `ApiError`
+ * with the sandbox's key masked, and it ends by its deadlines whatever the server does: a handshake
+ * that never completes, an auth frame never answered, silence with no pings, frames too large.
+ */
+import WebSocket from 'ws';
+import { ApiError, messageOf, type ApiErrorKind } from '../errors';
+import { redactUrl, scrubSecrets } from '../redact';
+import { MAX_MESSAGE_CHARS, MAX_SERVER_TEXT_CHARS, clip, nestsDeeperThan, showable } from '../serverText';
+import type { TlsOptions } from '../transport';
+import { eventSocketUrl, type AgentEndpoint } from './endpoint';
+import { AgentEventSchema, type AgentEvent } from './events';
+
+/**
+ * `first-message`: the key goes in the first frame, never in a URL or header (agent server 1.34).
+ * `query`: `?session_api_key=` in the URL, for older agent servers that refuse a socket without it.
+ */
+export type SocketAuth = 'first-message' | 'query';
+
+/** Stored events the server sends after the snapshot; none by default (the feed reads history over REST). */
+export type SocketReplay = { mode: 'all' } | { mode: 'since'; afterTimestamp: string };
+
+export interface EventSocketOptions {
+  endpoint: AgentEndpoint;
+  auth: SocketAuth;
+  replay?: SocketReplay;
+  /** From dialling to live: the handshake and, with first-message auth, the server's first frame. */
+  connectTimeoutMs?: number;
+  /** With no frame and no ping for this long the connection counts as dead (the server pings every 20 s). */
+  idleTimeoutMs?: number;
+  /** Larger frames end the socket (uvicorn caps its own inbound frames at 16 MiB). */
+  maxFrameBytes?: number;
+  tls?: TlsOptions;
+  signal?: AbortSignal;
+  onEvent(event: AgentEvent): void;
+  /** A frame that was not an event was skipped; the socket goes on. */
+  onProblem?(problem: ApiError): void;
+}
+
+export interface EventSocket {
+  /** Settles (never rejects) when the socket has ended, with why; `cancelled` after `close()`. */
+  readonly ended: Promise<ApiError>;
+  /** Sends a JSON frame; false when the socket is not open. */
+  send(frame: unknown): boolean;
+  close(): void;
+}
+
+const DEFAULT_CONNECT_TIMEOUT_MS = 15_000;
+const DEFAULT_IDLE_TIMEOUT_MS = 60_000;
+const DEFAULT_MAX_FRAME_BYTES = 16 * 1024 * 1024;
+const MAX_JSON_DEPTH = 256;
+/** Close codes the agent server uses. */
+const AUTH_FAILED = 4001;
+const NOT_FOUND = 4004;
+const TRY_AGAIN_LATER = 1013;
+
+/** Opens the socket; resolves once it is live, rejects with an `ApiError` by the connect deadline. */
+export function openEventSocket(options: EventSocketOptions): Promise<EventSocket> {
+  return new Promise((resolve, reject) => new SocketSession(options, resolve, reject).start());
+}
+
+class SocketSession implements EventSocket {
+  readonly ended: Promise<ApiError>;
+  private endWith!: (error: ApiError) => void;
+  private socket: WebSocket | undefined;
+  private live = false;
+  private finished = false;
+  private connectTimer: NodeJS.Timeout | undefined;
+  private idleTimer: NodeJS.Timeout | undefined;
+  private readonly secrets: string[];
+  private readonly path: string;
+
+  constructor(
+    private readonly options: EventSocketOptions,
+    private readonly onLive: (socket: EventSocket) => void,
+    private readonly onFailed: (error: ApiError) => void,
+  ) {
+    this.ended = new Promise((resolve) => (this.endWith = resolve));
+    const key = options.endpoint.sessionApiKey;
+    this.secrets = key ? [key, encodeURIComponent(key), JSON.stringify(key).slice(1, -1)] : [];
+    this.path = `/sockets/events/${options.endpoint.conversationId}`;
+  }
+
+  start(): void {
+    const { signal } = this.options;
+    if (signal?.aborted) return this.finish(this.error('cancelled', `${this.where()} was cancelled.`));
+    signal?.addEventListener('abort', this.onAbort, { once: true });
+    this.connectTimer = setTimeout(() => {
+      const seconds = Math.round((this.options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS) / 100) / 10;
+      this.finish(
+        this.error('timeout', `The agent server did not open ${this.where()} within ${seconds} s.`),
+      );
+    }, this.options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS);
+    let socket: WebSocket;
+    try {
+      socket = new WebSocket(this.url(), {
+        maxPayload: this.options.maxFrameBytes ?? DEFAULT_MAX_FRAME_BYTES,
+        followRedirects: false,
+        perMessageDeflate: false,
+        handshakeTimeout: this.options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS,
+        ...(this.options.tls ?? {}),
+      });
+    } catch (cause) {
+      return this.finish(this.error('network', `Cannot open ${this.where()} (${this.reason(cause)}).`));
+    }
+    this.socket = socket;
+    socket.on('open', () => this.opened());
+    socket.on('message', (data, isBinary) => this.received(data, isBinary));
+    socket.on('ping', () => this.heard());
+    socket.on('pong', () => this.heard());
+    socket.on('error', (cause) => this.failed(cause));
+    socket.on('close', (code, reason) => this.closed(code, reason.toString('utf8')));
+  }
+
+  send(frame: unknown): boolean {
+    if (this.finished || this.socket?.readyState !== WebSocket.OPEN) return false;
+    this.socket.send(JSON.stringify(frame));
+    return true;
+  }
+
+  close(): void {
+    this.finish(this.error('cancelled', `${this.where()} was closed.`));
+  }
+
+  private readonly onAbort = (): void => {
+    this.finish(this.error('cancelled', `${this.where()} was cancelled.`));
+  };
+
+  private url(): string {
+    const query = new URLSearchParams();
+    const key = this.options.endpoint.sessionApiKey;
+    if (this.options.auth === 'query' && key) query.set('session_api_key', key);
+    const replay = this.options.replay;
+    if (replay?.mode === 'all') {
+      query.set('resend_mode', 'all');
+      // older agent servers know only the deprecated flag; newer ones take either
+      query.set('resend_all', 'true');
+    } else if (replay?.mode === 'since') {
+      query.set('resend_mode', 'since');
+      query.set('after_timestamp', replay.afterTimestamp);
+    }
+    return eventSocketUrl(this.options.endpoint.baseUrl, this.options.endpoint.conversationId, query);
+  }
+
+  private opened(): void {
+    this.heard();
+    const key = this.options.endpoint.sessionApiKey;
+    if (this.options.auth === 'first-message' && key) {
+      this.socket?.send(JSON.stringify({ type: 'auth', session_api_key: key }));
+      // live once the server answers: with a wrong key it closes 4001 instead
+      return;
+    }
+    this.becomeLive();
+  }
+
+  private becomeLive(): void {
+    if (this.live || this.finished) return;
+    this.live = true;
+    clearTimeout(this.connectTimer);
+    this.onLive(this);
+  }
+
+  private received(data: WebSocket.RawData, isBinary: boolean): void {
+    if (this.finished) return;
+    this.heard();
+    this.becomeLive();
+    if (isBinary) return this.problem('a binary frame');
+    const text = Array.isArray(data)
+      ? Buffer.concat(data).toString('utf8')
+      : Buffer.from(data as ArrayBuffer).toString('utf8');
+    if (nestsDeeperThan(text, MAX_JSON_DEPTH))
+      return this.problem(`a frame nested deeper than ${MAX_JSON_DEPTH} levels`);
+    let json: unknown;
+    try {
+      json = JSON.parse(text);
+    } catch {
+      return this.problem(`a frame that is not JSON (${text.length} characters)`);
+    }
+    const parsed = AgentEventSchema.safeParse(json);
+    if (!parsed.success) return this.problem('a frame that is not an event');
+    try {
+      this.options.onEvent(parsed.data);
+    } catch {
+      // a failing listener must not end the socket
+    }
+  }
+
+  private problem(what: string): void {
+    try {
+      this.options.onProblem?.(
+        this.error('invalid_response', `The agent server sent ${what} on ${this.where()}; it was skipped.`),
+      );
+    } catch {
+      // as above
+    }
+  }
+
+  /** Any sign of life pushes the idle deadline back. */
+  private heard(): void {
+    clearTimeout(this.idleTimer);
+    const idleMs = this.options.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS;
+    this.idleTimer = setTimeout(() => {
+      this.finish(
+        this.error(
+          'timeout',
+          `The agent server went silent on ${this.where()} (no frame or ping for ${Math.round(idleMs / 1000)} s).`,
+        ),
+      );
+    }, idleMs);
+  }
+
+  private failed(cause: Error): void {
+    const text = this.reason(cause);
+    const status = /Unexpected server response: (\d{3})/.exec(cause.message)?.[1];
+    if (status) {
+      const code = Number(status);
+      const kind: ApiErrorKind =
+        code === 401 || code === 403
+          ? 'unauthorized'
+          : code === 404
+            ? 'not_found'
+            : code >= 500
+              ? 'server'
+              : 'invalid_response';
+      return this.finish(this.error(kind, `The agent server refused ${this.where()} (HTTP ${code}).`, code));
+    }
+    const wsCode = (cause as { code?: unknown }).code;
+    if (wsCode === 'WS_ERR_UNSUPPORTED_MESSAGE_LENGTH') {
+      return this.finish(
+        this.error(
+          'invalid_response',
+          `The agent server sent a frame larger than ${Math.round((this.options.maxFrameBytes ?? DEFAULT_MAX_FRAME_BYTES) / 1048576)} MB on ${this.where()}.`,
+        ),
+      );
+    }
+    if (typeof wsCode === 'string' && wsCode.startsWith('WS_ERR_')) {
+      return this.finish(
+        this.error(
+          'invalid_response',
+          `The agent server broke the WebSocket protocol on ${this.where()} (${text}).`,
+        ),
+      );
+    }
+    this.finish(this.error('network', `Cannot reach the agent server for ${this.where()} (${text}).`));
+  }
+
+  private closed(code: number, reason: string): void {
+    const said = showable(scrubSecrets(reason, this.secrets), MAX_SERVER_TEXT_CHARS);
+    const because = said ? `: ${said}` : '';
+    if (code === AUTH_FAILED)
+      return this.finish(
+        this.error('unauthorized', `The agent server refused the sandbox's key (${code}${because}).`),
+      );
+    if (code === NOT_FOUND)
+      return this.finish(
+        this.error('not_found', `The agent server does not know this conversation (${code}${because}).`),
+      );
+    if (code === TRY_AGAIN_LATER)
+      return this.finish(
+        this.error(
+          'server',
+          `The agent server has too many connections to this conversation (${code}${because}).`,
+        ),
+      );
+    this.finish(
+      this.error(
+        'network',
+        this.live
+          ? `The agent server closed ${this.where()} (${code}${because}).`
+          : `The agent server closed ${this.where()} before it was open (${code}${because}).`,
+      ),
+    );
+  }
+
+  private finish(error: ApiError): void {
+    if (this.finished) return;
+    this.finished = true;
+    clearTimeout(this.connectTimer);
+    clearTimeout(this.idleTimer);
+    this.options.signal?.removeEventListener('abort', this.onAbort);
+    const socket = this.socket;
+    if (socket) {
+      socket.removeAllListeners();
+      // a late error from the dying socket must not become an uncaught exception
+      socket.on('error', () => undefined);
+      socket.terminate();
+    }
+    if (!this.live) this.onFailed(error);
+    this.endWith(error);
+  }
+
+  private where(): string {
+    return `the event socket of conversation ${this.options.endpoint.conversationId}`;
+  }
+
+  private reason(cause: unknown): string {
+    return showable(scrubSecrets(messageOf(cause), this.secrets), 200) || 'unknown error';
+  }
+
+  private error(kind: ApiErrorKind, message: string, status?: number): ApiError {
+    return new ApiError({
+      kind,
+      method: 'GET',
+      path: redactUrl(this.path),
+      status,
+      message: clip(scrubSecrets(message, this.secrets), MAX_MESSAGE_CHARS),
+    });
+  }
+}

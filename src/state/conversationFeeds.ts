@@ -1,0 +1,172 @@
+/**
+ * One live feed per open conversation, shared by every view that shows it (the panel now, the
+ * watcher of the next issue), closed when the last one lets go. What a closed feed held is kept
+ * while VS Code runs (the last few conversations), so reopening one, or one whose sandbox was
+ * paused meanwhile, shows what it last had instead of an empty page.
+ */
+import * as vscode from 'vscode';
+import {
+  AgentServerClient,
+  agentEndpointOf,
+  EventFeed,
+  type AppConversation,
+  type EventLog,
+  type FeedTarget,
+  normalizeUuid,
+} from '../api';
+import type { Log } from '../core/log';
+import type { Connection } from './connection';
+import type { OpenHandsStore } from './store';
+
+export interface FeedLease extends vscode.Disposable {
+  readonly feed: EventFeed;
+  /** The app server's view of the conversation, as last read (title, sandbox status, model). */
+  readonly conversation: AppConversation | undefined;
+}
+
+interface OpenFeed {
+  feed: EventFeed;
+  leases: number;
+}
+
+/** How many closed conversations' events are kept for a reopen. */
+const KEPT_CLOSED = 8;
+
+export class ConversationFeeds implements vscode.Disposable {
+  private readonly open = new Map<string, OpenFeed>();
+  /** Closed feeds' events, oldest first (a Map keeps insertion order). */
+  private readonly kept = new Map<string, EventLog>();
+  /** The app server's view of each open conversation, as last read. */
+  private readonly conversations = new Map<string, AppConversation>();
+  private readonly changed = new vscode.EventEmitter<string>();
+  /** A conversation's app-server view changed (fired with its id). */
+  readonly onDidChangeConversation = this.changed.event;
+  private readonly disposables: vscode.Disposable[] = [];
+
+  constructor(
+    private readonly connection: Connection,
+    private readonly store: OpenHandsStore,
+    private readonly log: Log,
+  ) {
+    this.disposables.push(
+      this.changed,
+      // another server or key: every feed asks where its conversation is again
+      connection.onDidChange(() => {
+        for (const open of this.open.values()) open.feed.wake();
+      }),
+      // a sandbox that came back: its offline feeds start again without waiting for the user
+      store.onDidChange(() => this.wakeResumed()),
+    );
+  }
+
+  /** The feed of a conversation, started if needed; dispose the lease when done with it. */
+  acquire(conversationId: string): FeedLease {
+    const id = normalizeUuid(conversationId);
+    let open = this.open.get(id);
+    if (!open) {
+      const kept = this.kept.get(id);
+      this.kept.delete(id);
+      const known = this.store.findConversation(id);
+      if (known) this.conversations.set(id, known);
+      const feed = new EventFeed({
+        resolve: (signal) => this.resolve(id, signal),
+        clientFor: (endpoint) =>
+          new AgentServerClient({
+            endpoint,
+            timeoutMs: this.connection.config.requestTimeoutMs,
+            tls: this.connection.tls,
+            logBodies: () => this.log.httpLevel === 'bodies',
+            onLog: (entry) => this.log.request(entry),
+          }),
+        tls: this.connection.tls,
+        events: kept,
+        log: (message) => this.log.info(message),
+      });
+      open = { feed, leases: 0 };
+      this.open.set(id, open);
+      open.feed.start();
+    }
+    open.leases++;
+    const current = open;
+    const conversations = this.conversations;
+    let released = false;
+    return {
+      feed: current.feed,
+      get conversation() {
+        return conversations.get(id);
+      },
+      dispose: () => {
+        if (released) return;
+        released = true;
+        this.release(id, current);
+      },
+    };
+  }
+
+  /** How many feeds are open (tests: one per open conversation, none after the panels close). */
+  get openCount(): number {
+    return this.open.size;
+  }
+
+  private release(id: string, open: OpenFeed): void {
+    if (--open.leases > 0 || this.open.get(id) !== open) return;
+    this.open.delete(id);
+    this.conversations.delete(id);
+    open.feed.dispose();
+    this.kept.set(id, open.feed.events);
+    while (this.kept.size > KEPT_CLOSED) {
+      const oldest = this.kept.keys().next().value;
+      if (oldest === undefined) break;
+      this.kept.delete(oldest);
+    }
+  }
+
+  /** Where the agent server of a conversation is now; asked on every (re)connect. */
+  private async resolve(id: string, signal: AbortSignal): Promise<FeedTarget> {
+    const client = this.connection.requireClient();
+    const [conversation] = await client.getConversations([id], { signal });
+    if (conversation && this.open.has(id)) {
+      this.conversations.set(id, conversation);
+      this.changed.fire(id);
+    }
+    if (!conversation) {
+      return {
+        endpoint: undefined,
+        reason: vscode.l10n.t('The OpenHands server does not know this conversation.'),
+      };
+    }
+    const endpoint = agentEndpointOf(conversation);
+    if (conversation.sandbox_status === 'RUNNING' && endpoint) return { endpoint };
+    return { endpoint: undefined, reason: offlineReason(conversation) };
+  }
+
+  private wakeResumed(): void {
+    for (const [id, open] of this.open) {
+      if (open.feed.current.status !== 'offline') continue;
+      const conversation = this.store.findConversation(id);
+      if (conversation?.sandbox_status === 'RUNNING') open.feed.wake();
+    }
+  }
+
+  dispose(): void {
+    for (const open of this.open.values()) open.feed.dispose();
+    this.open.clear();
+    this.kept.clear();
+    for (const disposable of this.disposables) disposable.dispose();
+  }
+}
+
+function offlineReason(conversation: AppConversation): string {
+  switch (conversation.sandbox_status) {
+    case 'PAUSED':
+      return vscode.l10n.t('The sandbox is paused.');
+    case 'STARTING':
+      return vscode.l10n.t('The sandbox is starting.');
+    case 'ERROR':
+      return vscode.l10n.t('The sandbox failed.');
+    case 'MISSING':
+      return vscode.l10n.t('The sandbox is gone.');
+    default:
+      return vscode.l10n.t('The agent server of this conversation cannot be reached.');
+  }
+}

@@ -1,0 +1,217 @@
+/**
+ * The host side of one conversation panel: follows the conversation's feed, keeps its transcript
+ * (rows, numbered by `epoch`/`rev`), and sends the page what changed. A page that was just loaded or
+ * missed a change asks with `ready` and gets the whole transcript again, newest rows first, so a
+ * long conversation paints its end at once. No vscode import: the panel wires it to the webview.
+ */
+import type { AppConversation } from '../../../api';
+import type { EventFeed, FeedState } from '../../../api/agentServer/eventFeed';
+import type { EventLogChange } from '../../../api/agentServer/eventLog';
+import { scrubSecrets } from '../../../api/redact';
+import {
+  dispatchMessage,
+  WebviewToHostSchema,
+  type Header,
+  type HostToWebview,
+  type MessageHandlers,
+  type WebviewToHost,
+} from '../shared/protocol';
+import { STREAMING_ROW_ID, type Row } from '../shared/rows';
+import { Transcript, type TranscriptChange } from './transcript';
+
+export interface ControllerDeps {
+  conversationId: string;
+  feed: EventFeed;
+  /** The app server's view of the conversation, as last read. */
+  conversation(): AppConversation | undefined;
+  post(message: HostToWebview): void;
+  /** Secrets that must never reach the page (the API key, the sandbox's key), read when needed. */
+  secrets(): readonly (string | undefined)[];
+  openLink(url: string): void;
+  resumeSandbox(): void;
+  openInBrowser(): void;
+  showLog(): void;
+  warn(message: string): void;
+}
+
+/** The newest rows sent first after a reset; the rest follows in older chunks. */
+const FIRST_CHUNK = 300;
+const OLDER_CHUNK = 1000;
+
+export class ConversationController {
+  private readonly transcript = new Transcript();
+  private epoch = Date.now();
+  private rev = 0;
+  private streamingShown = false;
+  private readonly subscriptions: { dispose(): void }[];
+  private readonly handlers: MessageHandlers<WebviewToHost>;
+
+  constructor(private readonly deps: ControllerDeps) {
+    this.take({ prepended: [], appended: deps.feed.events.events });
+    this.subscriptions = [
+      deps.feed.onEvents((change) => this.send(this.take(change))),
+      deps.feed.onState((state) => this.stateChanged(state)),
+    ];
+    this.handlers = {
+      ready: (message) => this.ready(message.epoch, message.rev),
+      openLink: (message) => deps.openLink(message.url),
+      expand: (message) => this.expand(message.id),
+      resumeSandbox: () => deps.resumeSandbox(),
+      reconnect: () => deps.feed.wake(),
+      openInBrowser: () => deps.openInBrowser(),
+      showLog: () => deps.showLog(),
+    };
+  }
+
+  /** A message from the page; malformed ones are dropped. */
+  receive(raw: unknown): void {
+    const handled = dispatchMessage(WebviewToHostSchema, this.handlers, raw);
+    if (!handled.ok) this.deps.warn(`Conversation panel: dropped a malformed message (${handled.problem}).`);
+  }
+
+  /** The header as it stands (also sent whenever it changes). */
+  header(): Header {
+    const state = this.deps.feed.current;
+    const conversation = this.deps.conversation();
+    const sandboxStatus = conversation?.sandbox_status ?? null;
+    return {
+      conversationId: this.deps.conversationId,
+      title: this.scrub(conversation?.title || `Conversation ${this.deps.conversationId.slice(0, 5)}`),
+      executionStatus: state.executionStatus ?? conversation?.execution_status ?? null,
+      sandboxStatus,
+      model: state.model ?? conversation?.llm_model ?? null,
+      feed: state.status,
+      feedDetail: state.detail ? this.scrub(state.detail) : null,
+      retryInMs: state.retryAt === undefined ? null : Math.max(0, state.retryAt - Date.now()),
+      canResume: sandboxStatus === 'PAUSED' || sandboxStatus === 'MISSING' || sandboxStatus === 'ERROR',
+      eventCount: this.deps.feed.events.size,
+    };
+  }
+
+  /** The app server's view changed (title, sandbox status): the header follows. */
+  conversationChanged(): void {
+    this.deps.post({ type: 'header', header: this.header() });
+  }
+
+  dispose(): void {
+    for (const subscription of this.subscriptions.splice(0)) subscription.dispose();
+  }
+
+  private ready(epoch: number | undefined, rev: number | undefined): void {
+    if (epoch === this.epoch && rev === this.rev) {
+      this.deps.post({ type: 'header', header: this.header() });
+      return;
+    }
+    this.resend();
+  }
+
+  /** Everything again: a reset, the newest rows, then older chunks back to the first. */
+  private resend(): void {
+    this.epoch = Math.max(Date.now(), this.epoch + 1);
+    this.rev = 0;
+    this.deps.post({ type: 'reset', epoch: this.epoch, rev: this.rev, header: this.header() });
+    const rows = this.transcript.all.map((row) => this.clean(row));
+    if (this.deps.feed.current.streaming) rows.push(this.streamingRow());
+    this.streamingShown = this.deps.feed.current.streaming !== undefined;
+    let end = rows.length;
+    let start = Math.max(0, end - FIRST_CHUNK);
+    this.postRows('end', rows.slice(start, end));
+    while (start > 0) {
+      end = start;
+      start = Math.max(0, end - OLDER_CHUNK);
+      this.postRows('start', rows.slice(start, end));
+    }
+  }
+
+  private take(change: EventLogChange): TranscriptChange {
+    const older = change.prepended.length
+      ? this.transcript.prepend(change.prepended)
+      : { start: [], end: [], removed: [] };
+    const newer = change.appended.length
+      ? this.transcript.append(change.appended)
+      : { start: [], end: [], removed: [] };
+    return {
+      start: older.start,
+      end: [...older.end, ...newer.end],
+      removed: [...older.removed, ...newer.removed],
+    };
+  }
+
+  private send(change: TranscriptChange): void {
+    if (change.start.length)
+      this.postRows(
+        'start',
+        change.start.map((row) => this.clean(row)),
+      );
+    if (change.removed.length) {
+      this.deps.post({ type: 'remove', epoch: this.epoch, rev: ++this.rev, ids: change.removed });
+    }
+    if (change.end.length) {
+      // the final message replaces the streaming bubble, which must stay the last row until then
+      if (this.streamingShown && !this.deps.feed.current.streaming) this.dropStreaming();
+      this.postRows(
+        'end',
+        change.end.map((row) => this.clean(row)),
+      );
+    }
+    this.deps.post({ type: 'header', header: this.header() });
+  }
+
+  private stateChanged(state: FeedState): void {
+    if (state.streaming) {
+      this.streamingShown = true;
+      this.postRows('end', [this.streamingRow()]);
+    } else if (this.streamingShown) this.dropStreaming();
+    this.deps.post({ type: 'header', header: this.header() });
+  }
+
+  private dropStreaming(): void {
+    this.streamingShown = false;
+    this.deps.post({ type: 'remove', epoch: this.epoch, rev: ++this.rev, ids: [STREAMING_ROW_ID] });
+  }
+
+  private streamingRow(): Row {
+    const streaming = this.deps.feed.current.streaming;
+    return this.clean({
+      id: STREAMING_ROW_ID,
+      timestamp: '',
+      kind: 'streaming',
+      text: streaming?.text ?? '',
+      ...(streaming?.reasoning ? { reasoning: streaming.reasoning } : {}),
+    });
+  }
+
+  private expand(id: string): void {
+    const row = this.transcript.expand(id);
+    if (row) this.deps.post({ type: 'expanded', row: this.clean(row) });
+  }
+
+  private postRows(at: 'start' | 'end', rows: Row[]): void {
+    if (rows.length === 0) return;
+    this.deps.post({ type: 'rows', epoch: this.epoch, rev: ++this.rev, at, rows });
+  }
+
+  /**
+   * The page never holds a secret: an agent can print the sandbox's key (`env`), and a server can
+   * echo the API key, so every text of a row is scrubbed of the secrets the extension knows.
+   */
+  private clean(row: Row): Row {
+    const secrets = this.deps.secrets().filter((secret): secret is string => !!secret);
+    if (secrets.length === 0) return row;
+    return scrubRow(row, secrets) as Row;
+  }
+
+  private scrub(text: string): string {
+    return scrubSecrets(text, this.deps.secrets());
+  }
+}
+
+function scrubRow(value: unknown, secrets: readonly string[]): unknown {
+  if (typeof value === 'string')
+    return secrets.some((secret) => value.includes(secret)) ? scrubSecrets(value, secrets) : value;
+  if (Array.isArray(value)) return value.map((item) => scrubRow(item, secrets));
+  if (value === null || typeof value !== 'object') return value;
+  const copy: Record<string, unknown> = {};
+  for (const [key, child] of Object.entries(value)) copy[key] = scrubRow(child, secrets);
+  return copy;
+}

@@ -1,0 +1,152 @@
+/**
+ * A conversation in an editor tab: one panel per conversation (revealed when opened again),
+ * restored after a reload by the serializer of `VIEW_TYPE`. The page is not retained while hidden:
+ * the controller keeps the transcript and sends it again when the page comes back.
+ */
+import * as vscode from 'vscode';
+import { normalizeUuid } from '../../../api';
+import type { FeedLease } from '../../../state/conversationFeeds';
+import { webviewDocument } from '../../kit/host/document';
+import { newNonce, postChecked, webviewAsset, webviewOptions } from '../../kit/host/panel';
+import { HostToWebviewSchema, VIEW_TYPE, type HostToWebview } from '../shared/protocol';
+import { ConversationController } from './controller';
+
+export interface PanelEnvironment {
+  extensionUri: vscode.Uri;
+  acquire(conversationId: string): FeedLease;
+  /** Fires with a conversation id when the app server's view of it changed. */
+  onDidChangeConversation: vscode.Event<string>;
+  secrets(lease: FeedLease): readonly (string | undefined)[];
+  openLink(url: string): void;
+  resumeSandbox(sandboxId: string): void;
+  openInBrowser(conversationId: string): void;
+  showLog(): void;
+  warn(message: string): void;
+}
+
+/** What VS Code keeps for a reload: the page's state must carry the conversation id. */
+export interface PanelState {
+  conversationId?: unknown;
+}
+
+export class ConversationPanel implements vscode.Disposable {
+  private static readonly panels = new Map<string, ConversationPanel>();
+
+  private readonly disposables: vscode.Disposable[] = [];
+  private readonly lease: FeedLease;
+  private readonly posted = new vscode.EventEmitter<HostToWebview>();
+  /** Every message sent to the page (tests observe the transcript through it). */
+  readonly onDidPost = this.posted.event;
+  readonly controller: ConversationController;
+  private disposed = false;
+
+  static get all(): readonly ConversationPanel[] {
+    return [...ConversationPanel.panels.values()];
+  }
+
+  static find(conversationId: string): ConversationPanel | undefined {
+    return ConversationPanel.panels.get(normalizeUuid(conversationId));
+  }
+
+  static show(conversationId: string, title: string, env: PanelEnvironment): ConversationPanel {
+    const existing = ConversationPanel.find(conversationId);
+    if (existing) {
+      existing.panel.reveal();
+      return existing;
+    }
+    const panel = vscode.window.createWebviewPanel(VIEW_TYPE, title, vscode.ViewColumn.Active, {
+      ...webviewOptions(env.extensionUri),
+      retainContextWhenHidden: false,
+      enableFindWidget: true,
+    });
+    return new ConversationPanel(panel, normalizeUuid(conversationId), env);
+  }
+
+  /** After a reload: the panel VS Code restored, for the conversation its page remembered. */
+  static revive(panel: vscode.WebviewPanel, state: PanelState | undefined, env: PanelEnvironment): void {
+    const id = typeof state?.conversationId === 'string' ? normalizeUuid(state.conversationId) : undefined;
+    if (!id || !/^[0-9a-f]{32}$/.test(id) || ConversationPanel.find(id)) {
+      panel.dispose();
+      return;
+    }
+    new ConversationPanel(panel, id, env);
+  }
+
+  private constructor(
+    readonly panel: vscode.WebviewPanel,
+    readonly conversationId: string,
+    env: PanelEnvironment,
+  ) {
+    ConversationPanel.panels.set(conversationId, this);
+    panel.iconPath = vscode.Uri.joinPath(env.extensionUri, 'media', 'openhands.svg');
+    panel.webview.options = webviewOptions(env.extensionUri);
+    this.lease = env.acquire(conversationId);
+    const lease = this.lease;
+    this.controller = new ConversationController({
+      conversationId,
+      feed: lease.feed,
+      conversation: () => lease.conversation,
+      post: (message) => this.post(message, env),
+      secrets: () => env.secrets(lease),
+      openLink: (url) => env.openLink(url),
+      resumeSandbox: () => {
+        const sandboxId = lease.conversation?.sandbox_id;
+        if (sandboxId) env.resumeSandbox(sandboxId);
+      },
+      openInBrowser: () => env.openInBrowser(conversationId),
+      showLog: () => env.showLog(),
+      warn: (message) => env.warn(message),
+    });
+    this.retitle();
+    panel.webview.html = html(panel.webview, env);
+    this.disposables.push(
+      this.posted,
+      panel.webview.onDidReceiveMessage((raw: unknown) => this.controller.receive(raw)),
+      env.onDidChangeConversation((id) => {
+        if (id !== conversationId) return;
+        this.retitle();
+        this.controller.conversationChanged();
+      }),
+      panel.onDidDispose(() => this.dispose()),
+    );
+  }
+
+  dispose(): void {
+    if (this.disposed) return;
+    this.disposed = true;
+    if (ConversationPanel.panels.get(this.conversationId) === this)
+      ConversationPanel.panels.delete(this.conversationId);
+    this.controller.dispose();
+    this.lease.dispose();
+    for (const disposable of this.disposables.splice(0)) disposable.dispose();
+    this.panel.dispose();
+  }
+
+  private retitle(): void {
+    this.panel.title = this.controller.header().title;
+  }
+
+  private post(message: HostToWebview, env: PanelEnvironment): void {
+    if (this.disposed) return;
+    const sent = postChecked(this.panel.webview, HostToWebviewSchema, message, () =>
+      env.warn(`Conversation panel: not sending an invalid ${message.type} message to the page.`),
+    );
+    if (sent) this.posted.fire(sent);
+  }
+}
+
+function html(webview: vscode.Webview, env: PanelEnvironment): string {
+  const asset = (name: string) => webviewAsset(webview, env.extensionUri, name);
+  return webviewDocument({
+    cspSource: webview.cspSource,
+    nonce: newNonce(),
+    scriptUri: asset('conversation.js'),
+    stylesheets: [
+      { href: asset('codicon.css'), id: 'vscode-codicon-stylesheet' },
+      { href: asset('conversation.css') },
+    ],
+    title: vscode.l10n.t('OpenHands Conversation'),
+    lang: vscode.env.language,
+    body: '<main id="app" aria-busy="true"></main>',
+  });
+}

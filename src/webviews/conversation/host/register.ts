@@ -1,0 +1,134 @@
+/**
+ * Wires conversation panels into the extension: the feeds they follow, the serializer (panels come
+ * back after a reload), and a `vscode://` link that opens one. Which conversation a command means is
+ * the commands' business (`openhands.openConversation` calls `show`).
+ */
+import * as vscode from 'vscode';
+import { normalizeUuid } from '../../../api';
+import type { Log } from '../../../core/log';
+import type { ApiKeys } from '../../../core/secretsManager';
+import type { Connection } from '../../../state/connection';
+import type { ConversationFeeds } from '../../../state/conversationFeeds';
+import { VIEW_TYPE } from '../shared/protocol';
+import { ConversationPanel, type PanelEnvironment, type PanelState } from './panel';
+
+export interface ConversationPanels {
+  /** Opens (or reveals) the panel of a conversation. */
+  show(conversationId: string, title: string): void;
+}
+
+/** Hooks for the integration tests, returned only when the extension runs its test suite. */
+export interface ConversationPanelTestApi {
+  openIds(): string[];
+  /** Every message the host sent a conversation's page since the panel opened (or the last `clear`). */
+  posted(conversationId: string): unknown[];
+  /** Hands a message to a panel's host as if its page had posted it. */
+  sendFromWebview(conversationId: string, message: unknown): boolean;
+  feedCount(): number;
+  close(conversationId: string): void;
+}
+
+const LINK_SCHEMES = new Set(['http:', 'https:', 'mailto:']);
+
+export function registerConversationPanels(
+  context: vscode.ExtensionContext,
+  deps: { connection: Connection; feeds: ConversationFeeds; log: Log; apiKeys: ApiKeys },
+): { panels: ConversationPanels; testApi: ConversationPanelTestApi | undefined } {
+  const { connection, feeds, log } = deps;
+  let apiKey: string | undefined;
+  const readKey = async () => {
+    const url = connection.config.serverUrl;
+    apiKey = url ? await deps.apiKeys.get(url) : undefined;
+  };
+  void readKey();
+
+  const env: PanelEnvironment = {
+    extensionUri: context.extensionUri,
+    acquire: (id) => feeds.acquire(id),
+    onDidChangeConversation: feeds.onDidChangeConversation,
+    secrets: (lease) => [apiKey, lease.conversation?.session_api_key ?? undefined],
+    openLink: (url) => void openLink(url, log),
+    resumeSandbox: (sandboxId) => void vscode.commands.executeCommand('openhands.resumeSandbox', sandboxId),
+    openInBrowser: (id) => void vscode.commands.executeCommand('openhands.openConversationInBrowser', id),
+    showLog: () => log.show(),
+    warn: (message) => log.warn(message),
+  };
+
+  const recorded = new Map<string, unknown[]>();
+  const testing = context.extensionMode === vscode.ExtensionMode.Test;
+  const track = (panel: ConversationPanel) => {
+    if (!testing) return;
+    const messages: unknown[] = [];
+    recorded.set(panel.conversationId, messages);
+    panel.onDidPost((message) => messages.push(message));
+  };
+
+  context.subscriptions.push(
+    connection.onDidChange(() => void readKey()),
+    vscode.window.registerWebviewPanelSerializer(VIEW_TYPE, {
+      deserializeWebviewPanel: async (panel, state: PanelState | undefined) => {
+        ConversationPanel.revive(panel, state, env);
+        const revived =
+          typeof state?.conversationId === 'string'
+            ? ConversationPanel.find(state.conversationId)
+            : undefined;
+        if (revived) track(revived);
+      },
+    }),
+    vscode.window.registerUriHandler({
+      handleUri: (uri) => {
+        const id = conversationIdOf(uri);
+        if (id) void vscode.commands.executeCommand('openhands.openConversation', id);
+        else
+          void vscode.window.showWarningMessage(vscode.l10n.t('This OpenHands link names no conversation.'));
+      },
+    }),
+    { dispose: () => ConversationPanel.all.forEach((panel) => panel.dispose()) },
+  );
+
+  const panels: ConversationPanels = {
+    show: (conversationId, title) => {
+      const known = ConversationPanel.find(conversationId);
+      const panel = ConversationPanel.show(conversationId, title, env);
+      if (!known) track(panel);
+    },
+  };
+  if (!testing) return { panels, testApi: undefined };
+  return {
+    panels,
+    testApi: {
+      openIds: () => ConversationPanel.all.map((panel) => panel.conversationId),
+      posted: (id) => recorded.get(normalizeUuid(id)) ?? [],
+      sendFromWebview: (id, message) => {
+        const panel = ConversationPanel.find(id);
+        panel?.controller.receive(message);
+        return panel !== undefined;
+      },
+      feedCount: () => feeds.openCount,
+      close: (id) => ConversationPanel.find(id)?.dispose(),
+    },
+  };
+}
+
+/** `vscode://<extension>/conversation?id=<id>` or `…/conversations/<id>`. */
+export function conversationIdOf(uri: vscode.Uri): string | undefined {
+  const fromQuery = new URLSearchParams(uri.query).get('id');
+  const fromPath = /^\/conversations?\/([0-9a-fA-F-]{32,36})\/?$/.exec(uri.path)?.[1];
+  const id = fromQuery ?? fromPath;
+  return id && /^[0-9a-f]{32}$/.test(normalizeUuid(id)) ? normalizeUuid(id) : undefined;
+}
+
+/** Links from a page open here, after a check: only http(s) and mailto, never command: or file:. */
+async function openLink(url: string, log: Log): Promise<void> {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return;
+  }
+  if (!LINK_SCHEMES.has(parsed.protocol)) {
+    log.warn(`Conversation panel: a link with the scheme ${parsed.protocol} was not opened.`);
+    return;
+  }
+  await vscode.env.openExternal(vscode.Uri.parse(parsed.toString(), true));
+}

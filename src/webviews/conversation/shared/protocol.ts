@@ -1,0 +1,91 @@
+/**
+ * The one protocol between a conversation panel (extension host) and its webview. Both sides parse
+ * every incoming message with these schemas and handle it through a `MessageHandlers` map, so a
+ * malformed message is dropped, never acted on. No vscode import: the webview bundles this file.
+ *
+ * The host keeps the transcript; the page holds a copy it can lose at any time (it is not retained
+ * while hidden). Each change the host sends carries the transcript's `epoch` and the next `rev`; a
+ * page that sees a gap, or that was just loaded, sends `ready` with what it has and the host sends
+ * the transcript again (newest rows first, so the end of a long conversation paints at once).
+ */
+import * as z from 'zod/mini';
+import '../../../zodLocale';
+import { RowSchema } from './rows';
+
+export const VIEW_TYPE = 'openhands.conversation';
+
+/** How the live feed stands, for the header's mark. */
+export const FEED_STATES = [
+  /** Reading the history and opening the socket. */
+  'connecting',
+  'live',
+  /** The socket broke; retrying (see `retryInMs`). What is shown may be behind. */
+  'reconnecting',
+  /** The sandbox is not running (paused, starting, gone): nothing to follow; what is shown is the last known. */
+  'offline',
+  /** Gave up (refused, not found, invalid settings) until the user acts. */
+  'failed',
+] as const;
+export const FeedStateSchema = z.enum(FEED_STATES);
+export type FeedState = z.infer<typeof FeedStateSchema>;
+
+export const HeaderSchema = z.strictObject({
+  conversationId: z.string(),
+  title: z.string(),
+  /** The agent's execution status as the agent server last said it (idle, running, …); null when unknown. */
+  executionStatus: z.nullable(z.string()),
+  /** RUNNING, PAUSED, …; null when unknown. */
+  sandboxStatus: z.nullable(z.string()),
+  model: z.nullable(z.string()),
+  feed: FeedStateSchema,
+  /** Why the feed is not live, secret-free; null when it is. */
+  feedDetail: z.nullable(z.string()),
+  /** When the next reconnect attempt starts, from now. */
+  retryInMs: z.nullable(z.number()),
+  /** The sandbox can be resumed from here (it is paused or stopped). */
+  canResume: z.boolean(),
+  /** Events held (not rows): shown in the footer, and lets tests see the transcript is whole. */
+  eventCount: z.number(),
+});
+export type Header = z.infer<typeof HeaderSchema>;
+
+export const WebviewToHostSchema = z.discriminatedUnion('type', [
+  /**
+   * The page is listening. `epoch`/`rev` say what it already holds (absent after a load): the host
+   * answers with `reset` and the whole transcript unless they are current.
+   */
+  z.strictObject({ type: z.literal('ready'), epoch: z.optional(z.number()), rev: z.optional(z.number()) }),
+  /** A link in a message was clicked; the host opens it if it is http(s) or mailto. */
+  z.strictObject({ type: z.literal('openLink'), url: z.string().check(z.maxLength(8192)) }),
+  /** "Show all" on a clipped row: the host answers with `expanded`. */
+  z.strictObject({ type: z.literal('expand'), id: z.string().check(z.maxLength(200)) }),
+  z.strictObject({ type: z.literal('resumeSandbox') }),
+  /** Try the feed again now (after a failure, or to skip the backoff). */
+  z.strictObject({ type: z.literal('reconnect') }),
+  z.strictObject({ type: z.literal('openInBrowser') }),
+  z.strictObject({ type: z.literal('showLog') }),
+]);
+export type WebviewToHost = z.infer<typeof WebviewToHostSchema>;
+
+export const HostToWebviewSchema = z.discriminatedUnion('type', [
+  /** Start over: drop every row. The rows follow in `rows` messages of the same epoch. */
+  z.strictObject({ type: z.literal('reset'), epoch: z.number(), rev: z.number(), header: HeaderSchema }),
+  /**
+   * Rows to put in place: a row whose id the page holds is replaced where it is; a new one goes at
+   * the end (`at: 'end'`, newer) or before every row (`at: 'start'`, older history, in order).
+   */
+  z.strictObject({
+    type: z.literal('rows'),
+    epoch: z.number(),
+    rev: z.number(),
+    at: z.enum(['start', 'end']),
+    rows: z.array(RowSchema),
+  }),
+  z.strictObject({ type: z.literal('remove'), epoch: z.number(), rev: z.number(), ids: z.array(z.string()) }),
+  z.strictObject({ type: z.literal('header'), header: HeaderSchema }),
+  /** The row again with every text whole (after `expand`); not part of the rev sequence. */
+  z.strictObject({ type: z.literal('expanded'), row: RowSchema }),
+]);
+export type HostToWebview = z.infer<typeof HostToWebviewSchema>;
+
+export { dispatchMessage, type MessageHandlers } from '../../kit/shared/messages';

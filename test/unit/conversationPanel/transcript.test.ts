@@ -1,0 +1,260 @@
+// The transcript the panel shows, built from the agent server's events as 1.34 sends them (frames
+// from the reference's live run): pairing, order, clipping, unknown kinds, history read backwards.
+import assert from 'node:assert/strict';
+import type { AgentEvent } from '../../../src/api';
+import { compactDiff } from '../../../src/webviews/conversation/host/lineDiff';
+import { DISPLAY_LIMITS, Transcript } from '../../../src/webviews/conversation/host/transcript';
+
+let counter = 0;
+function event(kind: string, fields: Record<string, unknown>, source = 'agent'): AgentEvent {
+  counter++;
+  return {
+    id: `e${counter}`,
+    timestamp: `2026-11-23T19:49:${String(counter % 60).padStart(2, '0')}.000001`,
+    source,
+    ...fields,
+    kind,
+  };
+}
+
+function terminalPair(command: string, output: string, exitCode: number): [AgentEvent, AgentEvent] {
+  const action = event('ActionEvent', {
+    thought: [{ type: 'text', text: 'Let me look.' }],
+    action: { command, is_input: false, reset: false, kind: 'TerminalAction' },
+    tool_name: 'terminal',
+    tool_call_id: `call-${counter}`,
+    security_risk: 'LOW',
+    summary: `terminal: ${command}`,
+  });
+  const observation = event(
+    'ObservationEvent',
+    {
+      tool_name: 'terminal',
+      tool_call_id: action['tool_call_id'],
+      observation: {
+        content: [{ type: 'text', text: output }],
+        is_error: false,
+        command,
+        exit_code: exitCode,
+        kind: 'TerminalObservation',
+      },
+      action_id: action.id,
+    },
+    'environment',
+  );
+  return [action, observation];
+}
+
+describe('conversation transcript', () => {
+  it('pairs a terminal action with its observation: command, output, exit code, failure', () => {
+    const transcript = new Transcript();
+    const [ok, okResult] = terminalPair('echo hi', 'hi', 0);
+    const [bad, badResult] = terminalPair('false', '', 3);
+    transcript.append([ok, bad]);
+    const change = transcript.append([okResult, badResult]);
+    assert.equal(transcript.size, 2, 'an action and its observation are one row');
+    const [first, second] = transcript.all;
+    assert.ok(first?.kind === 'action' && second?.kind === 'action');
+    assert.deepEqual(first.terminal, { command: 'echo hi', output: 'hi', exitCode: 0 });
+    assert.equal(first.state, 'done');
+    assert.equal(first.thought, 'Let me look.');
+    assert.equal(second.state, 'failed');
+    assert.equal(second.terminal?.exitCode, 3);
+    assert.deepEqual(
+      change.end.map((row) => row.id),
+      [ok.id, bad.id],
+      'the rows change in place',
+    );
+  });
+
+  it('keeps storage order, never timestamp order', () => {
+    const transcript = new Transcript();
+    const late = event(
+      'MessageEvent',
+      { llm_message: { role: 'user', content: [{ type: 'text', text: 'first' }] } },
+      'user',
+    );
+    const early = event('MessageEvent', {
+      llm_message: { role: 'assistant', content: [{ type: 'text', text: 'second' }] },
+    });
+    early.timestamp = '2000-01-01T00:00:00';
+    transcript.append([late, early]);
+    assert.deepEqual(
+      transcript.all.map((row) => row.kind === 'message' && row.markdown),
+      ['first', 'second'],
+    );
+  });
+
+  it('shows a finish as the agent message, a rejection, an agent error by tool call, notices and unknown kinds', () => {
+    const transcript = new Transcript();
+    const finish = event('ActionEvent', {
+      action: { message: 'All **done**.', kind: 'FinishAction' },
+      tool_name: 'finish',
+      tool_call_id: 'f1',
+      security_risk: 'UNKNOWN',
+    });
+    const [rejected] = terminalPair('rm -rf /', '', 0);
+    const reject = event(
+      'UserRejectObservation',
+      {
+        tool_name: 'terminal',
+        tool_call_id: rejected['tool_call_id'],
+        rejection_reason: 'no',
+        rejection_source: 'user',
+        action_id: rejected.id,
+      },
+      'environment',
+    );
+    const broken = event('ActionEvent', {
+      tool_name: 'file_editor',
+      tool_call_id: 'broken-call',
+      security_risk: 'UNKNOWN',
+    });
+    const error = event('AgentErrorEvent', {
+      tool_name: 'file_editor',
+      tool_call_id: 'broken-call',
+      error: 'bad args',
+    });
+    const conversationError = event(
+      'ConversationErrorEvent',
+      { code: 'MaxIterationsReached', detail: 'limit 500' },
+      'environment',
+    );
+    const future = event('FutureEvent', { note: 'from a newer server' }, 'environment');
+    const status = event(
+      'ConversationStateUpdateEvent',
+      { key: 'execution_status', value: 'running' },
+      'environment',
+    );
+    transcript.append([
+      finish,
+      rejected,
+      reject,
+      broken,
+      error,
+      conversationError,
+      event('PauseEvent', {}, 'user'),
+      future,
+      status,
+    ]);
+    const rows = transcript.all;
+    assert.deepEqual(
+      rows.map((row) => row.kind),
+      ['message', 'action', 'action', 'notice', 'notice', 'generic'],
+    );
+    assert.ok(
+      rows[0]?.kind === 'message' && rows[0].role === 'agent' && rows[0].markdown === 'All **done**.',
+    );
+    assert.ok(rows[1]?.kind === 'action' && rows[1].state === 'rejected' && rows[1].result === 'no');
+    assert.ok(rows[2]?.kind === 'action' && rows[2].state === 'failed' && rows[2].result === 'bad args');
+    assert.ok(
+      rows[3]?.kind === 'notice' &&
+        rows[3].level === 'error' &&
+        rows[3].detail === 'MaxIterationsReached: limit 500',
+    );
+    assert.ok(
+      rows[5]?.kind === 'generic' &&
+        rows[5].eventKind === 'FutureEvent' &&
+        rows[5].summary === 'from a newer server',
+    );
+  });
+
+  it('turns a file edit into a compact diff', () => {
+    const transcript = new Transcript();
+    const before = Array.from({ length: 50 }, (_, i) => `line ${i}`).join('\n') + '\n';
+    const after = before.replace('line 25\n', 'line twenty-five\n');
+    const action = event('ActionEvent', {
+      action: { command: 'str_replace', path: '/w/a.py', kind: 'FileEditorAction' },
+      tool_name: 'file_editor',
+      tool_call_id: 'c',
+      security_risk: 'LOW',
+    });
+    const observation = event(
+      'ObservationEvent',
+      {
+        tool_name: 'file_editor',
+        tool_call_id: 'c',
+        action_id: action.id,
+        observation: {
+          content: [],
+          is_error: false,
+          command: 'str_replace',
+          path: '/w/a.py',
+          prev_exist: true,
+          old_content: before,
+          new_content: after,
+          kind: 'FileEditorObservation',
+        },
+      },
+      'environment',
+    );
+    transcript.append([action, observation]);
+    const row = transcript.all[0];
+    assert.ok(row?.kind === 'action' && row.edit);
+    assert.equal(row.edit.added, 1);
+    assert.equal(row.edit.removed, 1);
+    assert.deepEqual(
+      row.edit.lines.filter((line) => line.op !== ' ').map((line) => `${line.op}${line.text}`),
+      ['…22 unchanged lines', '-line 25', '+line twenty-five', '…21 unchanged lines'],
+    );
+  });
+
+  it('clips huge output and gives it whole on expand', () => {
+    const transcript = new Transcript();
+    const big = 'x'.repeat(DISPLAY_LIMITS.output * 3);
+    const [action, observation] = terminalPair('cat big', big, 0);
+    transcript.append([action, observation]);
+    const row = transcript.all[0];
+    assert.ok(row?.kind === 'action');
+    assert.equal(row.terminal?.output?.length, DISPLAY_LIMITS.output);
+    assert.deepEqual(row.terminal?.outputClip, { fullLength: big.length });
+    const whole = transcript.expand(action.id);
+    assert.ok(whole?.kind === 'action');
+    assert.equal(whole.terminal?.output, big);
+  });
+
+  it('joins an observation read before its action (history read backwards)', () => {
+    const transcript = new Transcript();
+    const [action, observation] = terminalPair('ls', 'a b', 0);
+    const newest = transcript.append([observation]);
+    assert.equal(newest.end[0]?.id, observation.id, 'the observation shows on its own first');
+    const older = transcript.prepend([action]);
+    assert.deepEqual(older.removed, [observation.id]);
+    assert.equal(older.start[0]?.id, action.id);
+    assert.equal(transcript.size, 1);
+    const row = transcript.all[0];
+    assert.ok(row?.kind === 'action' && row.terminal?.output === 'a b' && row.state === 'done');
+  });
+
+  it('never shows an event twice', () => {
+    const transcript = new Transcript();
+    const [action, observation] = terminalPair('ls', 'a', 0);
+    transcript.append([action, observation]);
+    const again = transcript.append([action, observation]);
+    assert.equal(transcript.size, 1);
+    assert.equal(again.end.length, 0);
+  });
+});
+
+describe('compact diff', () => {
+  it('shows a new file as added lines and an unchanged file as nothing', () => {
+    assert.deepEqual(compactDiff('', 'a\nb\n'), {
+      lines: [
+        { op: '+', text: 'a' },
+        { op: '+', text: 'b' },
+      ],
+      added: 2,
+      removed: 0,
+    });
+    assert.deepEqual(compactDiff('a\n', 'a\n'), { lines: [], added: 0, removed: 0 });
+  });
+
+  it('stays bounded for a huge rewrite', () => {
+    const before = Array.from({ length: 5000 }, (_, i) => `a${i}`).join('\n');
+    const after = Array.from({ length: 5000 }, (_, i) => `b${i}`).join('\n');
+    const diff = compactDiff(before, after, 200);
+    assert.equal(diff.added, 5000);
+    assert.equal(diff.removed, 5000);
+    assert.equal(diff.lines.length, 201);
+  });
+});
