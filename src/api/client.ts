@@ -58,6 +58,8 @@ export interface OpenHandsClientOptions {
   onLog?: (entry: RequestLogEntry) => void;
   /** Adds redacted request and response bodies to log entries. */
   logBodies?: boolean | (() => boolean);
+  /** Further secrets to mask in every error and log entry, asked per request. */
+  extraSecrets?: () => readonly string[];
   maxRateLimitRetries?: number;
   maxRetryAfterMs?: number;
   tls?: TlsOptions;
@@ -198,7 +200,13 @@ export class OpenHandsClient {
 
   /** Polls the start task until READY (returned) or ERROR (thrown as `StartTaskFailedError`). */
   waitForStartTask(taskId: string, options: WaitForStartTaskOptions = {}): Promise<AppConversationStartTask> {
-    return waitForStartTask((ids, signal) => this.getStartTasks(ids, { signal }), taskId, options);
+    return waitForStartTask(
+      (ids, signal) => this.getStartTasks(ids, { signal }),
+      taskId,
+      options,
+      // the ERROR detail may echo the key, or a token the start request carried
+      () => this.transport.knownSecrets(),
+    );
   }
 
   searchStartTasks(

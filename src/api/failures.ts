@@ -1,11 +1,12 @@
 /**
  * Every way one call can fail, as an `ApiError` that says what really happened and holds no secret:
- * server text is scrubbed of every value the call sent (the key, tokens, MCP keys and env values),
- * cleaned and clipped, and a transport failure keeps only its code and message as the cause.
+ * server text is scrubbed of every value the call sent (the key, tokens, MCP keys and env values) and
+ * of every secret its reply carried (session keys, `tkn=` credentials: see `learn`), cleaned and
+ * clipped, and a transport failure keeps only its code and message as the cause.
  */
 import axios from 'axios';
 import { ApiError, messageOf, type ApiErrorKind, type ValidationIssue } from './errors';
-import { redactUrl, scrubSecrets } from './redact';
+import { echoForms, MIN_SECRET_LENGTH, redactUrl, scrubSecrets } from './redact';
 import { describeWait, MAX_MESSAGE_CHARS, MAX_SERVER_TEXT_CHARS, clip, showable } from './serverText';
 
 /** Node's codes for a certificate the client does not trust. */
@@ -27,20 +28,62 @@ export interface CallContext {
   /** Path and query as sent; shown without the query, kept with credentials masked. */
   path: string;
   serverUrl: string;
-  /** Every secret value the call carried; none may appear in what the error says. */
+  /** Every secret value the call carried, in the forms a server could echo; none may appear in what the error says. */
   secrets: readonly string[];
 }
 
+/**
+ * Secrets read in one reply, past which they are no longer masked one by one (each costs a pass over
+ * every text masked): the server's text is withheld from the error and the log instead.
+ */
+const MAX_SECRETS_PER_CALL = 2000;
+const WITHHELD = '(withheld: the reply carries more secrets than can be masked)';
+
 export class CallFailures {
   private readonly where: string;
+  private readonly secrets: Set<string>;
+  private secretList: readonly string[];
+  /** Secrets added by `learn`. */
+  private learned = 0;
+  private overflowed = false;
 
   constructor(private readonly call: CallContext) {
     this.where = `${call.method} ${stripQuery(call.path)}`;
+    this.secrets = new Set(call.secrets);
+    this.secretList = [...this.secrets];
+  }
+
+  /** Every secret masked so far: what the call sent, and what its reply carried. */
+  get knownSecrets(): readonly string[] {
+    return this.secretList;
+  }
+
+  /** The reply carried more secrets than are masked one by one: nothing the server said may be shown. */
+  get withholding(): boolean {
+    return this.overflowed;
+  }
+
+  /**
+   * Adds secrets read in the reply (a sandbox's session key, the `tkn=` of a VS Code URL), so that every
+   * error and log entry built from then on masks them as well as what the call sent.
+   */
+  learn(values: readonly string[]): void {
+    const before = this.learned;
+    for (const form of echoForms(values)) {
+      if (form.length < MIN_SECRET_LENGTH || this.secrets.has(form)) continue;
+      if (this.learned >= MAX_SECRETS_PER_CALL) {
+        this.overflowed = true;
+        break;
+      }
+      this.secrets.add(form);
+      this.learned++;
+    }
+    if (this.learned !== before) this.secretList = [...this.secrets];
   }
 
   /** Masks every secret of the call, and query-string credentials, in server or system text. */
   scrub(text: string): string {
-    return scrubSecrets(text, this.call.secrets);
+    return scrubSecrets(text, this.secretList);
   }
 
   /** Anything thrown while handling the call, as an ApiError (a bug must not escape as a RangeError). */
@@ -264,6 +307,7 @@ export class CallFailures {
   }
 
   private shown(text: string, maxChars = MAX_SERVER_TEXT_CHARS): string {
+    if (this.overflowed && text) return WITHHELD;
     return showable(this.scrub(text), maxChars);
   }
 

@@ -85,6 +85,97 @@ export function secretsIn(value: unknown, parentKey = '', found: string[] = []):
   return found;
 }
 
+/**
+ * Every secret in JSON text read as far as it goes: what `secretsIn` finds in the parsed value, found
+ * also in a body that is cut short or malformed, so that the part of it an error or a log quotes is
+ * masked. Each value comes as decoded and as written (escapes and all, or cut where the text ends).
+ * Plain text that quotes JSON, and JSON quoted inside a string, are read the same way.
+ */
+export function secretsInJsonText(text: string): string[] {
+  const found: string[] = [];
+  const open: JsonContainer[] = [];
+  for (const [token] of text.matchAll(JSON_TOKEN)) {
+    const top = open.at(-1);
+    const first = token.charAt(0);
+    if (first === '{' || first === '[') {
+      // an array hands its own key on to its items, as `secretsIn` does
+      const key = top === undefined ? '' : top.array ? top.key : (top.pending ?? '');
+      open.push({ array: first === '[', key, pending: undefined, expectsKey: first === '{' });
+    } else if (first === '}' || first === ']') open.pop();
+    else if (first === ',') {
+      if (top && !top.array) Object.assign(top, { pending: undefined, expectsKey: true });
+    } else if (first === ':') {
+      if (top && !top.array) top.expectsKey = false;
+    } else if (top && !top.array && top.expectsKey)
+      top.pending = first === '"' ? jsonString(token).value : token;
+    else {
+      const { value, written } =
+        first === '"' ? jsonString(token) : { value: jsonLiteral(token), written: token };
+      const inObject = top !== undefined && !top.array;
+      // a flag holds no secret, and masking "true" everywhere would garble the text around it
+      if (inObject && typeof value !== 'boolean' && isSecretValue(top.key, top.pending ?? '', value)) {
+        found.push(String(value));
+        if (written !== value) found.push(written);
+      } else if (typeof value === 'string') {
+        secretsIn(value, '', found);
+        // JSON quoted inside a string (a proxy's error wrapping the reply) is read as JSON too
+        if (value.includes('"')) found.push(...secretsInJsonText(value));
+      }
+    }
+  }
+  return found;
+}
+
+/** A string (closed, or cut off by the end of the text), a structural character, or a bare literal. */
+const JSON_TOKEN = /"(?:[^"\\]|\\[\s\S])*(?:"|\\?$)|[{}[\]:,]|[^\s{}[\]:,"]+/g;
+
+interface JsonContainer {
+  array: boolean;
+  /** The key this object or array is the value of. */
+  key: string;
+  /** In an object: the key whose value comes next. */
+  pending: string | undefined;
+  expectsKey: boolean;
+}
+
+/** A string token decoded, and as written between its quotes; a cut one decoded as far as it goes. */
+function jsonString(token: string): { value: string; written: string } {
+  const whole = parseJsonString(token);
+  if (whole !== undefined) return { value: whole, written: token.slice(1, -1) };
+  // cut off: drop an escape the cut left incomplete, and close the string
+  const written = token.slice(1).replace(/\\(u[0-9a-fA-F]{0,3})?$/, '');
+  return { value: parseJsonString(`"${written}"`) ?? written, written };
+}
+
+function parseJsonString(token: string): string | undefined {
+  try {
+    const value: unknown = JSON.parse(token);
+    return typeof value === 'string' ? value : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** A number, `true`, `false` or `null`; anything else (a cut number, a word of plain text) as written. */
+function jsonLiteral(token: string): unknown {
+  try {
+    return JSON.parse(token);
+  } catch {
+    return token;
+  }
+}
+
+/** The forms a secret can be echoed back in: as is, escaped inside a JSON string, and URL-encoded. */
+export function echoForms(values: Iterable<string>): string[] {
+  const forms = new Set<string>();
+  for (const value of values) {
+    forms.add(value);
+    forms.add(JSON.stringify(value).slice(1, -1));
+    forms.add(encodeURIComponent(value));
+  }
+  return [...forms];
+}
+
 function isSecretValue(parentKey: string, key: string, value: unknown): boolean {
   // stdio env values are secrets by convention (tokens for the MCP server), the names are not
   if (parentKey === 'env' && typeof value === 'string') return value !== '';
@@ -92,7 +183,7 @@ function isSecretValue(parentKey: string, key: string, value: unknown): boolean 
 }
 
 /** Shorter values are too likely to be ordinary words to be masked everywhere. */
-const MIN_SECRET_LENGTH = 4;
+export const MIN_SECRET_LENGTH = 4;
 
 /** Removes every occurrence of the given secret values, and query-string credentials, from free text. */
 export function scrubSecrets(text: string, secrets: readonly (string | undefined)[]): string {

@@ -44,3 +44,38 @@ export function sleep(
     signal?.addEventListener('abort', abort, { once: true });
   });
 }
+
+/**
+ * `work`, or a rejection the moment `signal` aborts, whichever comes first: the abort settles the wait
+ * even when the work never does (a read from a server that stalled mid-body). The work is still
+ * followed afterwards: a value it gives late goes to `disposeLate` (so nothing stays open), a late
+ * failure is dropped (never unhandled).
+ */
+export function untilAborted<T>(
+  work: Promise<T>,
+  signal: AbortSignal,
+  disposeLate: (value: T) => void = () => {},
+): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    let settled = false;
+    const abort = () => {
+      settled = true;
+      reject(signal.reason instanceof Error ? signal.reason : new Error('The operation was aborted.'));
+    };
+    if (signal.aborted) abort();
+    else signal.addEventListener('abort', abort, { once: true });
+    work.then(
+      (value) => {
+        signal.removeEventListener('abort', abort);
+        if (settled) disposeLate(value);
+        else resolve(value);
+        settled = true;
+      },
+      (error: unknown) => {
+        signal.removeEventListener('abort', abort);
+        if (!settled) reject(error);
+        settled = true;
+      },
+    );
+  });
+}

@@ -1,5 +1,7 @@
 import { ApiError } from './errors';
 import type { AppConversationStartTask } from './models';
+import { echoForms, redactJson, scrubSecrets, secretsIn } from './redact';
+import { showable } from './serverText';
 import { sleep } from './signals';
 import { normalizeUuid } from './uuid';
 
@@ -15,17 +17,34 @@ export interface WaitForStartTaskOptions {
   maxConsecutiveErrors?: number;
 }
 
-/** A start task that ended in ERROR. `detail` is the server's text (possibly empty). */
+/**
+ * A start task that ended in ERROR. `detail` is the server's text (possibly empty), masked like every
+ * call failure: it arrives in a successful reply, so no call failure has masked it.
+ */
 export class StartTaskFailedError extends ApiError {
-  constructor(readonly task: AppConversationStartTask) {
+  /**
+   * The task as the server sent it, with every secret masked and without its `request` (the initial
+   * message, and whatever else the start carried).
+   */
+  readonly task: AppConversationStartTask;
+
+  /**
+   * @param secrets every secret the client knows (`HttpTransport.knownSecrets`); those inside the task
+   *   itself (a session key, a URL's credentials) are masked as well
+   */
+  constructor(task: AppConversationStartTask, secrets: readonly string[] = []) {
+    const masked = [...secrets, ...echoForms(secretsIn(task))];
+    const detail = task.detail === null ? undefined : showable(scrubSecrets(task.detail, masked));
     super({
       kind: 'server',
-      message: task.detail
-        ? `The conversation could not be started: ${task.detail}`
+      message: detail
+        ? `The conversation could not be started: ${detail}`
         : 'The conversation could not be started (the server gave no reason).',
-      serverMessage: task.detail ?? undefined,
+      serverMessage: detail,
     });
     this.name = 'StartTaskFailedError';
+    // the copy keeps the task's shape: masking replaces strings with strings
+    this.task = redactJson({ ...task, request: null }, masked) as AppConversationStartTask;
   }
 }
 
@@ -38,6 +57,8 @@ export async function waitForStartTask(
   ) => Promise<(AppConversationStartTask | null)[]>,
   taskId: string,
   options: WaitForStartTaskOptions = {},
+  /** Every secret the client knows, asked when a failure is built from a task (see `StartTaskFailedError`). */
+  knownSecrets: () => readonly string[] = () => [],
 ): Promise<AppConversationStartTask> {
   const intervalMs = options.intervalMs ?? 1000;
   const deadline = Date.now() + (options.timeoutMs ?? 10 * 60_000);
@@ -65,14 +86,16 @@ export async function waitForStartTask(
         options.onProgress?.(task);
       }
       if (task.status === 'READY') return task;
-      if (task.status === 'ERROR') throw new StartTaskFailedError(task);
+      if (task.status === 'ERROR') throw new StartTaskFailedError(task, knownSecrets());
     }
     if (Date.now() + intervalMs > deadline) {
       throw new ApiError({
         kind: 'timeout',
-        message: `The conversation is still starting (${lastStatus ?? 'unknown status'}) after ${Math.round(
-          (options.timeoutMs ?? 600_000) / 1000,
-        )} s; it may still finish on the server.`,
+        message: `The conversation is still starting (${
+          lastStatus === undefined
+            ? 'unknown status'
+            : showable(scrubSecrets(lastStatus, knownSecrets()), 100)
+        }) after ${Math.round((options.timeoutMs ?? 600_000) / 1000)} s; it may still finish on the server.`,
       });
     }
     await sleep(intervalMs, options.signal, cancelled);

@@ -1,14 +1,23 @@
 import axios, { type AxiosInstance, type AxiosRequestConfig, type AxiosResponse } from 'axios';
 import type * as z from 'zod/mini';
+import { ClientRequest } from 'node:http';
 import { Agent as HttpsAgent } from 'node:https';
 import type { Readable } from 'node:stream';
 import { ApiError, type ApiErrorKind } from './errors';
 import { CallFailures, parseJsonOrUndefined, serverText } from './failures';
 import { JsonArrayStreamParser } from './jsonArrayStream';
 import { buildQuery, type QueryParams } from './query';
-import { urlCredentials, redactJson, redactUrl, secretsIn } from './redact';
+import {
+  echoForms,
+  MIN_SECRET_LENGTH,
+  redactJson,
+  redactUrl,
+  secretsIn,
+  secretsInJsonText,
+  urlCredentials,
+} from './redact';
 import { MAX_LOGGED_TEXT_CHARS, clip, nestsDeeperThan } from './serverText';
-import { sleep, withDeadline, type Deadline } from './signals';
+import { sleep, untilAborted, withDeadline, type Deadline } from './signals';
 
 /** How the API key travels. The OSS server uses the session header; hosted ones use the others. */
 export type AuthHeader = 'X-Session-API-Key' | 'Authorization' | 'X-Access-Token';
@@ -45,6 +54,11 @@ export interface TransportOptions {
   onLog?: (entry: RequestLogEntry) => void;
   /** Adds masked bodies to log entries; a function is asked per request, so it can follow a setting. */
   logBodies?: boolean | (() => boolean);
+  /**
+   * Further secrets to mask in every error and log entry, asked per request: values the caller knows
+   * up front that neither the key nor a request body carries (an agent server's session key).
+   */
+  extraSecrets?: () => readonly string[];
   tls?: TlsOptions;
 }
 
@@ -72,14 +86,15 @@ const DEFAULT_STREAM_TIMEOUT_MS = 15 * 60_000;
 const DEFAULT_MAX_RESPONSE_BYTES = 32 * 1024 * 1024;
 /** Our replies nest a dozen levels at most; anything near this is hostile. */
 const MAX_JSON_DEPTH = 256;
+/** Secret values of earlier calls (sent, and received) still masked in later ones; the newest are kept. */
+const MAX_REMEMBERED_SECRETS = 256;
 
-/** One call in flight: what it sent, which secrets it carried, and how it fails. */
+/** One call in flight: what it sent, and how it fails (`failures` also holds every secret it knows). */
 interface Call<T> {
   spec: RequestSpec<T>;
   /** Path and query as sent. */
   path: string;
   failures: CallFailures;
-  secrets: readonly string[];
   started: number;
 }
 
@@ -93,6 +108,10 @@ export class HttpTransport {
   private readonly maxRateLimitRetries: number;
   private readonly maxRetryAfterMs: number;
   private readonly maxResponseBytes: number;
+  /** What earlier calls sent (tokens, MCP keys): a later reply may echo a value the server stored. */
+  private readonly sentSecrets = new RecentSecrets(MAX_REMEMBERED_SECRETS);
+  /** What earlier replies carried (sandboxes' session keys): a later failure may quote one. */
+  private readonly receivedSecrets = new RecentSecrets(MAX_REMEMBERED_SECRETS);
 
   constructor(private readonly options: TransportOptions) {
     this.baseUrl = options.baseUrl.replace(/\/+$/, '');
@@ -118,6 +137,23 @@ export class HttpTransport {
 
   get serverUrl(): string {
     return this.baseUrl;
+  }
+
+  /**
+   * Every secret this transport knows, in the forms a server could echo it in: the key, the server
+   * URL's credentials, the extra secrets, and what earlier calls sent and received. Also for failures
+   * built outside a call (a start task that ended in ERROR), so they are masked like call failures.
+   */
+  knownSecrets(): string[] {
+    return [
+      ...echoForms([
+        ...(this.apiKey ? [this.apiKey] : []),
+        ...urlCredentials(this.baseUrl),
+        ...(this.options.extraSecrets?.() ?? []),
+      ]),
+      ...this.sentSecrets.forms(),
+      ...this.receivedSecrets.forms(),
+    ];
   }
 
   async request<T>(spec: RequestSpec<T>): Promise<T> {
@@ -155,31 +191,24 @@ export class HttpTransport {
 
   private newCall<T>(spec: RequestSpec<T>): Call<T> {
     const path = spec.path + buildQuery(spec.query);
-    const secrets = this.secretsOf(spec, path);
+    const sent = [...secretsIn(spec.body), ...urlCredentials(path)];
+    const secrets = [...this.knownSecrets(), ...echoForms(sent)];
+    this.sentSecrets.add(sent);
     return {
       spec,
       path,
-      secrets,
       started: Date.now(),
       failures: new CallFailures({ method: spec.method, path, serverUrl: this.baseUrl, secrets }),
     };
   }
 
-  /** Every secret value the call sends, in the forms a server could echo it back in. */
-  private secretsOf(spec: RequestSpec<unknown>, path: string): string[] {
-    const values = [
-      ...(this.apiKey ? [this.apiKey] : []),
-      ...secretsIn(spec.body),
-      ...urlCredentials(path),
-      ...urlCredentials(this.baseUrl),
-    ];
-    const forms = new Set<string>();
-    for (const value of values) {
-      forms.add(value);
-      forms.add(JSON.stringify(value).slice(1, -1));
-      forms.add(encodeURIComponent(value));
-    }
-    return [...forms];
+  /**
+   * Masks, from here on, every secret a reply carries (a sandbox's session key, a VS Code URL's `tkn=`):
+   * in this call, and in later ones that may quote it.
+   */
+  private learnSecrets(call: Call<unknown>, found: readonly string[]): void {
+    call.failures.learn(found);
+    this.receivedSecrets.add(found);
   }
 
   /** 429 is retried for idempotent GETs only; a POST may already have had its effect. */
@@ -195,7 +224,11 @@ export class HttpTransport {
     const deadline = withDeadline(call.spec.signal, this.timeoutMs);
     let response: AxiosResponse<string>;
     try {
-      response = await this.http.request<string>(this.requestConfig(call, deadline.signal));
+      // raced with the abort: a call settles when its caller or deadline ends it, whatever axios does
+      response = await untilAborted(
+        this.http.request<string>(this.requestConfig(call, deadline.signal)),
+        deadline.signal,
+      );
     } catch (cause) {
       const error = this.transportFailure(call, cause, deadline);
       this.log(call, attempt, { errorKind: error.kind, started });
@@ -204,6 +237,9 @@ export class HttpTransport {
       deadline.dispose();
     }
     const text = typeof response.data === 'string' ? response.data : '';
+    // read from the text as far as it goes: a reply cut short or of the wrong shape is the one whose
+    // text the error and the log quote
+    this.learnSecrets(call, secretsInJsonText(text));
     try {
       const value = this.interpret(call, response.status, contentTypeOf(response), text, response.headers);
       this.log(call, attempt, { status: response.status, started, responseBody: value });
@@ -228,11 +264,16 @@ export class HttpTransport {
     const head = withDeadline(call.spec.signal, this.timeoutMs);
     let response: AxiosResponse<Readable>;
     try {
-      response = await this.http.request<Readable>({
-        ...this.requestConfig(call, head.signal),
-        responseType: 'stream',
-        transformResponse: undefined,
-      });
+      // a head that arrives after the abort is closed unread
+      response = await untilAborted(
+        this.http.request<Readable>({
+          ...this.requestConfig(call, head.signal),
+          responseType: 'stream',
+          transformResponse: undefined,
+        }),
+        head.signal,
+        closeReply,
+      );
     } catch (cause) {
       throw this.transportFailure(call, cause, head);
     } finally {
@@ -242,16 +283,21 @@ export class HttpTransport {
     // From here the server may work in silence; only the whole call's deadline (or the caller) ends it.
     const remainingMs = Math.max(1, this.streamTimeoutMs - (Date.now() - call.started));
     const whole = withDeadline(call.spec.signal, remainingMs);
-    const stop = () => response.data.destroy();
+    const reply = response;
+    const stop = () => closeReply(reply);
     whole.signal.addEventListener('abort', stop, { once: true });
     try {
       const status = response.status;
       const contentType = contentTypeOf(response);
+      // The reads are raced with the abort: a read waiting on a stalled server may never end by itself.
       if (status < 200 || status >= 300 || !/\bjson\b/i.test(contentType)) {
-        const text = await this.readText(call, response.data);
+        const text = await untilAborted(this.readText(call, response.data, whole.signal), whole.signal);
         throw this.interpretFailure(call, status, contentType, text, response.headers);
       }
-      return await this.readArray(call, response.data, status, onItem);
+      return await untilAborted(
+        this.readArray(call, response.data, status, onItem, whole.signal),
+        whole.signal,
+      );
     } catch (thrown) {
       if (call.spec.signal?.aborted) throw call.failures.cancelled();
       if (whole.timedOut()) throw call.failures.timeout(this.streamTimeoutMs);
@@ -260,7 +306,8 @@ export class HttpTransport {
     } finally {
       whole.signal.removeEventListener('abort', stop);
       whole.dispose();
-      if (!response.data.destroyed) response.data.destroy();
+      // a reply left unread (an error, a bad element) must not keep its connection
+      if (!response.data.readableEnded) closeReply(response);
     }
   }
 
@@ -269,6 +316,7 @@ export class HttpTransport {
     body: Readable,
     status: number,
     onItem: (item: T) => void,
+    signal: AbortSignal,
   ): Promise<T[]> {
     const parser = new JsonArrayStreamParser({ maxDepth: MAX_JSON_DEPTH });
     const decoder = new TextDecoder('utf-8');
@@ -284,12 +332,15 @@ export class HttpTransport {
           : call.failures.malformedJson(status, bytes);
       }
       for (const element of elements) {
+        this.learnSecrets(call, secretsIn(element));
         const item = this.validate(call, status, element);
         items.push(item);
         onItem(item);
       }
     };
     for await (const chunk of body as AsyncIterable<Buffer>) {
+      // after an abort the call has settled: no progress may be reported for it
+      signal.throwIfAborted();
       bytes += chunk.length;
       if (bytes > this.maxResponseBytes) throw call.failures.tooLarge(this.maxResponseBytes);
       // a character split across chunks is decoded once its last byte arrives
@@ -301,16 +352,19 @@ export class HttpTransport {
   }
 
   /** The whole body as text, decoded as a stream (split characters intact), refused past the size limit. */
-  private async readText(call: Call<unknown>, body: Readable): Promise<string> {
+  private async readText(call: Call<unknown>, body: Readable, signal: AbortSignal): Promise<string> {
     const decoder = new TextDecoder('utf-8');
     let text = '';
     let bytes = 0;
     for await (const chunk of body as AsyncIterable<Buffer>) {
+      signal.throwIfAborted();
       bytes += chunk.length;
       if (bytes > this.maxResponseBytes) throw call.failures.tooLarge(this.maxResponseBytes);
       text += decoder.decode(chunk, { stream: true });
     }
-    return text + decoder.decode();
+    text += decoder.decode();
+    this.learnSecrets(call, secretsInJsonText(text));
+    return text;
   }
 
   private requestConfig(call: Call<unknown>, signal: AbortSignal): AxiosRequestConfig {
@@ -386,7 +440,7 @@ export class HttpTransport {
 
   /** The server's own words in a failed reply, whole but for the size cap, with every secret masked. */
   private fullServerText(call: Call<unknown>, contentType: string, text: string): string | undefined {
-    if (!text) return undefined;
+    if (!text || call.failures.withholding) return undefined;
     const body =
       /\bjson\b/i.test(contentType) && !nestsDeeperThan(text, MAX_JSON_DEPTH)
         ? parseJsonOrUndefined(text)
@@ -422,8 +476,10 @@ export class HttpTransport {
         serverText: outcome.serverText,
         ...(this.logsBodies()
           ? {
-              requestBody: redactJson(call.spec.body, call.secrets),
-              responseBody: redactJson(outcome.responseBody, call.secrets),
+              requestBody: redactJson(call.spec.body, call.failures.knownSecrets),
+              responseBody: call.failures.withholding
+                ? undefined
+                : redactJson(outcome.responseBody, call.failures.knownSecrets),
             }
           : {}),
       };
@@ -432,6 +488,46 @@ export class HttpTransport {
       // A failing logger must never fail a request.
     }
   }
+}
+
+/** The newest secret values seen (at most `capacity`), with their echo forms worked out once. */
+class RecentSecrets {
+  private readonly values = new Set<string>();
+  private echoed: string[] | undefined;
+
+  constructor(private readonly capacity: number) {}
+
+  add(values: readonly string[]): void {
+    let changed = false;
+    for (const value of values.slice(-this.capacity)) {
+      if (value.length < MIN_SECRET_LENGTH) continue;
+      // re-inserted, so the value seen longest ago is the first to go
+      this.values.delete(value);
+      this.values.add(value);
+      changed = true;
+    }
+    if (!changed) return;
+    for (const oldest of this.values) {
+      if (this.values.size <= this.capacity) break;
+      this.values.delete(oldest);
+    }
+    this.echoed = undefined;
+  }
+
+  forms(): readonly string[] {
+    return (this.echoed ??= echoForms(this.values));
+  }
+}
+
+/**
+ * Ends a streamed reply for good. Destroying its stream alone does not do it: axios reads the socket
+ * through a size-limit generator that only ends at the socket's next chunk, which a stalled server
+ * never sends. Destroying the request closes the socket, and with it everything reading from it.
+ */
+function closeReply(response: AxiosResponse<Readable>): void {
+  const request: unknown = response.request;
+  if (request instanceof ClientRequest && !request.destroyed) request.destroy();
+  if (!response.data.destroyed) response.data.destroy();
 }
 
 function contentTypeOf(response: AxiosResponse): string {

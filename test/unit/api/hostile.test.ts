@@ -104,6 +104,7 @@ async function oneCall(
     elsewhereUrl: elsewhere.url,
     callId: id,
     timeoutMs: timing.timeoutMs,
+    received: [] as string[],
   };
   server.register(id, (socket, request, attempt) => scenario.respond(socket, request, attempt, context));
   const logs: RequestLogEntry[] = [];
@@ -163,7 +164,7 @@ async function oneCall(
     tally.nonApiErrors++;
     problem(`threw ${inspect(settled.error).slice(0, 300)}`);
   }
-  const everySecret = Object.values(secrets);
+  const everySecret = [...Object.values(secrets), ...context.received];
   const shown = renderings(settled.error, logs);
   const unrenderable = shown.find((text) => text.startsWith('UNRENDERABLE'));
   if (unrenderable) {

@@ -24,6 +24,11 @@ export interface Operation {
   run(client: OpenHandsClient, secrets: CallSecrets): Promise<unknown>;
   /** A correct reply to request number `attempt`, as a JSON value (a stream: its elements). */
   reply(text: string, attempt: number): unknown;
+  /**
+   * The same reply carrying a secret the client READS: a sandbox's session key (in `session_api_key`, and
+   * in the `tkn=` of a VS Code URL where the reply lists URLs), or the settings' search key.
+   */
+  replyWithKey(text: string, attempt: number, key: string): unknown;
   /** Whether the result carries `text` where the reply put it. */
   intact(result: unknown, text: string): boolean;
 }
@@ -37,6 +42,22 @@ function conversation(title: string) {
 
 function startTask(status: string, detail: string | null) {
   return { id: 'fedcba9876543210fedcba9876543210', status, detail };
+}
+
+function keyedSandbox(id: string, key: string) {
+  return {
+    id,
+    status: 'RUNNING',
+    session_api_key: key,
+    exposed_urls: [
+      { name: 'AGENT_SERVER', url: 'http://127.0.0.1:8000' },
+      { name: 'VSCODE', url: `http://127.0.0.1:8001/?tkn=${key}&folder=/workspace/project` },
+    ],
+  };
+}
+
+function keyed<T extends object>(value: T, key: string): T & { session_api_key: string } {
+  return { ...value, session_api_key: key };
 }
 
 function mcpConfig(secrets: CallSecrets) {
@@ -76,6 +97,7 @@ export const OPERATIONS: Operation[] = [
       items: [{ id: text, status: 'RUNNING', session_api_key: null }],
       next_page_id: null,
     }),
+    replyWithKey: (text, _attempt, key) => ({ items: [keyedSandbox(text, key)], next_page_id: null }),
     intact: (result, text) => field(result, 'items', 0, 'id') === text,
   },
   {
@@ -85,6 +107,12 @@ export const OPERATIONS: Operation[] = [
     requests: 1,
     run: (client) => client.getSettings(),
     reply: (text) => ({ llm_model: text, provider_tokens_set: {}, mcp_config: null }),
+    replyWithKey: (text, _attempt, key) => ({
+      llm_model: text,
+      provider_tokens_set: {},
+      mcp_config: null,
+      search_api_key: key,
+    }),
     intact: (result, text) => field(result, 'llm_model') === text,
   },
   {
@@ -94,6 +122,7 @@ export const OPERATIONS: Operation[] = [
     requests: 1,
     run: (client) => client.getConversations([CONVERSATION_ID]),
     reply: (text) => [conversation(text)],
+    replyWithKey: (text, _attempt, key) => [keyed(conversation(text), key)],
     intact: (result, text) => field(result, 0, 'title') === text,
   },
   {
@@ -106,6 +135,10 @@ export const OPERATIONS: Operation[] = [
       attempt === 1
         ? { items: [conversation(text)], next_page_id: '1' }
         : { items: [conversation(`${text}/2`)], next_page_id: null },
+    replyWithKey: (text, attempt, key) =>
+      attempt === 1
+        ? { items: [keyed(conversation(text), key)], next_page_id: '1' }
+        : { items: [keyed(conversation(`${text}/2`), key)], next_page_id: null },
     intact: (result, text) =>
       field(result, 'items', 0, 'title') === text && field(result, 'items', 1, 'title') === `${text}/2`,
   },
@@ -116,6 +149,7 @@ export const OPERATIONS: Operation[] = [
     requests: 1,
     run: (client) => client.pauseSandbox(SANDBOX_ID),
     reply: (text) => ({ success: true, note: text }),
+    replyWithKey: (text, _attempt, key) => keyed({ success: true, note: text }, key),
     intact: (result, text) => field(result, 'note') === text,
   },
   {
@@ -125,6 +159,7 @@ export const OPERATIONS: Operation[] = [
     requests: 1,
     run: (client) => client.deleteSandbox(SANDBOX_ID),
     reply: (text) => ({ success: true, note: text }),
+    replyWithKey: (text, _attempt, key) => keyed({ success: true, note: text }, key),
     intact: (result, text) => field(result, 'note') === text,
   },
   {
@@ -138,6 +173,7 @@ export const OPERATIONS: Operation[] = [
         mcp_config: mcpConfig(secrets),
       }),
     reply: (text) => ({ message: text }),
+    replyWithKey: (text, _attempt, key) => keyed({ message: text }, key),
     intact: (result, text) => field(result, 'message') === text,
   },
   {
@@ -147,6 +183,7 @@ export const OPERATIONS: Operation[] = [
     requests: 1,
     run: (client, secrets) => client.storeSettings({ mcp_config: mcpConfig(secrets) }),
     reply: (text) => ({ message: text }),
+    replyWithKey: (text, _attempt, key) => keyed({ message: text }, key),
     intact: (result, text) => field(result, 'message') === text,
   },
   {
@@ -159,6 +196,7 @@ export const OPERATIONS: Operation[] = [
         initial_message: { content: [{ type: 'text', text: 'Fix the build.' }] },
       }),
     reply: (text) => [startTask('WORKING', null), startTask('READY', text)],
+    replyWithKey: (text, _attempt, key) => [startTask('WORKING', null), keyed(startTask('READY', text), key)],
     intact: (result, text) => field(result, 'status') === 'READY' && field(result, 'detail') === text,
   },
 ];

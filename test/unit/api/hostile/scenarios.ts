@@ -18,6 +18,11 @@ export interface ScenarioContext {
   callId: number;
   /** Client timeout, for scenarios that must stay just under or go just over it. */
   timeoutMs: number;
+  /**
+   * Secrets a scenario put into its replies (a sandbox's session key): the client reads them, so they
+   * must stay out of every error and log entry just like what it sent.
+   */
+  received: string[];
 }
 
 /** The client's timeouts for a call; scenarios that must run into them use short ones. */
@@ -86,8 +91,13 @@ function chunked(parts: string[]): string {
 }
 
 /** A correct reply: a JSON value, or for a stream its elements as a chunked JSON array. */
-function correct(socket: Socket, attempt: number, context: ScenarioContext, silenceMs = 0): void {
-  const value = context.operation.reply(context.text, attempt);
+function correct(
+  socket: Socket,
+  attempt: number,
+  context: ScenarioContext,
+  silenceMs = 0,
+  value = context.operation.reply(context.text, attempt),
+): void {
   if (!context.operation.streamed) {
     reply(socket, context, 200, JSON_TYPE, JSON.stringify(value));
     return;
@@ -105,6 +115,20 @@ function deepJson(depth: number): string {
 /** Everything the server received, as a hostile server would repeat it back. */
 function echo(request: ReceivedRequest): string {
   return `Invalid credentials ${Object.values(request.headers).join(' ')} for ${request.path} with ${request.body}`;
+}
+
+/** A fresh session key for one reply, recorded as a secret the client received. */
+function sessionKey(context: ScenarioContext): string {
+  const key = `sess-${context.rng.hex(24)}`;
+  context.received.push(key);
+  return key;
+}
+
+/** The value with a field of the wrong type, the session key kept: every operation's schema refuses it. */
+function wrongShape(value: unknown, key: string): unknown {
+  const echo = `sandbox answers with ${key}`;
+  if (Array.isArray(value)) return value.map((item: object) => ({ ...item, id: 42, detail: echo }));
+  return { ...(value as object), next_page_id: 7, message: 7, success: 'yes', llm_model: 5, detail: echo };
 }
 
 function notCannotReach(error: ApiError): string | undefined {
@@ -294,6 +318,49 @@ export const SCENARIOS: Scenario[] = [
       if (target !== null && typeof target === 'object') Object.assign(target, { echo: echo(request) });
       if (!context.operation.streamed) reply(socket, context, 200, JSON_TYPE, JSON.stringify(value));
       else correct(socket, attempt, context);
+    },
+  },
+  {
+    name: 'a malformed reply that carries a session key (cut, wrong shape, or quoted by an error)',
+    outcome: 'error',
+    respond: (socket, _request, attempt, context) => {
+      const key = sessionKey(context);
+      const value = context.operation.replyWithKey(context.text, attempt, key);
+      const json = JSON.stringify(value);
+      const form = context.rng.int(0, 3);
+      if (form === 0) {
+        // cut somewhere after the key, before the end: the part that arrived is what the log quotes
+        const end = Math.min(json.length - 1, json.indexOf(key) + key.length + context.rng.int(0, 40));
+        const cut = json.slice(0, end);
+        if (!context.operation.streamed) reply(socket, context, 200, JSON_TYPE, cut);
+        else
+          socket.end(
+            head(200, { 'Content-Type': JSON_TYPE, 'Transfer-Encoding': 'chunked' }) + chunked([cut]),
+          );
+      } else if (form === 1) {
+        const wrong = JSON.stringify(wrongShape(value, key));
+        if (!context.operation.streamed) reply(socket, context, 200, JSON_TYPE, wrong);
+        else
+          socket.end(
+            head(200, { 'Content-Type': JSON_TYPE, 'Transfer-Encoding': 'chunked' }) + chunked([wrong]),
+          );
+      } else if (form === 2) {
+        const status = context.rng.pick([400, 409, 422, 500, 502, 503]);
+        reply(socket, context, status, JSON_TYPE, JSON.stringify({ detail: json }));
+      } else reply(socket, context, context.rng.pick([500, 502]), 'text/plain', `upstream answered ${json}`);
+    },
+  },
+  {
+    name: 'a correct reply that carries a session key, echoed in free text too',
+    outcome: 'ok',
+    respond: (socket, _request, attempt, context) => {
+      // the value may hold what the server sends; the log (with bodies) must not
+      const key = sessionKey(context);
+      const value = context.operation.replyWithKey(context.text, attempt, key);
+      const target = Array.isArray(value) ? value.at(-1) : value;
+      if (target !== null && typeof target === 'object')
+        Object.assign(target, { status_detail: `started with session key ${key}` });
+      correct(socket, attempt, context, 0, value);
     },
   },
   {

@@ -1,0 +1,113 @@
+// A start task that ends in ERROR arrives in a successful reply, and its `detail` is the server's free
+// text: it can echo the API key or a token the start request carried. The StartTaskFailedError built from
+// it must be masked like every other call failure, and must not carry the request it echoes.
+import assert from 'node:assert/strict';
+import type { Socket } from 'node:net';
+import { inspect } from 'node:util';
+import {
+  ApiError,
+  OpenHandsClient,
+  StartTaskFailedError,
+  type AppConversationStartRequest,
+  type RequestLogEntry,
+} from '../../../src/api';
+import { startHostileServer, type HostileServer } from './hostile/hostileServer';
+import type { ReceivedRequest } from './hostile/hostileServer';
+
+const API_KEY = 'key-start-task-7c1d2e3f4a5b';
+const PROVIDER_TOKEN = 'ghp_startTaskToken0123456789abcdef';
+const INITIAL_MESSAGE = 'Fix the flaky login test in the checkout flow';
+const TASK_ID = 'fedcba9876543210fedcba9876543210';
+
+/** A start request that carries a provider token, as a hosted server's start route takes one. */
+const START_REQUEST = {
+  initial_message: { role: 'user', content: [{ type: 'text', text: INITIAL_MESSAGE }] },
+  selected_repository: 'acme/webapp',
+  provider_tokens: { github: { token: PROVIDER_TOKEN, host: 'github.com' } },
+} as AppConversationStartRequest;
+
+function respondJson(socket: Socket, value: unknown): void {
+  const body = Buffer.from(JSON.stringify(value), 'utf8');
+  socket.end(
+    `HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\nConnection: close\r\n\r\n` +
+      body.toString('latin1'),
+    'latin1',
+  );
+}
+
+function task(status: string, detail: string | null, request: unknown) {
+  return { id: TASK_ID, status, detail, sandbox_id: null, agent_server_url: null, request };
+}
+
+/** Every way the error (and the log) could be printed, serialised or shown. */
+function renderings(error: unknown, logs: RequestLogEntry[]): Record<string, string> {
+  const shown: Record<string, string> = {
+    'String(error)': String(error),
+    'JSON.stringify(logs)': JSON.stringify(logs),
+    'inspect(logs)': inspect(logs, { depth: 8 }),
+  };
+  if (error instanceof Error) {
+    shown['error.message'] = error.message;
+    shown['JSON.stringify(error)'] = JSON.stringify(error);
+    shown['inspect(error)'] = inspect(error, { depth: 6 });
+    shown['error.stack'] = error.stack ?? '';
+  }
+  if (error instanceof ApiError) shown['error.serverMessage'] = error.serverMessage ?? '';
+  return shown;
+}
+
+describe('StartTaskFailedError: secrets in a failed start', () => {
+  let server: HostileServer;
+  let callId = 0;
+
+  before(async () => {
+    server = await startHostileServer();
+  });
+  after(async () => {
+    await server?.close();
+  });
+
+  for (const echoesRequest of [true, false]) {
+    it(`an ERROR detail that echoes the API key and a token of the start request shows neither (request ${
+      echoesRequest ? 'echoed' : 'not echoed'
+    } in the task)`, async () => {
+      const id = ++callId;
+      let sent: unknown = null;
+      server.register(id, (socket: Socket, request: ReceivedRequest) => {
+        if (request.method === 'POST') {
+          sent = JSON.parse(request.body);
+          respondJson(socket, task('WORKING', null, echoesRequest ? sent : null));
+        } else {
+          const detail =
+            `Sandbox refused X-Session-API-Key ${API_KEY} and GitHub token ${PROVIDER_TOKEN} ` +
+            `(https://x-access-token:${PROVIDER_TOKEN}@github.com/acme/webapp.git)`;
+          respondJson(socket, [task('ERROR', detail, echoesRequest ? sent : null)]);
+        }
+      });
+      const logs: RequestLogEntry[] = [];
+      const client = new OpenHandsClient({
+        baseUrl: `${server.url}/c${id}`,
+        apiKey: API_KEY,
+        timeoutMs: 5000,
+        logBodies: true,
+        onLog: (entry) => logs.push(entry),
+      });
+      const started = await client.createConversation(START_REQUEST);
+      const error = await client.waitForStartTask(started.id, { intervalMs: 5 }).then(
+        () => assert.fail('an ERROR task must throw'),
+        (thrown: unknown) => thrown,
+      );
+      assert.ok(error instanceof StartTaskFailedError, `expected StartTaskFailedError, got ${String(error)}`);
+      assert.equal(error.task.status, 'ERROR');
+      assert.match(error.message, /Sandbox refused X-Session-API-Key \[redacted\]/);
+      assert.equal(error.task.request, null, 'the task on the error does not carry the start request');
+      for (const [where, text] of Object.entries(renderings(error, logs))) {
+        for (const secret of [API_KEY, PROVIDER_TOKEN])
+          assert.ok(!text.includes(secret), `${secret} shows in ${where}: ${text.slice(0, 1500)}`);
+      }
+      for (const [where, text] of Object.entries(renderings(error, []))) {
+        assert.ok(!text.includes(INITIAL_MESSAGE), `the initial message shows in ${where}`);
+      }
+    });
+  }
+});
