@@ -20,6 +20,12 @@ edited. Both were checked against the installed source (see the README, "The rea
    Patched: a live process that is not stopped (sleeping, disk-sleep, idle) counts as RUNNING, exactly
    as a "running" one does; the service's own /alive health check still turns a process that does not
    answer into ERROR.
+
+3. Not a fix: the test launcher's isolation. The service starts each sandbox's agent server with
+   `python -m openhands.agent_server --port N`, which listens on every interface. Patched: the service
+   starts `loopback_agent_server` (next to this file, on PYTHONPATH) instead, the same server with
+   `--host 127.0.0.1`. (The run's own tmux socket folder needs no patch: server.ts sets it through
+   OH_AGENT_SERVER_ENV, which the process sandbox spec applies after its shared `/tmp/openhands-tmux`.)
 """
 
 from __future__ import annotations
@@ -57,6 +63,15 @@ def apply_patches() -> None:
 
     service._get_process_status = get_process_status
 
+    # 3. Sandboxes of a test run listen on loopback only.
+    original_start = service._start_agent_process
+
+    async def start_on_loopback(self, *args, **kwargs):  # type: ignore[no-untyped-def]
+        self.agent_server_module = 'loopback_agent_server'
+        return await original_start(self, *args, **kwargs)
+
+    service._start_agent_process = start_on_loopback
+
 
 def main() -> None:
     parser = argparse.ArgumentParser()
@@ -64,7 +79,7 @@ def main() -> None:
     parser.add_argument('--port', type=int, required=True)
     args = parser.parse_args()
     apply_patches()
-    print(f'[serve_patched] patches applied (#14499, #14267); pid {os.getpid()}', flush=True)
+    print(f'[serve_patched] patches applied (#14499, #14267, loopback sandboxes); pid {os.getpid()}', flush=True)
     uvicorn.run(
         'openhands.app_server.app:app',
         host=args.host,

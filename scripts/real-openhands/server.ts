@@ -37,6 +37,10 @@ export async function startRealOpenHands(options: RealOpenHandsOptions = {}): Pr
   const stateDir = fs.mkdtempSync(path.join(os.tmpdir(), 'openhands-real-'));
   const home = path.join(stateDir, 'home');
   const tmp = path.join(stateDir, 'tmp');
+  // tmux's socket folder for this run's sandboxes: each agent server kills every session on its socket
+  // when it starts, so two runs sharing one (the spec's /tmp/openhands-tmux) break each other's terminals.
+  // Kept short: a Unix socket path has a length limit.
+  const tmux = fs.mkdtempSync(path.join(os.tmpdir(), 'oh-tmux-'));
   for (const dir of [home, tmp]) fs.mkdirSync(dir, { recursive: true });
   const port = await freePort(options.port);
   const apiKey = `oh-vscode-${randomBytes(12).toString('hex')}`;
@@ -59,6 +63,10 @@ export async function startRealOpenHands(options: RealOpenHandsOptions = {}): Pr
     DO_NOT_TRACK: '1',
     OPENHANDS_SUPPRESS_BANNER: '1',
     PYTHONUNBUFFERED: '1',
+    // serve_patched.py starts the sandboxes' agent servers through loopback_agent_server.py (127.0.0.1 only)
+    PYTHONPATH: path.dirname(SERVE_SCRIPT),
+    // applied to every sandbox after the spec's own TMUX_TMPDIR
+    OH_AGENT_SERVER_ENV: JSON.stringify({ TMUX_TMPDIR: tmux }),
   };
   const out = fs.openSync(logFile, 'w');
   const child = spawnGroup(VENV_PYTHON, [SERVE_SCRIPT, '--host', '127.0.0.1', '--port', String(port)], {
@@ -88,6 +96,7 @@ export async function startRealOpenHands(options: RealOpenHandsOptions = {}): Pr
     await killGroup(pid, 5000);
     process.removeListener('exit', killOnExit);
     if (!options.keepState) fs.rmSync(stateDir, { recursive: true, force: true });
+    fs.rmSync(tmux, { recursive: true, force: true });
   };
   const url = `http://127.0.0.1:${port}`;
   try {

@@ -3,10 +3,19 @@
 // scripts/real-openhands/run-tests.ts (`npm run test:real`), which starts both and sets the environment.
 // The tests run in order and share what they create: each sandbox is a real agent-server process.
 import * as assert from 'node:assert/strict';
-import { ApiError, OpenHandsClient } from '../../src/api';
+import {
+  AgentServerClient,
+  agentEndpointOf,
+  ApiError,
+  EventFeed,
+  OpenHandsClient,
+  openEventSocket,
+  type AgentEvent,
+} from '../../src/api';
+import { Transcript } from '../../src/webviews/conversation/host/transcript';
 import type { AppConversation, AppConversationStartTask, SandboxInfo } from '../../src/api/models';
 import { agentEvents, realRequest, realServerEnv, sleep, type RealServerEnv } from './env';
-import { SCRIPTED_COMMAND, SCRIPTED_FINISH } from './scriptedLlm';
+import { SCRIPTED_COMMAND, SCRIPTED_FILE, SCRIPTED_FILE_TEXT, SCRIPTED_FINISH } from './scriptedLlm';
 import { FormSave } from '../../src/webviews/mcpForm/host/formSave';
 import { emptyFormSecrets, type FormSecrets } from '../../src/webviews/mcpForm/host/formStorage';
 import type { FormModel } from '../../src/webviews/mcpForm/shared/formSchema';
@@ -200,7 +209,7 @@ describe('OpenHandsClient against the real OpenHands app server', function () {
       );
       const events = await agentEvents(finished.conversation_url!, finished.session_api_key!);
       const actions = events.flatMap((e) => (e.action?.kind ? [e.action.kind] : []));
-      assert.deepEqual(actions, ['ThinkAction', 'TerminalAction', 'FinishAction']);
+      assert.deepEqual(actions, ['ThinkAction', 'TerminalAction', 'FileEditorAction', 'FinishAction']);
       const command = events.find((e) => e.action?.kind === 'TerminalAction')?.action?.command;
       assert.equal(command, SCRIPTED_COMMAND);
       const output = events
@@ -211,6 +220,93 @@ describe('OpenHandsClient against the real OpenHands app server', function () {
       assert.match(output, /scripted-llm-was-here/);
       const finish = events.find((e) => e.action?.kind === 'FinishAction')?.action?.message;
       assert.equal(finish, SCRIPTED_FINISH);
+    });
+
+    it('the agent-server feed reads the whole conversation and goes live; the panel transcript shows it', async () => {
+      const [current] = await client.getConversations([conversation.id]);
+      const endpoint = current ? agentEndpointOf(current) : undefined;
+      assert.ok(endpoint?.sessionApiKey, 'a running conversation has an agent-server URL and key');
+      const logs: string[] = [];
+      const feed = new EventFeed({
+        resolve: async () => ({ endpoint }),
+        clientFor: (target) => new AgentServerClient({ endpoint: target, timeoutMs: 30_000 }),
+        log: (line) => logs.push(line),
+      });
+      feed.start();
+      try {
+        await until(
+          'the feed is live with the whole history',
+          async () => (feed.current.status === 'live' && feed.current.historyComplete ? true : undefined),
+          30_000,
+        );
+        const count = await new AgentServerClient({ endpoint, timeoutMs: 30_000 }).countEvents();
+        assert.equal(feed.events.size, count, 'every stored event, once');
+        assert.equal(feed.current.executionStatus, 'finished', 'the status from the socket snapshot');
+        const transcript = new Transcript();
+        transcript.append(feed.events.events);
+        const rows = transcript.all;
+        const user = rows.find((row) => row.kind === 'message' && row.role === 'user');
+        assert.ok(user?.kind === 'message' && user.markdown === MESSAGE, 'the user message');
+        const terminal = rows.find((row) => row.kind === 'action' && row.terminal);
+        assert.ok(terminal?.kind === 'action' && terminal.terminal);
+        assert.equal(terminal.terminal.command, SCRIPTED_COMMAND);
+        assert.match(terminal.terminal.output ?? '', /scripted-llm-was-here/);
+        assert.equal(terminal.terminal.exitCode, 0);
+        assert.equal(terminal.state, 'done');
+        const edit = rows.find((row) => row.kind === 'action' && row.edit);
+        assert.ok(edit?.kind === 'action' && edit.edit, 'the file edit');
+        assert.ok(edit.edit.path.endsWith(`/${SCRIPTED_FILE}`));
+        assert.equal(edit.edit.created, true);
+        assert.deepEqual(
+          edit.edit.lines.map((line) => `${line.op}${line.text}`),
+          SCRIPTED_FILE_TEXT.trimEnd()
+            .split('\n')
+            .map((line) => `+${line}`),
+        );
+        const last = rows.at(-1);
+        assert.ok(
+          last?.kind === 'message' && last.role === 'agent' && last.markdown === SCRIPTED_FINISH,
+          'the finish message last',
+        );
+        assert.deepEqual(logs, [], 'no problems along the way');
+      } finally {
+        feed.dispose();
+      }
+    });
+
+    it('the event socket: first-message auth is live at once, a wrong key is refused (4001)', async () => {
+      const [current] = await client.getConversations([conversation.id]);
+      const endpoint = current ? agentEndpointOf(current) : undefined;
+      assert.ok(endpoint);
+      const frames: AgentEvent[] = [];
+      const socket = await openEventSocket({
+        endpoint,
+        auth: 'first-message',
+        onEvent: (event) => frames.push(event),
+      });
+      await until('the state snapshot', async () => (frames.length > 0 ? true : undefined), 10_000);
+      assert.equal(frames[0]?.kind, 'ConversationStateUpdateEvent');
+      assert.equal(frames[0]?.['key'], 'full_state');
+      socket.close();
+      assert.equal((await socket.ended).kind, 'cancelled');
+      const refused = await rejection(() =>
+        openEventSocket({
+          endpoint: { ...endpoint, sessionApiKey: 'not-the-key' },
+          auth: 'first-message',
+          onEvent: () => undefined,
+        }),
+      );
+      assert.equal(refused.kind, 'unauthorized');
+      const refusedQuery = await rejection(() =>
+        openEventSocket({
+          endpoint: { ...endpoint, sessionApiKey: 'not-the-key' },
+          auth: 'query',
+          onEvent: () => undefined,
+        }),
+      );
+      assert.equal(refusedQuery.kind, 'unauthorized');
+      assert.equal(refusedQuery.status, 403, 'a wrong query key is a refused handshake');
+      assert.ok(!String(refusedQuery.message).includes('not-the-key'));
     });
 
     it('searchConversations lists it with its sandbox status; titleContains filters', async () => {

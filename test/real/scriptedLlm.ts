@@ -18,6 +18,9 @@ export const SCRIPTED_MODEL = 'openai/scripted-llm';
 /** What the shell step runs; its output shows up in the conversation's events. */
 export const SCRIPTED_COMMAND = 'echo scripted-llm-was-here && pwd';
 export const SCRIPTED_FINISH = 'Done: the scripted LLM ran one command.';
+/** The file the `file_editor` step creates in the sandbox's working folder (the shell step's `pwd`). */
+export const SCRIPTED_FILE = 'scripted-notes.md';
+export const SCRIPTED_FILE_TEXT = '# Notes\n\nwritten by the scripted LLM\n';
 
 export interface ChatRequestSummary {
   stream: boolean;
@@ -81,6 +84,7 @@ export function nextStep(request: ChatRequest): ToolCall | { text: string } {
   const toolResults = (request.messages ?? []).filter((m) => m.role === 'tool').length;
   const think = toolNamed(tools, /^think$/);
   const shell = toolNamed(tools, /^(terminal|execute_bash|bash)$/);
+  const editor = toolNamed(tools, /^(file_editor|str_replace_editor)$/);
   const finish = toolNamed(tools, /^finish$/);
   const steps: ToolCall[] = [];
   if (think) {
@@ -95,8 +99,32 @@ export function nextStep(request: ChatRequest): ToolCall | { text: string } {
       arguments: argumentsFor(shell, { command: SCRIPTED_COMMAND }),
     });
   }
+  // the editor wants an absolute path: the folder the shell step printed
+  const folder = shell ? workingFolder(request.messages ?? []) : undefined;
+  if (editor && folder) {
+    steps.push({
+      name: editor.function?.name ?? 'file_editor',
+      arguments: argumentsFor(editor, {
+        command: 'create',
+        path: `${folder}/${SCRIPTED_FILE}`,
+        file_text: SCRIPTED_FILE_TEXT,
+      }),
+    });
+  }
   if (finish) steps.push({ name: 'finish', arguments: argumentsFor(finish, { message: SCRIPTED_FINISH }) });
   return steps[toolResults] ?? { text: SCRIPTED_FINISH };
+}
+
+/** The line after the marker in the shell step's result: what `pwd` printed. */
+function workingFolder(messages: ChatMessage[]): string | undefined {
+  for (const message of messages) {
+    if (message.role !== 'tool') continue;
+    const text =
+      typeof message.content === 'string' ? message.content : JSON.stringify(message.content ?? '');
+    const match = /scripted-llm-was-here(?:\\n|\n)(\/[^\s"\\]+)/.exec(text);
+    if (match?.[1]) return match[1];
+  }
+  return undefined;
 }
 
 let counter = 0;
