@@ -21,6 +21,10 @@ const USAGE = `Usage: npm run server -- [options]
   --max-running N          running sandboxes before old ones are paused (default 5)
   --latency MS             add this delay to every request
   --fault-rate P           answer this fraction (0..1) of /api requests with a 500
+  --agent-step-ms MS       pause between the agent-server double's run steps (default 150)
+  --ws-ping-ms MS          agent-server WebSocket ping interval / pong timeout (default 20000)
+  --ws-auth-timeout-ms MS  agent-server WebSocket first-message auth timeout (default 10000)
+  --legacy-agent-server    older agent servers: no first-message auth, resend_mode ignored
   --fast                   divide lifecycle timings by 10
   --quiet                  do not log requests
   --help`;
@@ -50,6 +54,10 @@ async function main(): Promise<void> {
       'max-running': { type: 'string' },
       latency: { type: 'string' },
       'fault-rate': { type: 'string' },
+      'agent-step-ms': { type: 'string' },
+      'ws-ping-ms': { type: 'string' },
+      'ws-auth-timeout-ms': { type: 'string' },
+      'legacy-agent-server': { type: 'boolean' },
       fast: { type: 'boolean' },
       quiet: { type: 'boolean' },
       help: { type: 'boolean' },
@@ -80,9 +88,21 @@ async function main(): Promise<void> {
   const hostedAuth: HostedAuthOptions | undefined = hostedKey
     ? { header: hostedHeader, apiKey: hostedKey }
     : undefined;
-  const timings: TimingOptions | undefined = values.fast
-    ? { sandboxStartMs: 150, sandboxPauseMs: 80, sandboxResumeMs: 120, startTaskStepMs: 70 }
-    : undefined;
+  const timings: TimingOptions = {
+    ...(values.fast
+      ? {
+          sandboxStartMs: 150,
+          sandboxPauseMs: 80,
+          sandboxResumeMs: 120,
+          startTaskStepMs: 70,
+          agentStepMs: 15,
+        }
+      : {}),
+    // Flags not given stay undefined, which resolveOptions leaves at the defaults.
+    agentStepMs: numberFlag(values['agent-step-ms'], 'agent-step-ms'),
+    wsPingMs: numberFlag(values['ws-ping-ms'], 'ws-ping-ms'),
+    wsAuthTimeoutMs: numberFlag(values['ws-auth-timeout-ms'], 'ws-auth-timeout-ms'),
+  };
 
   const server = await startTestServer({
     port: numberFlag(values.port, 'port') ?? 3000,
@@ -95,6 +115,7 @@ async function main(): Promise<void> {
     sessionApiKey: values['session-api-key'],
     hostedAuth,
     timings,
+    agentServer: { legacy: values['legacy-agent-server'] ?? false },
     storeMcpConfigOnAddGitProviders: values['store-mcp-config'] ?? false,
     filterConversationsBySandbox: values['sandbox-filter'] ?? false,
     rateLimit: values['rate-limit'] ?? false,

@@ -1,4 +1,5 @@
 // Everything a route handler may touch, bundled so handlers stay plain functions.
+import type { AgentServer } from './agentServer/agentServer';
 import type { FaultRegistry } from './faults';
 import type { IdFactory } from './ids';
 import type { ResolvedOptions } from './options';
@@ -17,6 +18,8 @@ export interface ServerContext {
   timers: TimerRegistry;
   sandboxes: SandboxLifecycle;
   startTasks: StartTaskRunner;
+  /** The agent-server double of every running sandbox. */
+  agent: AgentServer;
   faults: FaultRegistry;
   requests: RecordedRequest[];
   /** `http://host:port` without a trailing slash; known once the server listens. */

@@ -16,6 +16,21 @@ export interface TimingOptions {
   startTaskStepMs?: number;
   /** How long requests 11-20 within a second are held when `rateLimit` is on (the real server: 1 s). */
   rateLimitDelayMs?: number;
+  /** Pause between the steps of the agent-server double's scripted run (default 150). */
+  agentStepMs?: number;
+  /** Agent-server WebSocket protocol ping interval; no pong within it closes 1011 (real: 20 s). */
+  wsPingMs?: number;
+  /** How long an agent-server WebSocket waits for its first-message auth frame (real: 10 s). */
+  wsAuthTimeoutMs?: number;
+}
+
+export interface AgentServerOptions {
+  /**
+   * Behave like older agent servers (sandboxes of older images): no first-message auth (a socket
+   * without `?session_api_key=` is refused with a 403 handshake) and `resend_mode` is ignored (only
+   * `resend_all=true` replays). Default false (agent server 1.34.0).
+   */
+  legacy?: boolean;
 }
 
 export interface HostedAuthOptions {
@@ -33,6 +48,7 @@ export interface TestServerOptions {
   sessionApiKey?: string;
   hostedAuth?: HostedAuthOptions;
   timings?: TimingOptions;
+  agentServer?: AgentServerOptions;
   storeMcpConfigOnAddGitProviders?: boolean;
   /**
    * Serve the legacy settings and git-provider routes (`/api/settings`, `/api/add-git-providers`, …)
@@ -57,6 +73,9 @@ export interface ResolvedTimings {
   sandboxResumeMs: number;
   startTaskStepMs: number;
   rateLimitDelayMs: number;
+  agentStepMs: number;
+  wsPingMs: number;
+  wsAuthTimeoutMs: number;
 }
 
 export interface ResolvedOptions {
@@ -66,6 +85,7 @@ export interface ResolvedOptions {
   sessionApiKey: string | null;
   hostedAuth: HostedAuthOptions | null;
   timings: ResolvedTimings;
+  agentServer: { legacy: boolean };
   storeMcpConfigOnAddGitProviders: boolean;
   legacySettingsRoutes: boolean;
   filterConversationsBySandbox: boolean;
@@ -83,6 +103,9 @@ export const DEFAULT_TIMINGS: ResolvedTimings = {
   sandboxResumeMs: 1200,
   startTaskStepMs: 700,
   rateLimitDelayMs: 1000,
+  agentStepMs: 150,
+  wsPingMs: 20_000,
+  wsAuthTimeoutMs: 10_000,
 };
 
 export function resolveOptions(options: TestServerOptions = {}): ResolvedOptions {
@@ -98,6 +121,7 @@ export function resolveOptions(options: TestServerOptions = {}): ResolvedOptions
     sessionApiKey: options.sessionApiKey ?? null,
     hostedAuth: options.hostedAuth ?? null,
     timings: { ...DEFAULT_TIMINGS, ...definedOnly(options.timings ?? {}) },
+    agentServer: { legacy: options.agentServer?.legacy ?? false },
     storeMcpConfigOnAddGitProviders: options.storeMcpConfigOnAddGitProviders ?? false,
     legacySettingsRoutes: options.legacySettingsRoutes ?? true,
     filterConversationsBySandbox: options.filterConversationsBySandbox ?? false,

@@ -19,6 +19,8 @@ import { queryParamsOf } from './query';
 import type { RateLimiter } from './rateLimiter';
 import { recordableBody, type RecordedRequest } from './requestLog';
 import { matchRoute, type Route } from './route';
+import { agentControlRoutes } from './routes/agentControl';
+import { handleAgentServerApi, isAgentServerApiPath } from './routes/agentServer';
 import { controlRoutes } from './routes/control';
 import { conversationRoutes } from './routes/conversations';
 import { gitProviderRoutes } from './routes/gitProviders';
@@ -46,6 +48,8 @@ const ROUTES: readonly Route[] = [
   ...sandboxPageRoutes,
   ...statusRoutes,
 ];
+
+const CONTROL_ROUTES: readonly Route[] = [...controlRoutes, ...agentControlRoutes];
 
 /** openhands-ai 1.11.0 has no legacy `/api/settings`, `/api/add-git-providers` or `/api/unset-provider-tokens`. */
 const ROUTES_SINCE_1_11 = ROUTES.filter((route) => !route.legacyAuth);
@@ -118,6 +122,16 @@ export async function handleRequest(
   };
 
   try {
+    if (isAgentServerApiPath(path)) {
+      // A sandbox's agent server: its own key, not the app server's auth, rate limit or SPA.
+      const fault = context.faults.evaluate(method, path);
+      if (fault.latencyMs > 0) await context.timers.sleep(fault.latencyMs);
+      drift = fault.drift;
+      if (fault.reply) return send(fault.reply);
+      return send(
+        await handleAgentServerApi({ method, path, query, headers: request.headers, raw }, context),
+      );
+    }
     if (context.options.rateLimit && !path.startsWith('/assets')) {
       const decision = deps.rateLimiter.check(request.socket.remoteAddress ?? 'unknown');
       if (decision === 'reject')
@@ -176,7 +190,7 @@ async function handleControl(
   context: ServerContext,
   control: ControlRequest,
 ): Promise<void> {
-  const match = matchRoute(controlRoutes, control.method, control.path);
+  const match = matchRoute(CONTROL_ROUTES, control.method, control.path);
   if (!match) return writeReply(response, json({ error: 'Unknown control endpoint' }, 404), identity);
   const body = parseRequestBody(control.raw, 'application/json');
   if (body.kind === 'malformed')

@@ -1,5 +1,6 @@
 // Deterministic sample data: the same seed gives the same sandboxes, conversations and start tasks
 // (times are offsets from `baseTime`), so screenshots and demos are stable.
+import { seedAgentConversations } from './agentServer/seedTranscript';
 import { IdFactory } from './ids';
 import type {
   AppConversationStartRequest,
@@ -53,6 +54,8 @@ export function seedState(input: SeedInput): ServerState {
   state.startTasks = state.conversations
     .filter((conversation) => conversation.parent_conversation_id === null)
     .map((conversation) => readyTaskFor(conversation, random, ids, input.baseUrl));
+  // Last, with its own random streams, so the app-server data stays what it was.
+  seedAgentConversations(state, input.seed);
   return state;
 }
 

@@ -2,6 +2,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { createServer as createTlsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
+import { AgentServer, type AgentControl } from './agentServer/agentServer';
 import type { ServerContext } from './context';
 import { FaultRegistry, type FaultController } from './faults';
 import { IdFactory } from './ids';
@@ -23,6 +24,8 @@ export interface TestServer {
   port: number;
   state: ServerState;
   faults: FaultController;
+  /** The agent-server double (events, runs, sockets) of the sandboxes; see README "Agent server". */
+  agent: AgentControl;
   requests: RecordedRequest[];
   /** The next `count` (default 1) start tasks end in ERROR with this detail (may be ""). */
   failNextStartTasks(detail: string, count?: number): void;
@@ -79,8 +82,11 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     baseUrl: () => baseUrl,
   });
 
+  const agent = new AgentServer({ state, clock, timers, options: resolved });
+
   const reset = (): void => {
     timers.clearAll();
+    agent.reset();
     sandboxes.reset();
     startTasks.reset();
     faults.clear();
@@ -104,6 +110,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     timers,
     sandboxes,
     startTasks,
+    agent,
     faults,
     requests,
     baseUrl: () => baseUrl,
@@ -113,6 +120,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     void handleRequest(request, response, { context, rateLimiter });
   };
   const server = resolved.tls ? createTlsServer(resolved.tls, handle) : createServer(handle);
+  server.on('upgrade', agent.handleUpgrade);
   await listen(server, resolved.port, resolved.host);
   const port = (server.address() as AddressInfo).port;
   baseUrl = `${resolved.tls ? 'https' : 'http'}://${urlHost(resolved.host)}:${port}`;
@@ -123,6 +131,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     closing ??= new Promise<void>((resolve) => {
       timers.clearAll();
       sandboxes.reset();
+      agent.close();
       server.close(() => resolve());
       server.closeAllConnections();
     });
@@ -134,6 +143,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     port,
     state,
     faults,
+    agent,
     requests,
     failNextStartTasks: (detail, count) => startTasks.failNext(detail, count),
     reset,

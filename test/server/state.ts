@@ -9,6 +9,7 @@ import type {
   SandboxSpecInfo,
   SettingsRecord,
 } from './models';
+import type { AgentConversationRecord } from './agentServer/records';
 
 export interface ServerState {
   /** In creation order; the API lists them newest first. */
@@ -20,10 +21,23 @@ export interface ServerState {
   providerTokens: Partial<Record<ProviderType, ProviderTokenRecord>>;
   /** `null` = no settings saved yet: the settings GETs are 404; starts run on the default model (1.11.0). */
   settings: SettingsRecord | null;
+  /**
+   * The agent-server double's per-conversation logs, by conversation hex id. A Map on purpose: it can
+   * be large, and `GET /__control/state` (JSON) shows it as `{}` (use `/__control/agent/*` instead).
+   */
+  agentConversations: Map<string, AgentConversationRecord>;
 }
 
 export function emptyState(): ServerState {
-  return { sandboxes: [], conversations: [], startTasks: [], specs: [], providerTokens: {}, settings: null };
+  return {
+    sandboxes: [],
+    conversations: [],
+    startTasks: [],
+    specs: [],
+    providerTokens: {},
+    settings: null,
+    agentConversations: new Map(),
+  };
 }
 
 /** Swaps contents in place so references to `server.state` held by tests stay valid after reset(). */
@@ -34,6 +48,7 @@ export function replaceState(target: ServerState, source: ServerState): void {
   target.specs = source.specs;
   target.providerTokens = source.providerTokens;
   target.settings = source.settings;
+  target.agentConversations = source.agentConversations;
 }
 
 export function findSandbox(state: ServerState, id: string): SandboxRecord | undefined {

@@ -6,10 +6,14 @@ import { findSandbox, type ServerState } from './state';
 
 const DEFAULT_WORKING_DIR = '/home/openhands/workspace';
 
+/** The spec's working dir: where the sandbox's agent works (the agent-server double uses it too). */
+export function sandboxWorkingDir(sandbox: SandboxRecord | undefined, state: ServerState): string {
+  return state.specs.find((spec) => spec.id === sandbox?.sandbox_spec_id)?.working_dir ?? DEFAULT_WORKING_DIR;
+}
+
 export function sandboxView(sandbox: SandboxRecord, state: ServerState, baseUrl: string): SandboxInfo {
   const running = sandbox.status === 'RUNNING';
-  const workingDir =
-    state.specs.find((spec) => spec.id === sandbox.sandbox_spec_id)?.working_dir ?? DEFAULT_WORKING_DIR;
+  const workingDir = sandboxWorkingDir(sandbox, state);
   return {
     id: sandbox.id,
     created_by_user_id: sandbox.created_by_user_id,

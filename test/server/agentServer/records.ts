@@ -1,0 +1,90 @@
+// What the agent-server double keeps per conversation, beside the app server's ConversationRecord
+// (which holds the one `execution_status` both servers report).
+import type { AgentEvent } from './events';
+
+export const CONFIRMATION_POLICY_KINDS = ['NeverConfirm', 'AlwaysConfirm', 'ConfirmRisky'] as const;
+export const SECURITY_RISKS = ['UNKNOWN', 'LOW', 'MEDIUM', 'HIGH'] as const;
+export type SecurityRisk = (typeof SECURITY_RISKS)[number];
+
+export type ConfirmationPolicy =
+  | { kind: 'NeverConfirm' }
+  | { kind: 'AlwaysConfirm' }
+  | { kind: 'ConfirmRisky'; threshold: Exclude<SecurityRisk, 'UNKNOWN'>; confirm_unknown: boolean };
+
+export interface TokenUsageValue {
+  model: string;
+  prompt_tokens: number;
+  completion_tokens: number;
+  cache_read_tokens: number;
+  cache_write_tokens: number;
+  reasoning_tokens: number;
+  context_window: number;
+  per_turn_token: number;
+  response_id: string;
+}
+
+export interface MetricsValue {
+  model_name: string;
+  accumulated_cost: number;
+  max_budget_per_task: number | null;
+  accumulated_token_usage: TokenUsageValue;
+}
+
+/** `ConversationStats` as the `stats` state update carries it. */
+export interface StatsValue {
+  usage_to_metrics: Record<string, MetricsValue>;
+}
+
+export interface AgentConversationRecord {
+  /** Storage order (the causal order; timestamps are not monotonic in it). */
+  events: AgentEvent[];
+  confirmation_policy: ConfirmationPolicy;
+  security_analyzer: { kind: string } | null;
+  stats: StatsValue;
+  tags: Record<string, string>;
+  last_user_message_id: string | null;
+}
+
+export function emptyAgentConversation(): AgentConversationRecord {
+  return {
+    events: [],
+    confirmation_policy: { kind: 'NeverConfirm' },
+    security_analyzer: { kind: 'LLMSecurityAnalyzer' },
+    stats: { usage_to_metrics: {} },
+    tags: {},
+    last_user_message_id: null,
+  };
+}
+
+/** Adds one LLM call's usage to the agent's metrics (what each `stats` update reports). */
+export function addUsage(
+  stats: StatsValue,
+  model: string,
+  promptTokens: number,
+  completionTokens: number,
+  responseId: string,
+): StatsValue {
+  const previous = stats.usage_to_metrics['agent'];
+  const usage = previous?.accumulated_token_usage;
+  const prompt = (usage?.prompt_tokens ?? 0) + promptTokens;
+  const completion = (usage?.completion_tokens ?? 0) + completionTokens;
+  const agent: MetricsValue = {
+    model_name: model,
+    accumulated_cost:
+      Math.round(((previous?.accumulated_cost ?? 0) + promptTokens * 3e-6 + completionTokens * 15e-6) * 1e6) /
+      1e6,
+    max_budget_per_task: null,
+    accumulated_token_usage: {
+      model,
+      prompt_tokens: prompt,
+      completion_tokens: completion,
+      cache_read_tokens: Math.floor(prompt * 0.6),
+      cache_write_tokens: usage?.cache_write_tokens ?? promptTokens,
+      reasoning_tokens: 0,
+      context_window: 200000,
+      per_turn_token: promptTokens + completionTokens,
+      response_id: responseId,
+    },
+  };
+  return { usage_to_metrics: { ...stats.usage_to_metrics, agent } };
+}

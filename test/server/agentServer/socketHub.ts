@@ -1,0 +1,82 @@
+// Who listens to which conversation: the subscribers a published event goes to (authenticated,
+// subscribed sockets), every open socket (for counts and drops, auth still pending included), and
+// the conversations whose new connections are refused for a while after a drop.
+import type { WebSocket } from 'ws';
+import type { AgentEvent } from './events';
+
+export type Subscriber = (event: AgentEvent) => void;
+
+/** AS/event_service.py: a conversation accepts at most this many subscribers (the next gets 1013). */
+export const MAX_SUBSCRIBERS = 50;
+
+export class SocketHub {
+  private readonly subscribers = new Map<string, Set<Subscriber>>();
+  private readonly sockets = new Map<string, Set<WebSocket>>();
+  private readonly refusedUntil = new Map<string, number>();
+
+  /** Returns the unsubscribe function. */
+  subscribe(conversationHex: string, subscriber: Subscriber): () => void {
+    const set = this.subscribers.get(conversationHex) ?? new Set<Subscriber>();
+    set.add(subscriber);
+    this.subscribers.set(conversationHex, set);
+    return () => {
+      set.delete(subscriber);
+      if (set.size === 0 && this.subscribers.get(conversationHex) === set)
+        this.subscribers.delete(conversationHex);
+    };
+  }
+
+  subscriberCount(conversationHex: string): number {
+    return this.subscribers.get(conversationHex)?.size ?? 0;
+  }
+
+  publish(conversationHex: string, event: AgentEvent): void {
+    for (const subscriber of [...(this.subscribers.get(conversationHex) ?? [])]) subscriber(event);
+  }
+
+  /** Counts the socket until it closes. */
+  track(conversationHex: string, socket: WebSocket): void {
+    const set = this.sockets.get(conversationHex) ?? new Set<WebSocket>();
+    set.add(socket);
+    this.sockets.set(conversationHex, set);
+    socket.once('close', () => {
+      set.delete(socket);
+      if (set.size === 0 && this.sockets.get(conversationHex) === set) this.sockets.delete(conversationHex);
+    });
+  }
+
+  socketCount(conversationHex: string): number {
+    return this.sockets.get(conversationHex)?.size ?? 0;
+  }
+
+  socketCounts(): Record<string, number> {
+    return Object.fromEntries([...this.sockets].map(([id, set]) => [id, set.size]));
+  }
+
+  /** Kills every socket of the conversation without a close frame (the client sees 1006). */
+  drop(conversationHex: string, refuseMs = 0): number {
+    const set = this.sockets.get(conversationHex);
+    const count = set?.size ?? 0;
+    // Counted as gone at once, not when the 'close' event comes round.
+    this.sockets.delete(conversationHex);
+    for (const socket of [...(set ?? [])]) socket.terminate();
+    if (refuseMs > 0) this.refusedUntil.set(conversationHex, Date.now() + refuseMs);
+    return count;
+  }
+
+  isRefused(conversationHex: string): boolean {
+    const until = this.refusedUntil.get(conversationHex);
+    if (until === undefined) return false;
+    if (Date.now() < until) return true;
+    this.refusedUntil.delete(conversationHex);
+    return false;
+  }
+
+  clearRefusals(): void {
+    this.refusedUntil.clear();
+  }
+
+  terminateAll(): void {
+    for (const set of this.sockets.values()) for (const socket of [...set]) socket.terminate();
+  }
+}

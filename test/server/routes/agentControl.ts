@@ -1,0 +1,128 @@
+// `/__control/agent/*`: the agent-server double driven from outside the process (the VS Code test
+// host), the same operations as `server.agent`. Never subject to auth or faults.
+import { z } from 'zod';
+import { UnknownConversationError, type EventInput } from '../agentServer/agentServer';
+import { bodyInput } from '../body';
+import type { ServerContext } from '../context';
+import { json, type Reply } from '../http';
+import type { Route, RouteRequest } from '../route';
+
+const optionsBody = z.object({
+  legacy: z.boolean().optional(),
+  agentStepMs: z.number().int().nonnegative().optional(),
+  wsPingMs: z.number().int().positive().optional(),
+  wsAuthTimeoutMs: z.number().int().positive().optional(),
+});
+
+const appendBody = z.object({
+  events: z.array(z.looseObject({ kind: z.string().min(1) })),
+});
+
+const streamBody = z.object({
+  deltas: z.array(
+    z.union([
+      z.string(),
+      z.object({ content: z.string().optional(), reasoning_content: z.string().optional() }),
+    ]),
+  ),
+});
+
+const dropBody = z.object({ refuseMs: z.number().int().nonnegative().default(0) });
+const seedBody = z.object({ count: z.number().int().nonnegative().max(1_000_000) });
+
+type Parsed<T> = { ok: true; data: T } | { ok: false; reply: Reply };
+
+function parseBody<T>(request: RouteRequest, schema: z.ZodType<T>): Parsed<T> {
+  const input = bodyInput(request.body);
+  const result = schema.safeParse(input.present ? input.value : {});
+  return result.success
+    ? { ok: true, data: result.data }
+    : { ok: false, reply: json({ error: z.prettifyError(result.error) }, 400) };
+}
+
+/** Unknown conversations are a 404, like the other control routes. */
+function withConversation(action: (id: string, request: RouteRequest, context: ServerContext) => Reply) {
+  return (request: RouteRequest, context: ServerContext): Reply => {
+    try {
+      return action(request.params['conversationId'] ?? '', request, context);
+    } catch (error) {
+      if (error instanceof UnknownConversationError) return json({ error: 'Unknown conversation' }, 404);
+      throw error;
+    }
+  };
+}
+
+function readOptions(_request: RouteRequest, context: ServerContext): Reply {
+  return json(context.agent.settings);
+}
+
+function setOptions(request: RouteRequest, context: ServerContext): Reply {
+  const parsed = parseBody(request, optionsBody);
+  return parsed.ok ? json(context.agent.setOptions(parsed.data)) : parsed.reply;
+}
+
+function socketCounts(_request: RouteRequest, context: ServerContext): Reply {
+  return json(context.agent.socketCounts());
+}
+
+function listConversations(_request: RouteRequest, context: ServerContext): Reply {
+  return json(context.agent.conversations());
+}
+
+const CONVERSATION = '^/__control/agent/conversations/(?<conversationId>[^/]+)';
+
+export const agentControlRoutes: Route[] = [
+  { method: 'GET', pattern: /^\/__control\/agent\/options$/, handle: readOptions },
+  { method: 'POST', pattern: /^\/__control\/agent\/options$/, handle: setOptions },
+  { method: 'GET', pattern: /^\/__control\/agent\/sockets$/, handle: socketCounts },
+  { method: 'GET', pattern: /^\/__control\/agent\/conversations$/, handle: listConversations },
+  {
+    method: 'GET',
+    pattern: new RegExp(`${CONVERSATION}/events$`),
+    handle: withConversation((id, _request, context) => json(context.agent.events(id))),
+  },
+  {
+    method: 'POST',
+    pattern: new RegExp(`${CONVERSATION}/events$`),
+    handle: withConversation((id, request, context) => {
+      const parsed = parseBody(request, appendBody);
+      return parsed.ok
+        ? json({ events: context.agent.append(id, parsed.data.events as EventInput[]) })
+        : parsed.reply;
+    }),
+  },
+  {
+    method: 'POST',
+    pattern: new RegExp(`${CONVERSATION}/stream$`),
+    handle: withConversation((id, request, context) => {
+      const parsed = parseBody(request, streamBody);
+      return parsed.ok ? json({ events: context.agent.stream(id, parsed.data.deltas) }) : parsed.reply;
+    }),
+  },
+  {
+    method: 'POST',
+    pattern: new RegExp(`${CONVERSATION}/run$`),
+    handle: withConversation((id, _request, context) => json({ outcome: context.agent.run(id) })),
+  },
+  {
+    method: 'POST',
+    pattern: new RegExp(`${CONVERSATION}/drop$`),
+    handle: withConversation((id, request, context) => {
+      const parsed = parseBody(request, dropBody);
+      return parsed.ok ? json({ dropped: context.agent.drop(id, parsed.data) }) : parsed.reply;
+    }),
+  },
+  {
+    method: 'POST',
+    pattern: new RegExp(`${CONVERSATION}/seed$`),
+    handle: withConversation((id, request, context) => {
+      const parsed = parseBody(request, seedBody);
+      return parsed.ok ? json({ count: context.agent.seedEvents(id, parsed.data.count) }) : parsed.reply;
+    }),
+  },
+  {
+    method: 'GET',
+    pattern: new RegExp(`${CONVERSATION}/sockets$`),
+    handle: withConversation((id, _request, context) => json({ count: context.agent.socketCount(id) })),
+  },
+];
