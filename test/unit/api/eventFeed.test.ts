@@ -1,0 +1,221 @@
+// The conversation feed against the agent-server double, over real HTTP and WebSocket: the whole
+// history in storage order, live events once, a dropped socket recovered without gaps or duplicates,
+// older agent servers (query auth), a paused sandbox, and 10,000 events with the newest page first.
+import assert from 'node:assert/strict';
+import {
+  AgentServerClient,
+  agentEndpointOf,
+  EventFeed,
+  OpenHandsClient,
+  type AgentEndpoint,
+  type FeedTarget,
+} from '../../../src/api';
+import type { TestServer } from '../../server';
+import { startFastServer, waitFor } from '../server/helpers';
+
+interface Followed {
+  feed: EventFeed;
+  endpoint: AgentEndpoint;
+  logs: string[];
+  /** Sizes of each batch as the feed reported it. */
+  batches: { prepended: number; appended: number }[];
+}
+
+describe('EventFeed against the agent-server double', function () {
+  this.timeout(20_000);
+  let server: TestServer;
+  let app: OpenHandsClient;
+  const feeds: EventFeed[] = [];
+
+  before(async () => {
+    server = await startFastServer({
+      seed: { sandboxes: 3, conversations: 10, seed: 5 },
+      timings: { agentStepMs: 5, wsAuthTimeoutMs: 500 },
+    });
+    app = new OpenHandsClient({ baseUrl: server.url, timeoutMs: 5000 });
+  });
+  after(() => server.close());
+  beforeEach(() => server.reset());
+  afterEach(() => {
+    for (const feed of feeds.splice(0)) feed.dispose();
+  });
+
+  async function runningConversation(status?: string): Promise<string> {
+    const summary = server.agent
+      .conversations()
+      .find(
+        (c) =>
+          server.state.sandboxes.find((s) => s.id === c.sandbox_id)?.status === 'RUNNING' &&
+          (!status || c.execution_status === status),
+      );
+    assert.ok(summary, `the seed has a conversation ${status ?? ''} in a running sandbox`);
+    return summary.id;
+  }
+
+  async function follow(conversationId: string, resolve?: () => Promise<FeedTarget>): Promise<Followed> {
+    const [conversation] = await app.getConversations([conversationId]);
+    const endpoint = conversation ? agentEndpointOf(conversation) : undefined;
+    assert.ok(endpoint, 'a running conversation has an endpoint');
+    const logs: string[] = [];
+    const batches: Followed['batches'] = [];
+    const feed = new EventFeed({
+      resolve: resolve ?? (async () => ({ endpoint })),
+      clientFor: (target) => new AgentServerClient({ endpoint: target, timeoutMs: 5000 }),
+      initialBackoffMs: 50,
+      maxBackoffMs: 200,
+      log: (line) => logs.push(line),
+    });
+    feed.onEvents((change) =>
+      batches.push({ prepended: change.prepended.length, appended: change.appended.length }),
+    );
+    feeds.push(feed);
+    feed.start();
+    return { feed, endpoint, logs, batches };
+  }
+
+  const stored = (id: string) => server.agent.events(id).map((event) => event.id);
+  const held = (feed: EventFeed) => feed.events.events.map((event) => event.id);
+  const whole = (feed: EventFeed) =>
+    waitFor(
+      async () => (feed.current.status === 'live' && feed.current.historyComplete ? true : undefined),
+      5000,
+    );
+
+  it('reads the whole history in storage order and goes live on one socket', async () => {
+    const id = await runningConversation();
+    const { feed, logs } = await follow(id);
+    await whole(feed);
+    assert.deepEqual(held(feed), stored(id));
+    assert.equal(server.agent.socketCount(id), 1);
+    assert.ok(feed.current.executionStatus, 'the status from the snapshot');
+    assert.deepEqual(logs, []);
+    feed.dispose();
+    await waitFor(async () => (server.agent.socketCount(id) === 0 ? true : undefined));
+  });
+
+  it('takes live events once, follows the status, and shows then drops the streaming reply', async () => {
+    const id = await runningConversation();
+    const { feed } = await follow(id);
+    await whole(feed);
+    server.agent.stream(id, ['Hel', 'lo']);
+    await waitFor(async () => (feed.current.streaming?.text === 'Hello' ? true : undefined));
+    server.agent.append(id, [
+      {
+        kind: 'ConversationStateUpdateEvent',
+        source: 'environment',
+        key: 'execution_status',
+        value: 'running',
+      },
+      {
+        kind: 'MessageEvent',
+        source: 'agent',
+        llm_message: { role: 'assistant', content: [{ type: 'text', text: 'Hello' }] },
+      },
+      {
+        kind: 'ConversationStateUpdateEvent',
+        source: 'environment',
+        key: 'execution_status',
+        value: 'finished',
+      },
+    ]);
+    await waitFor(async () => (held(feed).length === stored(id).length ? true : undefined));
+    assert.deepEqual(held(feed), stored(id));
+    assert.equal(feed.current.streaming, undefined, 'the final message replaces the streaming reply');
+    assert.equal(feed.current.executionStatus, 'finished');
+  });
+
+  it('recovers from a dropped socket: reconnects, reads what it missed, no duplicates', async () => {
+    const id = await runningConversation();
+    const { feed } = await follow(id);
+    await whole(feed);
+    const states: string[] = [];
+    feed.onState((state) => states.push(state.status));
+    server.agent.drop(id, { refuseMs: 300 });
+    await waitFor(async () => (feed.current.status === 'reconnecting' ? true : undefined));
+    // stored while the feed cannot connect: only the backfill can bring these
+    server.agent.append(id, [
+      {
+        kind: 'MessageEvent',
+        source: 'user',
+        llm_message: { role: 'user', content: [{ type: 'text', text: 'while away 1' }] },
+      },
+      {
+        kind: 'MessageEvent',
+        source: 'user',
+        llm_message: { role: 'user', content: [{ type: 'text', text: 'while away 2' }] },
+      },
+    ]);
+    await waitFor(async () => (feed.current.status === 'live' ? true : undefined), 5000);
+    await waitFor(async () => (held(feed).length === stored(id).length ? true : undefined));
+    assert.deepEqual(held(feed), stored(id), 'every event once, in storage order');
+    assert.ok(states.includes('reconnecting'));
+    assert.equal(server.agent.socketCount(id), 1, 'one socket again');
+  });
+
+  it('follows an older agent server: first-message auth refused, query auth used', async () => {
+    server.agent.setOptions({ legacy: true });
+    const id = await runningConversation();
+    const { feed, logs } = await follow(id);
+    await whole(feed);
+    assert.deepEqual(held(feed), stored(id));
+    assert.ok(
+      logs.some((line) => /older query-parameter auth/.test(line)),
+      logs.join('\n'),
+    );
+    server.agent.append(id, [{ kind: 'PauseEvent', source: 'user' }]);
+    await waitFor(async () => (held(feed).length === stored(id).length ? true : undefined));
+  });
+
+  it('says offline when there is nothing to follow, and starts when woken', async () => {
+    const id = await runningConversation();
+    const [conversation] = await app.getConversations([id]);
+    const endpoint = conversation ? agentEndpointOf(conversation) : undefined;
+    assert.ok(endpoint);
+    let paused = true;
+    const { feed } = await follow(id, async () =>
+      paused ? { endpoint: undefined, reason: 'The sandbox is paused.' } : { endpoint },
+    );
+    await waitFor(async () => (feed.current.status === 'offline' ? true : undefined));
+    assert.equal(feed.current.detail, 'The sandbox is paused.');
+    assert.equal(server.agent.socketCount(id), 0);
+    paused = false;
+    feed.wake();
+    await whole(feed);
+    assert.deepEqual(held(feed), stored(id));
+  });
+
+  it('stops trying after repeated refusals (a wrong key), without the key in what it says', async () => {
+    const id = await runningConversation();
+    const [conversation] = await app.getConversations([id]);
+    const real = conversation ? agentEndpointOf(conversation) : undefined;
+    assert.ok(real);
+    const wrong: AgentEndpoint = { ...real, sessionApiKey: 'wrong-sandbox-key-123456' };
+    const feed = new EventFeed({
+      resolve: async () => ({ endpoint: wrong }),
+      clientFor: (target) => new AgentServerClient({ endpoint: target, timeoutMs: 2000 }),
+      initialBackoffMs: 10,
+      maxBackoffMs: 20,
+      maxRefusals: 2,
+    });
+    feeds.push(feed);
+    feed.start();
+    await waitFor(async () => (feed.current.status === 'failed' ? true : undefined), 5000);
+    assert.match(feed.current.detail ?? '', /refused/);
+    assert.ok(!(feed.current.detail ?? '').includes('wrong-sandbox-key-123456'));
+  });
+
+  it('10,000 events: the newest page comes first, then older pages, all in order', async () => {
+    const id = await runningConversation();
+    server.agent.seedEvents(id, 10_000);
+    const { feed, batches } = await follow(id);
+    const started = Date.now();
+    await waitFor(async () => (feed.events.size > 0 ? true : undefined));
+    const firstPaintMs = Date.now() - started;
+    assert.deepEqual(batches[0], { prepended: 0, appended: 100 }, 'the newest 100 first');
+    assert.deepEqual(held(feed), stored(id).slice(-100));
+    await whole(feed);
+    assert.equal(feed.events.size, 10_000);
+    assert.deepEqual(held(feed), stored(id));
+    assert.ok(firstPaintMs < 2000, `the newest page took ${firstPaintMs} ms`);
+  });
+});
