@@ -50,8 +50,10 @@ export class ConversationFeeds implements vscode.Disposable {
   ) {
     this.disposables.push(
       this.changed,
-      // another server or key: every feed asks where its conversation is again
+      // another server or key: what closed feeds held may belong to another server; open ones ask
+      // where their conversation is again
       connection.onDidChange(() => {
+        this.kept.clear();
         for (const open of this.open.values()) open.feed.wake();
       }),
       // a sandbox that came back: its offline feeds start again without waiting for the user

@@ -40,3 +40,35 @@ export const server = {
     return Array.isArray(reply) ? reply : reply.requests;
   },
 };
+
+/** The agent-server double of the test server's running sandboxes. */
+export const agentServer = {
+  append: (conversationId: string, events: Record<string, unknown>[]) =>
+    control('POST', `agent/conversations/${conversationId}/events`, { events }),
+  stream: (conversationId: string, deltas: string[]) =>
+    control('POST', `agent/conversations/${conversationId}/stream`, { deltas }),
+  run: (conversationId: string) => control('POST', `agent/conversations/${conversationId}/run`),
+  drop: (conversationId: string, refuseMs = 0) =>
+    control('POST', `agent/conversations/${conversationId}/drop`, { refuseMs }),
+  events: async (conversationId: string): Promise<{ id: string; kind: string }[]> => {
+    const reply = (await control('GET', `agent/conversations/${conversationId}/events`)) as
+      { id: string; kind: string }[] | { events: { id: string; kind: string }[] };
+    return Array.isArray(reply) ? reply : reply.events;
+  },
+  sockets: async (conversationId: string): Promise<number> =>
+    ((await control('GET', `agent/conversations/${conversationId}/sockets`)) as { count: number }).count,
+  conversations: async (): Promise<
+    {
+      id: string;
+      sandbox_id: string;
+      execution_status: string;
+      event_count: number;
+      ends_with_agent_message: boolean;
+    }[]
+  > => {
+    const reply = (await control('GET', 'agent/conversations')) as { conversations: never[] } | never[];
+    return Array.isArray(reply) ? reply : reply.conversations;
+  },
+  setOptions: (options: { legacy?: boolean; agentStepMs?: number }) =>
+    control('POST', 'agent/options', options),
+};

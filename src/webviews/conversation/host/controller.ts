@@ -88,6 +88,11 @@ export class ConversationController {
     };
   }
 
+  /** The rows as the page gets them (scrubbed), oldest first. */
+  rows(): Row[] {
+    return this.transcript.all.map((row) => this.clean(row));
+  }
+
   /** The app server's view changed (title, sandbox status): the header follows. */
   conversationChanged(): void {
     this.deps.post({ type: 'header', header: this.header() });

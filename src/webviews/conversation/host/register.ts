@@ -9,7 +9,8 @@ import type { Log } from '../../../core/log';
 import type { ApiKeys } from '../../../core/secretsManager';
 import type { Connection } from '../../../state/connection';
 import type { ConversationFeeds } from '../../../state/conversationFeeds';
-import { VIEW_TYPE } from '../shared/protocol';
+import { VIEW_TYPE, type Header } from '../shared/protocol';
+import type { Row } from '../shared/rows';
 import { ConversationPanel, type PanelEnvironment, type PanelState } from './panel';
 
 export interface ConversationPanels {
@@ -24,6 +25,8 @@ export interface ConversationPanelTestApi {
   posted(conversationId: string): unknown[];
   /** Hands a message to a panel's host as if its page had posted it. */
   sendFromWebview(conversationId: string, message: unknown): boolean;
+  /** What a panel shows: its header and rows (as sent to the page). */
+  snapshot(conversationId: string): { header: Header; rows: Row[] } | undefined;
   feedCount(): number;
   close(conversationId: string): void;
 }
@@ -103,6 +106,10 @@ export function registerConversationPanels(
         const panel = ConversationPanel.find(id);
         panel?.controller.receive(message);
         return panel !== undefined;
+      },
+      snapshot: (id) => {
+        const controller = ConversationPanel.find(id)?.controller;
+        return controller ? { header: controller.header(), rows: controller.rows() } : undefined;
       },
       feedCount: () => feeds.openCount,
       close: (id) => ConversationPanel.find(id)?.dispose(),
