@@ -10,6 +10,8 @@ import { HttpTransport, type RequestLogEntry, type TlsOptions } from '../transpo
 import type { AgentEndpoint } from './endpoint';
 import {
   AgentEventPageSchema,
+  AgentEventSchema,
+  type AgentEvent,
   ConversationInfoSchema,
   type AgentEventPage,
   type ConfirmationPolicy,
@@ -84,6 +86,15 @@ export class AgentServerClient {
       schema: AgentEventPageSchema,
       signal: options.signal,
     });
+  }
+
+  /** One stored event whole (search and the socket send the same, but the extension cuts huge strings). */
+  getEvent(eventId: string, options: AgentCallOptions = {}): Promise<AgentEvent> {
+    return this.get(
+      `${this.conversationPath}/events/${encodeURIComponent(eventId)}`,
+      AgentEventSchema,
+      options,
+    );
   }
 
   countEvents(options: AgentCallOptions = {}): Promise<number> {

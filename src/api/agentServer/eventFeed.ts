@@ -76,6 +76,8 @@ export class EventFeed {
   /** Where reading older history stopped (the next older page), when it has not finished. */
   private olderPageId: string | undefined;
   private socket: EventSocket | undefined;
+  /** The REST client of the connection of the moment (for reading an event whole). */
+  private client: AgentServerClient | undefined;
   /** Live events that arrived while the history was being read; applied after it. */
   private pending: AgentEvent[] | undefined;
   private lifetime = new AbortController();
@@ -115,6 +117,30 @@ export class EventFeed {
     if (this.disposed) return;
     this.nap.abort();
     this.start();
+  }
+
+  /**
+   * The events with these ids as the server stored them: held ones as they are, ones whose strings
+   * were cut read again (when the agent server can be reached; else as held).
+   */
+  async wholeEvents(ids: readonly string[]): Promise<AgentEvent[]> {
+    const held = new Map(this.events.events.map((event) => [event.id, event]));
+    const whole: AgentEvent[] = [];
+    for (const id of ids) {
+      const event = held.get(id);
+      if (!event) continue;
+      if (!this.events.wasCut(id) || !this.client) {
+        whole.push(event);
+        continue;
+      }
+      try {
+        whole.push(await this.client.getEvent(id, { signal: this.lifetime.signal }));
+      } catch (error) {
+        this.options.log?.(`Conversation feed: event ${id} could not be read whole: ${messageOf(error)}`);
+        whole.push(event);
+      }
+    }
+    return whole;
   }
 
   /** Drops the socket and stops for good; the events held stay readable. */
@@ -170,6 +196,7 @@ export class EventFeed {
   /** One connection: open the socket, read what is missing, then live until the socket ends. */
   private async session(endpoint: AgentEndpoint): Promise<ApiError> {
     const client = this.options.clientFor(endpoint);
+    this.client = client;
     this.pending = [];
     const socket = await this.openSocket(endpoint);
     this.socket = socket;

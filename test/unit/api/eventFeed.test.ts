@@ -204,6 +204,25 @@ describe('EventFeed against the agent-server double', function () {
     assert.ok(!(feed.current.detail ?? '').includes('wrong-sandbox-key-123456'));
   });
 
+  it('cuts a huge string on the way in and reads the event whole again on request', async () => {
+    const large = server.agent.conversations().find((c) => c.has_large_output);
+    assert.ok(large, 'the seed has a conversation with a ~200 KB output');
+    const sandbox = server.state.sandboxes.find((s) => s.id === large.sandbox_id);
+    assert.ok(sandbox);
+    sandbox.status = 'RUNNING';
+    const { feed } = await follow(large.id);
+    await whole(feed);
+    const huge = server.agent.events(large.id).find((event) => JSON.stringify(event).length > 100_000);
+    assert.ok(huge);
+    assert.equal(feed.events.wasCut(huge.id), true);
+    assert.ok(
+      JSON.stringify(feed.events.events.find((event) => event.id === huge.id)).length < 80_000,
+      'held cut',
+    );
+    const [again] = await feed.wholeEvents([huge.id]);
+    assert.equal(JSON.stringify(again?.['observation']), JSON.stringify(huge['observation']), 'read whole');
+  });
+
   it('10,000 events: the newest page comes first, then older pages, all in order', async () => {
     const id = await runningConversation();
     server.agent.seedEvents(id, 10_000);

@@ -186,8 +186,12 @@ export class ConversationController {
     });
   }
 
-  private expand(id: string): void {
-    const row = this.transcript.expand(id);
+  /** "Show all": the row from its events read whole (huge strings were cut when they arrived). */
+  private async expand(id: string): Promise<void> {
+    const sources = this.transcript.sourcesOf(id);
+    if (sources.length === 0) return;
+    const whole = await this.deps.feed.wholeEvents(sources.map((event) => event.id));
+    const row = this.transcript.expand(id, whole);
     if (row) this.deps.post({ type: 'expanded', row: this.clean(row) });
   }
 

@@ -89,10 +89,14 @@ export class Transcript {
     return dedupeChange(change);
   }
 
-  /** A row again with its texts whole (up to `EXPANDED_LIMITS`), or undefined for an unknown id. */
-  expand(id: string): Row | undefined {
-    const events = this.sources.get(id);
-    if (!events) return undefined;
+  /** The events a row was built from (an action and its observation), oldest first. */
+  sourcesOf(id: string): readonly AgentEvent[] {
+    return this.sources.get(id) ?? [];
+  }
+
+  /** A row built again from its events with every text whole (up to `EXPANDED_LIMITS`). */
+  expand(id: string, events: readonly AgentEvent[] = this.sourcesOf(id)): Row | undefined {
+    if (events.length === 0) return undefined;
     const whole = new Transcript(EXPANDED_LIMITS);
     whole.append(events);
     return whole.rows.get(id);
