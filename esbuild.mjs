@@ -65,6 +65,18 @@ const builds = [
     logLevel: 'warning',
     plugins: [copyCodicons],
   },
+  {
+    // The conversation panel's page: one script and one stylesheet (conversation.js, conversation.css).
+    entryPoints: { conversation: 'src/webviews/conversation/webview/main.ts' },
+    outdir: 'dist/webview',
+    bundle: true,
+    platform: 'browser',
+    target: 'es2022',
+    format: 'iife',
+    sourcemap: !production,
+    minify: production,
+    logLevel: 'warning',
+  },
 ];
 
 if (watch) {

@@ -6,6 +6,7 @@ import axios from 'axios';
 import { collectAll, OpenHandsClient, redactJson } from '../src/api';
 import { JsonArrayStreamParser } from '../src/api/jsonArrayStream';
 import { startTestServer } from '../test/server';
+import { conversationPaintReport } from './conversationPaint';
 
 interface Measurement {
   name: string;
@@ -105,6 +106,8 @@ async function main(): Promise<void> {
   } finally {
     await server.close();
   }
+  // The conversation panel's page in Chromium (says it is skipped when /usr/bin/chromium is missing).
+  console.log((await conversationPaintReport()).join('\n'));
 }
 
 void main().catch((error: unknown) => {

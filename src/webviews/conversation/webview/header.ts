@@ -1,0 +1,160 @@
+/**
+ * The panel's header (title, the agent's status, the sandbox, the model, the event count, the
+ * Open in Browser and Log buttons) and, under it, the banner that says the transcript is not live:
+ * connecting, reconnecting (with a countdown and Retry now), offline (with Resume Sandbox when the
+ * sandbox can be resumed) or disconnected (with Retry). Texts from the host go through text bindings.
+ */
+import { html, nothing, type TemplateResult } from 'lit';
+import type { Header } from '../shared/protocol';
+import {
+  executionStatus,
+  executionStatusLabel,
+  formatCount,
+  oneLine,
+  sandboxStatusLabel,
+  type ExecutionStatus,
+} from './text';
+
+export interface HeaderActions {
+  openInBrowser(): void;
+  showLog(): void;
+  reconnect(): void;
+  resumeSandbox(): void;
+}
+
+function ring(): TemplateResult {
+  return html`<vscode-progress-ring
+    class="ring"
+    aria-hidden="true"
+    role="presentation"
+    aria-live="off"
+  ></vscode-progress-ring>`;
+}
+
+const STATUS_ICONS: Partial<Record<ExecutionStatus, string>> = {
+  idle: 'circle-large-outline',
+  waiting_for_confirmation: 'question',
+  paused: 'debug-pause',
+  finished: 'pass',
+  error: 'error',
+  stuck: 'warning',
+  unknown: 'circle-large-outline',
+};
+
+export function headerView(header: Header | null, actions: HeaderActions): TemplateResult {
+  const status = executionStatus(header?.executionStatus ?? null);
+  const title = header ? oneLine(header.title, 300) : 'Conversation';
+  const statusLabel = executionStatusLabel(status);
+  const statusIcon = STATUS_ICONS[status];
+  return html`<div class="header-main">
+      <h1 class="title" title=${title}>${title}</h1>
+      <div class="header-actions">
+        <vscode-button
+          id="open-in-browser"
+          secondary
+          icon="link-external"
+          title="Open this conversation in the browser"
+          @click=${actions.openInBrowser}
+          >Open in Browser</vscode-button
+        >
+        <vscode-button
+          id="show-log"
+          secondary
+          icon="output"
+          title="Show the OpenHands log"
+          @click=${actions.showLog}
+          >Log</vscode-button
+        >
+      </div>
+    </div>
+    <div class="header-meta">
+      <span class="exec-status" role="status" aria-live="polite" aria-label=${`Agent status: ${statusLabel}`}>
+        ${status === 'running' ? ring() : nothing}
+        <vscode-badge class="exec exec-${status}" title="The agent's execution status"
+          >${statusIcon ? html`<span class="codicon codicon-${statusIcon}" aria-hidden="true"></span>` : nothing}${statusLabel}</vscode-badge
+        >
+      </span>
+      ${
+        header
+          ? html`<span class="meta-item" title="Sandbox status"
+                ><span class="codicon codicon-vm" aria-hidden="true"></span>Sandbox
+                ${sandboxStatusLabel(header.sandboxStatus)}</span
+              >
+              ${
+                header.model
+                  ? html`<span class="meta-item model" title=${oneLine(header.model, 300)}
+                      ><span class="codicon codicon-sparkle" aria-hidden="true"></span
+                      >${oneLine(header.model, 120)}</span
+                    >`
+                  : nothing
+              }
+              <span class="meta-item" title="Events received"
+                ><span class="codicon codicon-history" aria-hidden="true"></span
+                >${formatCount(header.eventCount)} ${header.eventCount === 1 ? 'event' : 'events'}</span
+              >`
+          : nothing
+      }
+    </div>`;
+}
+
+/**
+ * The mark shown while the feed is not live, or nothing. `retrySeconds` is what is left of the
+ * host's `retryInMs`, counted down by the page.
+ */
+export function bannerView(
+  header: Header | null,
+  retrySeconds: number | null,
+  actions: HeaderActions,
+): TemplateResult | typeof nothing {
+  const feed = header?.feed ?? 'connecting';
+  if (feed === 'live') return nothing;
+  const detail = header?.feedDetail ? oneLine(header.feedDetail, 400) : '';
+  const stale = 'What is shown may be out of date.';
+  let icon = 'sync';
+  let spin = false;
+  let headline: string | TemplateResult;
+  let note = stale;
+  let button: TemplateResult | typeof nothing = nothing;
+  switch (feed) {
+    case 'connecting':
+      spin = true;
+      headline = 'Connecting…';
+      note = header ? stale : 'Loading the conversation.';
+      break;
+    case 'reconnecting':
+      spin = retrySeconds === 0;
+      // the countdown is seen, not announced every second
+      headline =
+        retrySeconds === null || retrySeconds === 0
+          ? 'Reconnecting…'
+          : html`Reconnecting<span class="countdown" aria-hidden="true"> in ${retrySeconds} s</span>`;
+      if (detail) note = `${detail}. ${stale}`;
+      button = html`<vscode-button id="retry-now" secondary icon="refresh" @click=${actions.reconnect}
+        >Retry now</vscode-button
+      >`;
+      break;
+    case 'offline':
+      icon = 'debug-disconnect';
+      headline = detail ? `Offline: ${detail}` : 'Offline';
+      note = 'Showing the last known transcript; it may be out of date.';
+      if (header?.canResume)
+        button = html`<vscode-button id="resume-sandbox" icon="debug-start" @click=${actions.resumeSandbox}
+          >Resume Sandbox</vscode-button
+        >`;
+      break;
+    default:
+      icon = 'debug-disconnect';
+      headline = detail ? `Disconnected: ${detail}` : 'Disconnected';
+      button = html`<vscode-button id="retry" secondary icon="refresh" @click=${actions.reconnect}
+        >Retry</vscode-button
+      >`;
+  }
+  return html`<div class="feed-banner feed-${feed}" role="status" aria-live="polite">
+    <span class="codicon codicon-${icon}${spin ? ' codicon-modifier-spin' : ''}" aria-hidden="true"></span>
+    <div class="banner-text">
+      <span class="banner-headline">${headline}</span>
+      <span class="banner-note">${note}</span>
+    </div>
+    ${button}
+  </div>`;
+}
