@@ -1,5 +1,6 @@
 // The UI end-to-end flow, in order. Add step groups here; the driver (scripts/vscode/run-e2e.ts) runs them.
 import type { E2EContext } from './context';
+import { conversationPanelSteps } from './conversationPanel.steps';
 import { editorConversationSteps } from './editorConversation.steps';
 import { mcpFormSteps } from './mcpForm.steps';
 import { newConversationSteps } from './newConversation.steps';
@@ -17,6 +18,7 @@ export function defineSteps(runner: StepRunner, ctx: E2EContext): void {
   editorConversationSteps(runner, ctx);
   sidebarStateSteps(runner, ctx);
   mcpFormSteps(runner, ctx);
+  conversationPanelSteps(runner, ctx);
   trustSteps(runner, ctx);
   plainHttpSteps(runner, ctx);
   // last: it leaves the workbench in a dark theme

@@ -25,6 +25,8 @@ import type { StepRunner } from '../e2e/runner';
 import { CONVERSATIONS_VIEW, PAUSE_SANDBOX, RESUME_SANDBOX, SANDBOXES_VIEW } from '../e2e/selectors';
 import { eventually } from '../e2e/wait';
 import { realRequest } from './env';
+import { SCRIPTED_COMMAND, SCRIPTED_FILE, SCRIPTED_FINISH } from './scriptedLlm';
+import { waitForFeed, waitForTranscript } from '../e2e/conversationPanel';
 
 export interface RealStepsContext {
   page: Page;
@@ -104,12 +106,15 @@ const START = 'Start Sandbox: a new process sandbox, RUNNING in the tree';
 const PAUSE = 'pause it (inline button): PAUSED in the tree and on the server';
 const RESUME = 'resume it (inline button): RUNNING again';
 const CONVERSATION = 'New Conversation with a message in that sandbox: READY, listed in the tree';
+const PANEL =
+  'Conversation panel: the scripted run shows the message, the command with its output and exit 0, the new file as a diff, the finish';
 const MCP = "MCP & Git Providers: save an MCP server; the server's settings then hold it";
 const TOKEN = "MCP & Git Providers: a token the real server rejects shows the server's message at the token";
 const DELETE = 'Delete Sandbox…: confirm, the sandbox leaves the tree and the server';
 
 export function defineRealSteps(runner: StepRunner, ctx: RealStepsContext): void {
   let started: Sandbox | undefined;
+  let startedConversation: Conversation | undefined;
 
   runner.step(OPEN, async () => {
     await openExtensionWorkbench(ctx.page, ctx.workbenchUrl);
@@ -255,6 +260,7 @@ export function defineRealSteps(runner: StepRunner, ctx: RealStepsContext): void
         { timeoutMs: 10_000 },
       );
       if (created.sandbox_id !== id) throw new Error(`it runs in ${created.sandbox_id}, not ${id}`);
+      startedConversation = created;
       const pane = await viewPane(ctx.page, CONVERSATIONS_VIEW);
       const title = created.title ?? created.id;
       await eventually(
@@ -265,6 +271,35 @@ export function defineRealSteps(runner: StepRunner, ctx: RealStepsContext): void
       await runCommand(ctx.page, 'Notifications: Clear All Notifications');
     },
     { needs: [RESUME] },
+  );
+
+  runner.step(
+    PANEL,
+    async () => {
+      const conversation = startedConversation!;
+      await runCommand(ctx.page, 'View: Close All Editors');
+      await runCommand(ctx.page, 'OpenHands: Open Conversation');
+      await answerInputBox(ctx.page, conversation.id);
+      const frame = await waitForTranscript(ctx.page, 30_000);
+      await waitForFeed(frame, 'live', 30_000);
+      const shown = (text: string) =>
+        frame.getByText(text, { exact: false }).first().waitFor({ state: 'visible', timeout: 150_000 });
+      // the agent may still be working: everything below arrives live
+      await shown(SCRIPTED_FINISH);
+      await shown(MESSAGE);
+      await shown(SCRIPTED_COMMAND);
+      await shown('scripted-llm-was-here');
+      const exit = (await frame.locator('.exit-ok').first().textContent({ timeout: 10_000 })) ?? '';
+      if (!/0/.test(exit)) throw new Error(`the command's exit badge says "${exit}"`);
+      await shown(SCRIPTED_FILE);
+      const added = await frame.locator('.diff .dl-add').allTextContents();
+      if (!added.some((line) => line.includes('written by the scripted LLM')))
+        throw new Error(`the diff of ${SCRIPTED_FILE} shows no added text: ${added.join(' | ')}`);
+      const status = (await frame.locator('.exec-status').first().textContent()) ?? '';
+      if (!/finished/i.test(status)) throw new Error(`the header says "${status.trim()}"`);
+      await ctx.screenshot('conversation-panel-real');
+    },
+    { needs: [CONVERSATION] },
   );
 
   runner.step(

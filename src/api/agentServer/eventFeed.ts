@@ -89,6 +89,9 @@ export class EventFeed {
 
   constructor(private readonly options: EventFeedOptions) {
     this.events = options.events ?? new EventLog(options.maxStringChars, options.maxEvents);
+    // what an earlier feed held says the last known status until the server says more
+    const status = [...this.events.events].reverse().find(isStatusUpdate)?.['value'];
+    if (typeof status === 'string') this.state = { ...this.state, executionStatus: status };
   }
 
   get current(): FeedState {

@@ -1,0 +1,233 @@
+// The conversation panel in the real workbench against the test server's agent-server double: open it
+// from the tree and by id, watch events arrive live, lose the socket and recover, survive a window
+// reload, and see a paused sandbox offline with Resume. Screenshots in light and dark.
+import type { FrameLocator } from 'playwright-core';
+import { waitForWorkbench } from '../../scripts/vscode/workbench';
+import type { E2EContext } from './context';
+import {
+  agentDouble,
+  feedState,
+  panelFrame,
+  renderedRowIds,
+  terminalRound,
+  waitForFeed,
+  waitForTranscript,
+} from './conversationPanel';
+import { openOpenHandsView, rowContaining, viewPane } from './openhands-view';
+import { answerInputBox, runCommand } from './palette';
+import type { StepRunner } from './runner';
+import { CONVERSATIONS_VIEW } from './selectors';
+import { listConversations, type ConversationSummary } from './server-api';
+import { eventually } from './wait';
+import { OPEN_WORKBENCH } from './workbench.steps';
+
+const OPEN_FROM_TREE = 'Conversation panel: a click on a conversation row opens its transcript, live';
+const LIVE = 'Conversation panel: a command the agent runs arrives live (output, exit code, streaming reply)';
+const RECOVER = 'Conversation panel: the socket drops, the header says so, it recovers without duplicates';
+const RELOAD = 'Conversation panel: restored after a window reload';
+const BY_ID = 'Conversation panel: Open Conversation from the palette, by id';
+const PAUSED =
+  'Conversation panel: a paused sandbox shows offline with Resume Sandbox; Resume brings it live';
+const DARK = 'Conversation panel: dark theme';
+
+async function textOf(frame: FrameLocator, selector: string): Promise<string> {
+  return ((await frame.locator(selector).first().textContent({ timeout: 5_000 })) ?? '')
+    .replace(/\s+/g, ' ')
+    .trim();
+}
+
+async function expectText(frame: FrameLocator, text: string, timeoutMs = 10_000): Promise<void> {
+  await frame.getByText(text, { exact: false }).first().waitFor({ state: 'visible', timeout: timeoutMs });
+}
+
+async function pauseOnServer(serverUrl: string, sandboxId: string): Promise<void> {
+  const response = await fetch(
+    new URL(`/__control/state/sandboxes/${encodeURIComponent(sandboxId)}`, serverUrl),
+    {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ status: 'PAUSED' }),
+    },
+  );
+  if (!response.ok) throw new Error(`pausing ${sandboxId} on the test server: HTTP ${response.status}`);
+}
+
+export function conversationPanelSteps(runner: StepRunner, ctx: E2EContext): void {
+  let target: ConversationSummary | undefined;
+  const conversation = (): ConversationSummary => {
+    if (!target) throw new Error('no conversation was opened');
+    return target;
+  };
+
+  runner.step(
+    OPEN_FROM_TREE,
+    async () => {
+      const conversations = await listConversations(ctx.serverUrl);
+      target = conversations.find(
+        (c) => c.sandbox_status === 'RUNNING' && c.execution_status !== 'running' && c.title,
+      );
+      if (!target?.title) throw new Error('the seed has no quiet conversation in a running sandbox');
+      await runCommand(ctx.page, 'View: Close All Editors');
+      await openOpenHandsView(ctx.page);
+      const pane = await viewPane(ctx.page, CONVERSATIONS_VIEW);
+      await rowContaining(pane, target.title).click();
+      const frame = await waitForTranscript(ctx.page);
+      await waitForFeed(frame, 'live');
+      const title = await textOf(frame, 'h1.title');
+      if (title !== target.title) throw new Error(`the header says "${title}", not "${target.title}"`);
+      const status = await textOf(frame, '.exec-status');
+      if (!status) throw new Error('the header shows no agent status');
+      const sockets = await agentDouble.sockets(ctx.serverUrl, target.id);
+      if (sockets !== 1) throw new Error(`${sockets} sockets for one open conversation`);
+      await ctx.screenshot('conversation-panel-light');
+    },
+    { needs: [OPEN_WORKBENCH] },
+  );
+
+  runner.step(
+    LIVE,
+    async () => {
+      const { id } = conversation();
+      const frame = panelFrame(ctx.page);
+      await agentDouble.append(ctx.serverUrl, id, [
+        {
+          kind: 'ConversationStateUpdateEvent',
+          source: 'environment',
+          key: 'execution_status',
+          value: 'running',
+        },
+        ...terminalRound(
+          'ls -la src',
+          'total 8\ndrwxr-xr-x 2 root root 4096 .\n-rw-r--r-- 1 root root 42 main.ts',
+          0,
+          'a',
+        ),
+        ...terminalRound('npm run missing-script', 'npm error Missing script: "missing-script"', 1, 'b'),
+      ]);
+      await expectText(frame, 'Run ls -la src');
+      await expectText(frame, 'main.ts');
+      await eventually('the exit codes', async () => {
+        const ok = await frame.locator('.exit-ok').count();
+        const failed = await frame.locator('.exit-fail').count();
+        return ok > 0 && failed > 0 ? true : undefined;
+      });
+      await agentDouble.stream(ctx.serverUrl, id, ['Both commands ran; ', 'one of them failed.']);
+      await expectText(frame, 'Both commands ran; one of them failed.');
+      await ctx.screenshot('conversation-panel-live-streaming');
+      await agentDouble.append(ctx.serverUrl, id, [
+        {
+          kind: 'MessageEvent',
+          source: 'agent',
+          llm_message: {
+            role: 'assistant',
+            content: [{ type: 'text', text: 'Both commands ran; **one of them failed**.' }],
+          },
+        },
+        {
+          kind: 'ConversationStateUpdateEvent',
+          source: 'environment',
+          key: 'execution_status',
+          value: 'finished',
+        },
+      ]);
+      await eventually('the streaming bubble replaced by the message', async () =>
+        (await frame.locator('.streaming').count()) === 0 &&
+        (await frame.locator('strong', { hasText: 'one of them failed' }).count()) > 0
+          ? true
+          : undefined,
+      );
+    },
+    { needs: [OPEN_FROM_TREE] },
+  );
+
+  runner.step(
+    RECOVER,
+    async () => {
+      const { id } = conversation();
+      const frame = panelFrame(ctx.page);
+      await agentDouble.drop(ctx.serverUrl, id, 2500);
+      await waitForFeed(frame, 'reconnecting', 10_000);
+      await ctx.screenshot('conversation-panel-reconnecting');
+      await agentDouble.append(ctx.serverUrl, id, [
+        {
+          kind: 'MessageEvent',
+          source: 'user',
+          llm_message: { role: 'user', content: [{ type: 'text', text: 'Sent while the panel was away' }] },
+        },
+      ]);
+      await waitForFeed(frame, 'live', 20_000);
+      await expectText(frame, 'Sent while the panel was away');
+      const ids = await renderedRowIds(frame);
+      if (new Set(ids).size !== ids.length) throw new Error('a row shows twice after the reconnect');
+    },
+    { needs: [OPEN_FROM_TREE] },
+  );
+
+  runner.step(
+    RELOAD,
+    async () => {
+      await ctx.page.reload();
+      await waitForWorkbench(ctx.page);
+      const frame = await waitForTranscript(ctx.page, 30_000);
+      await waitForFeed(frame, 'live', 20_000);
+      await expectText(frame, 'Sent while the panel was away');
+      const title = await textOf(frame, 'h1.title');
+      if (title !== conversation().title) throw new Error(`after the reload the panel shows "${title}"`);
+    },
+    { needs: [RECOVER] },
+  );
+
+  runner.step(
+    BY_ID,
+    async () => {
+      await runCommand(ctx.page, 'View: Close All Editors');
+      await runCommand(ctx.page, 'OpenHands: Open Conversation');
+      await answerInputBox(ctx.page, conversation().id);
+      const frame = await waitForTranscript(ctx.page);
+      await waitForFeed(frame, 'live');
+      await expectText(frame, 'Sent while the panel was away');
+    },
+    { needs: [OPEN_FROM_TREE] },
+  );
+
+  runner.step(
+    PAUSED,
+    async () => {
+      const { sandbox_id: sandboxId } = conversation();
+      await runCommand(ctx.page, 'View: Close All Editors');
+      // paused elsewhere (the web UI, another client): the panel learns it from the server
+      await pauseOnServer(ctx.serverUrl, sandboxId);
+      await runCommand(ctx.page, 'OpenHands: Open Conversation');
+      await answerInputBox(ctx.page, conversation().id);
+      const frame = await waitForTranscript(ctx.page);
+      await waitForFeed(frame, 'offline');
+      const banner = await textOf(frame, '.feed-banner');
+      if (!/paused/i.test(banner)) throw new Error(`the banner says "${banner}"`);
+      await expectText(frame, 'Sent while the panel was away');
+      await ctx.screenshot('conversation-panel-paused');
+      await frame.locator('#resume-sandbox').click();
+      await waitForFeed(frame, 'live', 20_000);
+      if ((await feedState(frame)) !== 'live') throw new Error('not live after Resume');
+    },
+    { needs: [OPEN_FROM_TREE] },
+  );
+
+  runner.step(
+    DARK,
+    async () => {
+      await runCommand(ctx.page, 'Preferences: Color Theme');
+      await answerInputBox(ctx.page, 'Dark Modern');
+      await ctx.page.locator('.monaco-workbench.vs-dark').waitFor({ timeout: 10_000 });
+      const frame = await waitForTranscript(ctx.page);
+      const background = await frame.locator('body').evaluate((el) => getComputedStyle(el).backgroundColor);
+      const [r = 255, g = 255, b = 255] = (background.match(/[\d.]+/g) ?? []).map(Number);
+      if (r + g + b > 200) throw new Error(`the panel is not dark: ${background}`);
+      await ctx.screenshot('conversation-panel-dark');
+      await runCommand(ctx.page, 'Preferences: Color Theme');
+      await answerInputBox(ctx.page, 'Light Modern');
+      await ctx.page.locator('.monaco-workbench.vs').waitFor({ timeout: 10_000 });
+      await runCommand(ctx.page, 'View: Close All Editors');
+    },
+    { needs: [OPEN_FROM_TREE] },
+  );
+}

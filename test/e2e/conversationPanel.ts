@@ -1,0 +1,102 @@
+// Driving a conversation panel: its webview (nested iframes), its rows and its header, and the
+// agent-server double behind it (through the test server's /__control/agent routes).
+import { randomUUID } from 'node:crypto';
+import type { FrameLocator, Page } from 'playwright-core';
+import { eventually } from './wait';
+
+/** The document inside the active conversation panel's webview. */
+export function panelFrame(page: Page): FrameLocator {
+  return page.frameLocator('iframe.webview.ready').first().frameLocator('iframe#active-frame');
+}
+
+/** Waits until the panel shows rows; returns its document. */
+export async function waitForTranscript(page: Page, timeoutMs = 15_000): Promise<FrameLocator> {
+  const frame = panelFrame(page);
+  await frame.locator('.row').first().waitFor({ state: 'visible', timeout: timeoutMs });
+  return frame;
+}
+
+/** The feed banner's state (`feed-reconnecting`, …), or 'live' when none shows. */
+export async function feedState(frame: FrameLocator): Promise<string> {
+  const banner = frame.locator('.feed-banner');
+  if ((await banner.count()) === 0) return 'live';
+  const classes = (await banner.first().getAttribute('class')) ?? '';
+  return /\bfeed-(?!banner\b)(\w+)/.exec(classes)?.[1] ?? 'unknown';
+}
+
+export async function waitForFeed(frame: FrameLocator, state: string, timeoutMs = 15_000): Promise<void> {
+  await eventually(
+    `the feed to be ${state}`,
+    async () => ((await feedState(frame)) === state ? true : undefined),
+    {
+      timeoutMs,
+    },
+  );
+}
+
+/** The ids of the rows rendered now (the list is virtual: the ones near the viewport). */
+export async function renderedRowIds(frame: FrameLocator): Promise<string[]> {
+  return frame
+    .locator('.row')
+    .evaluateAll((rows) => rows.map((row) => row.getAttribute('data-row-id') ?? ''));
+}
+
+async function control<T>(serverUrl: string, method: string, path: string, body?: unknown): Promise<T> {
+  const response = await fetch(new URL(`/__control/agent/${path}`, serverUrl), {
+    method,
+    headers: body === undefined ? {} : { 'content-type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  if (!response.ok) throw new Error(`${method} /__control/agent/${path}: HTTP ${response.status}`);
+  const text = await response.text();
+  return (text ? JSON.parse(text) : undefined) as T;
+}
+
+export const agentDouble = {
+  append: (serverUrl: string, id: string, events: Record<string, unknown>[]) =>
+    control(serverUrl, 'POST', `conversations/${id}/events`, { events }),
+  stream: (serverUrl: string, id: string, deltas: string[]) =>
+    control(serverUrl, 'POST', `conversations/${id}/stream`, { deltas }),
+  drop: (serverUrl: string, id: string, refuseMs: number) =>
+    control(serverUrl, 'POST', `conversations/${id}/drop`, { refuseMs }),
+  sockets: async (serverUrl: string, id: string) =>
+    (await control<{ count: number }>(serverUrl, 'GET', `conversations/${id}/sockets`)).count,
+};
+
+/** A user message, an agent's terminal command with its output, as the agent server stores them. */
+export function terminalRound(
+  command: string,
+  output: string,
+  exitCode: number,
+  tag: string,
+): Record<string, unknown>[] {
+  const actionId = randomUUID();
+  const call = `call_${tag}`;
+  return [
+    {
+      id: actionId,
+      kind: 'ActionEvent',
+      source: 'agent',
+      thought: [{ type: 'text', text: `Running ${command}` }],
+      action: { command, is_input: false, reset: false, kind: 'TerminalAction' },
+      tool_name: 'terminal',
+      tool_call_id: call,
+      security_risk: 'LOW',
+      summary: `Run ${command}`,
+    },
+    {
+      kind: 'ObservationEvent',
+      source: 'environment',
+      tool_name: 'terminal',
+      tool_call_id: call,
+      action_id: actionId,
+      observation: {
+        content: [{ type: 'text', text: output }],
+        is_error: false,
+        command,
+        exit_code: exitCode,
+        kind: 'TerminalObservation',
+      },
+    },
+  ];
+}
