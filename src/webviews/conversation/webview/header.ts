@@ -128,7 +128,8 @@ export function bannerView(
         retrySeconds === null || retrySeconds === 0
           ? 'Reconnecting…'
           : html`Reconnecting<span class="countdown" aria-hidden="true"> in ${retrySeconds} s</span>`;
-      if (detail) note = `${detail}. ${stale}`;
+      // the host's reasons are sentences already
+      if (detail) note = `${/[.!?…]$/.test(detail) ? detail : `${detail}.`} ${stale}`;
       button = html`<vscode-button id="retry-now" secondary icon="refresh" @click=${actions.reconnect}
         >Retry now</vscode-button
       >`;
