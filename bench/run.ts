@@ -6,6 +6,7 @@ import axios from 'axios';
 import { collectAll, OpenHandsClient, redactJson } from '../src/api';
 import { JsonArrayStreamParser } from '../src/api/jsonArrayStream';
 import { startTestServer } from '../test/server';
+import { conversationFeedReport } from './conversationFeed';
 import { conversationPaintReport } from './conversationPaint';
 
 interface Measurement {
@@ -106,6 +107,8 @@ async function main(): Promise<void> {
   } finally {
     await server.close();
   }
+  // Opening a long conversation: the host's half (feed and rows), then the page's half.
+  console.log((await conversationFeedReport()).join('\n'));
   // The conversation panel's page in Chromium (says it is skipped when /usr/bin/chromium is missing).
   console.log((await conversationPaintReport()).join('\n'));
 }
