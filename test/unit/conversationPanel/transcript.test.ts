@@ -234,6 +234,55 @@ describe('conversation transcript', () => {
     assert.equal(transcript.size, 1);
     assert.equal(again.end.length, 0);
   });
+
+  it("makes the server-generated summaries readable, keeps the LLM's own, and shows a thought once", () => {
+    const transcript = new Transcript();
+    const think = event('ActionEvent', {
+      action: { thought: 'Plan: test first.', kind: 'ThinkAction' },
+      tool_name: 'think',
+      tool_call_id: 't',
+      security_risk: 'UNKNOWN',
+      summary: 'think: {"thought": "Plan: test first."}',
+    });
+    const logged = event(
+      'ObservationEvent',
+      {
+        tool_name: 'think',
+        tool_call_id: 't',
+        action_id: think.id,
+        observation: {
+          content: [{ type: 'text', text: 'Your thought has been logged.' }],
+          is_error: false,
+          kind: 'ThinkObservation',
+        },
+      },
+      'environment',
+    );
+    const edit = event('ActionEvent', {
+      action: { command: 'create', path: '/w/notes.md', kind: 'FileEditorAction' },
+      tool_name: 'file_editor',
+      tool_call_id: 'e',
+      security_risk: 'LOW',
+      summary: 'file_editor: {"command": "create"}',
+    });
+    const own = event('ActionEvent', {
+      action: { command: 'ls', kind: 'TerminalAction' },
+      tool_name: 'terminal',
+      tool_call_id: 'o',
+      security_risk: 'LOW',
+      summary: 'List the files',
+    });
+    transcript.append([think, logged, edit, own]);
+    const [thought, created, listed] = transcript.all;
+    assert.ok(
+      thought?.kind === 'action' &&
+        thought.summary === 'Plan: test first.' &&
+        thought.result === undefined &&
+        thought.thought === undefined,
+    );
+    assert.ok(created?.kind === 'action' && created.summary === 'Create notes.md');
+    assert.ok(listed?.kind === 'action' && listed.summary === 'List the files');
+  });
 });
 
 describe('compact diff', () => {

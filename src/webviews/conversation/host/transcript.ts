@@ -259,7 +259,13 @@ export class Transcript {
       };
     }
     const thoughts = [contentText(event['thought']), stringField(event, 'reasoning_content') ?? ''];
-    if (action?.['kind'] === 'ThinkAction' && typeof action['thought'] === 'string')
+    const summary = readableSummary(tool, action, stringField(event, 'summary')) ?? summaryOf(tool, event);
+    // a thought the summary shows whole is not folded again below it
+    if (
+      action?.['kind'] === 'ThinkAction' &&
+      typeof action['thought'] === 'string' &&
+      action['thought'] !== summary
+    )
       thoughts.unshift(action['thought']);
     const thought = thoughts.filter(Boolean).join('\n\n');
     const risk = RISKS.find((value) => value === event['security_risk']) ?? 'UNKNOWN';
@@ -268,7 +274,7 @@ export class Transcript {
       timestamp: event.timestamp,
       kind: 'action',
       tool,
-      summary: this.clip(stringField(event, 'summary') ?? summaryOf(tool, event), 500)[0],
+      summary: this.clip(summary, 500)[0],
       risk,
       // a call the agent could not make (no action) waits for its AgentErrorEvent
       state: 'pending',
@@ -358,6 +364,8 @@ export class Transcript {
         };
       }
     }
+    // "Your thought has been logged." says nothing the row does not
+    if (kind === 'ThinkObservation' && !isError) return { ...row, state: 'done' };
     const [result, resultClip] = this.clip(text, this.limits.output);
     return { ...row, state: isError ? 'failed' : 'done', result, ...(resultClip ? { resultClip } : {}) };
   }
@@ -412,6 +420,41 @@ function contentText(content: unknown): string {
     .map((part) => (isRecord(part) && typeof part['text'] === 'string' ? part['text'] : ''))
     .filter(Boolean)
     .join('\n');
+}
+
+/**
+ * The LLM's own summary, or one a reader can take in at a glance where the server made its own
+ * (`"<tool>: <arguments JSON>"`, 1.34's fallback) for a tool the row already shows in full.
+ */
+function readableSummary(
+  tool: string,
+  action: Record<string, unknown> | undefined,
+  summary: string | undefined,
+): string | undefined {
+  const generated = summary === undefined || summary.startsWith(`${tool}: {`);
+  if (!generated) return summary;
+  const kind = action?.['kind'];
+  if (kind === 'ThinkAction' && typeof action?.['thought'] === 'string') {
+    const thought = action['thought'].trim();
+    // one line of it; a longer thought stays folded in full
+    return thought.length <= 200 && !thought.includes('\n')
+      ? thought
+      : `${thought.split('\n')[0]?.slice(0, 200) ?? ''}…`;
+  }
+  if (kind === 'TerminalAction' && typeof action?.['command'] === 'string')
+    return `Run ${action['command'].split('\n')[0] ?? ''}`;
+  if (kind === 'FileEditorAction' && typeof action?.['path'] === 'string') {
+    const file = action['path'].split('/').pop() ?? action['path'];
+    const verb: Record<string, string> = {
+      view: 'View',
+      create: 'Create',
+      str_replace: 'Edit',
+      insert: 'Insert into',
+      undo_edit: 'Undo the last edit of',
+    };
+    return `${verb[String(action['command'])] ?? 'Edit'} ${file}`;
+  }
+  return summary;
 }
 
 function summaryOf(tool: string, event: AgentEvent): string {
