@@ -18,7 +18,8 @@ export interface PanelEnvironment {
   onDidChangeConversation: vscode.Event<string>;
   secrets(lease: FeedLease): readonly (string | undefined)[];
   openLink(url: string): void;
-  resumeSandbox(sandboxId: string): void;
+  /** Resumes the sandbox; settles when the command is done (the sandbox running, or the attempt over). */
+  resumeSandbox(sandboxId: string): Thenable<unknown>;
   openInBrowser(conversationId: string): void;
   showLog(): void;
   warn(message: string): void;
@@ -91,7 +92,12 @@ export class ConversationPanel implements vscode.Disposable {
       openLink: (url) => env.openLink(url),
       resumeSandbox: () => {
         const sandboxId = lease.conversation?.sandbox_id;
-        if (sandboxId) env.resumeSandbox(sandboxId);
+        // follow at once when it runs again, not at the views' next refresh
+        if (sandboxId)
+          void Promise.resolve(env.resumeSandbox(sandboxId)).then(
+            () => lease.feed.wake(),
+            () => undefined,
+          );
       },
       openInBrowser: () => env.openInBrowser(conversationId),
       showLog: () => env.showLog(),

@@ -51,7 +51,7 @@ export function registerConversationPanels(
     onDidChangeConversation: feeds.onDidChangeConversation,
     secrets: (lease) => [apiKey, lease.conversation?.session_api_key ?? undefined],
     openLink: (url) => void openLink(url, log),
-    resumeSandbox: (sandboxId) => void vscode.commands.executeCommand('openhands.resumeSandbox', sandboxId),
+    resumeSandbox: (sandboxId) => vscode.commands.executeCommand('openhands.resumeSandbox', sandboxId),
     openInBrowser: (id) => void vscode.commands.executeCommand('openhands.openConversationInBrowser', id),
     showLog: () => log.show(),
     warn: (message) => log.warn(message),
