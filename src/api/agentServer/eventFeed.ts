@@ -317,6 +317,8 @@ export class EventFeed {
       // the next connection carries on from olderPageId
       if (!this.disposed)
         this.options.log?.(`Conversation feed: older events could not be read: ${messageOf(error)}`);
+    } finally {
+      this.readingOlder = false;
     }
   }
 

@@ -1,0 +1,60 @@
+// The conversation feed where a read of the history fails or is cut short, against an agent server in
+// memory (each page and socket in the test's hands): the history is still read whole in the end.
+import assert from 'node:assert/strict';
+import { ApiError, EventFeed, type AgentEndpoint, type EventLog } from '../../../src/api';
+import { waitFor } from '../server/helpers';
+import { fakeAgentServer, userMessages, type FakeAgentServer } from './fakeAgentServer';
+
+const ENDPOINT: AgentEndpoint = {
+  baseUrl: 'http://127.0.0.1:1',
+  conversationId: '0123456789abcdef0123456789abcdef',
+  sessionApiKey: 'sandbox-key-recovery-0123',
+};
+
+describe('EventFeed: reading the history again after a failure', () => {
+  const feeds: EventFeed[] = [];
+  afterEach(() => {
+    for (const feed of feeds.splice(0)) feed.dispose();
+  });
+
+  function follow(agent: FakeAgentServer, events?: EventLog): EventFeed {
+    const feed = new EventFeed({
+      resolve: async () => ({ endpoint: ENDPOINT }),
+      clientFor: (endpoint) => agent.clientFor(endpoint),
+      openSocket: (options) => agent.openSocket(options),
+      initialBackoffMs: 5,
+      maxBackoffMs: 10,
+      events,
+    });
+    feeds.push(feed);
+    feed.start();
+    return feed;
+  }
+
+  const ids = (feed: EventFeed) => feed.events.events.map((event) => event.id);
+  const complete = (feed: EventFeed) =>
+    waitFor(async () => (feed.current.historyComplete ? true : undefined), 2000);
+
+  it('carries on reading older pages on the next connection when one failed', async () => {
+    const agent = fakeAgentServer(userMessages(250));
+    let failed = false;
+    agent.beforeSearch = (query) => {
+      // the first older page fails once (a blip while the history is read)
+      if (query.pageId === 'm150' && !failed) {
+        failed = true;
+        throw new ApiError({ kind: 'network', message: 'The agent server went away.' });
+      }
+    };
+    const feed = follow(agent);
+    await waitFor(async () => (failed && feed.current.status === 'live' ? true : undefined));
+    assert.equal(feed.events.size, 100, 'the newest page is held');
+    // the socket drops: the next connection must read the rest
+    agent.sockets[0]?.end();
+    await waitFor(async () => (agent.sockets.length === 2 ? true : undefined));
+    await complete(feed);
+    assert.deepEqual(
+      ids(feed),
+      agent.events.map((event) => event.id),
+    );
+  });
+});
