@@ -209,8 +209,11 @@ export class EventFeed {
       this.pending = undefined;
       this.take(buffered);
       this.setState({ status: 'live', detail: undefined, retryAt: undefined });
-      if (older !== undefined || this.olderPageId !== undefined)
-        void this.readOlder(client, older ?? this.olderPageId);
+      // events an earlier feed held may stop short of the start: older pages go on from the oldest
+      // held one (one short page when there is nothing older)
+      const from =
+        older ?? this.olderPageId ?? (this.state.historyComplete ? undefined : this.events.events[0]?.id);
+      if (from !== undefined) void this.readOlder(client, from);
     } catch (error) {
       socket.close();
       throw error;

@@ -57,4 +57,25 @@ describe('EventFeed: reading the history again after a failure', () => {
       agent.events.map((event) => event.id),
     );
   });
+
+  it('reads the older history a closed feed had not reached when its events are reopened', async () => {
+    const agent = fakeAgentServer(userMessages(250));
+    // older pages never come while the first feed lives (it is closed mid-history)
+    agent.beforeSearch = (query, signal) =>
+      query.pageId === undefined
+        ? undefined
+        : new Promise<void>((_, reject) => signal?.addEventListener('abort', () => reject(signal.reason)));
+    const first = follow(agent);
+    await waitFor(async () => (first.current.status === 'live' ? true : undefined));
+    assert.equal(first.events.size, 100);
+    first.dispose();
+    agent.beforeSearch = undefined;
+    // the panel opened again: a new feed on what the closed one held
+    const again = follow(agent, first.events);
+    await complete(again);
+    assert.deepEqual(
+      ids(again),
+      agent.events.map((event) => event.id),
+    );
+  });
 });
