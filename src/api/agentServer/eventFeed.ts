@@ -170,6 +170,7 @@ export class EventFeed {
           this.setState({ status: 'offline', detail: target.reason, streaming: undefined });
           return;
         }
+        this.events.addSessionKey(target.endpoint.sessionApiKey);
         why = await this.session(target.endpoint);
         if (why.kind === 'cancelled') return;
         failures = 0;

@@ -22,6 +22,8 @@ export class EventLog {
   /** Added at the start so far: `items[i]` was the `i - head`-th event when first seen. */
   private readonly ids = new Set<string>();
   private readonly cut = new Set<string>();
+  /** The sandbox keys the events were read with (see `sessionKeys`). */
+  private readonly keys = new Set<string>();
 
   constructor(
     private readonly maxStringChars = DEFAULT_MAX_STRING_CHARS,
@@ -43,6 +45,18 @@ export class EventLog {
   /** Whether an event's strings were cut on the way in (its whole text needs the server). */
   wasCut(id: string): boolean {
     return this.cut.has(id);
+  }
+
+  /**
+   * Every sandbox key the events were read with: an event can quote one (an agent printing `env`),
+   * and no page may show it, even once the sandbox has another key, or none while it is paused.
+   */
+  get sessionKeys(): readonly string[] {
+    return [...this.keys];
+  }
+
+  addSessionKey(key: string | undefined): void {
+    if (key) this.keys.add(key);
   }
 
   get full(): boolean {

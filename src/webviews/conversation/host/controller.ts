@@ -205,13 +205,20 @@ export class ConversationController {
    * echo the API key, so every text of a row is scrubbed of the secrets the extension knows.
    */
   private clean(row: Row): Row {
-    const secrets = this.deps.secrets().filter((secret): secret is string => !!secret);
+    const secrets = this.secrets();
     if (secrets.length === 0) return row;
     return scrubRow(row, secrets) as Row;
   }
 
   private scrub(text: string): string {
-    return scrubSecrets(text, this.deps.secrets());
+    return scrubSecrets(text, this.secrets());
+  }
+
+  /** The secrets of the moment, and every sandbox key the events were read with (a paused sandbox has none). */
+  private secrets(): string[] {
+    return [...this.deps.secrets(), ...this.deps.feed.events.sessionKeys].filter(
+      (secret): secret is string => !!secret,
+    );
   }
 }
 

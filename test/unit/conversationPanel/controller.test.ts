@@ -1,0 +1,130 @@
+// The panel's host side over a real EventFeed and an agent server in memory: what it posts to the page.
+import assert from 'node:assert/strict';
+import { EventFeed, type AgentEndpoint, type AgentEvent, type FeedTarget } from '../../../src/api';
+import {
+  ConversationController,
+  type ControllerDeps,
+} from '../../../src/webviews/conversation/host/controller';
+import type { HostToWebview } from '../../../src/webviews/conversation/shared/protocol';
+import { fakeAgentServer, userMessages } from '../api/fakeAgentServer';
+import { waitFor } from '../server/helpers';
+
+const API_KEY = 'app-api-key-controller-0001';
+const SANDBOX_KEY = 'sandbox-key-controller-9f8e7d6c';
+const CONVERSATION_ID = '0123456789abcdef0123456789abcdef';
+const ENDPOINT: AgentEndpoint = {
+  baseUrl: 'http://127.0.0.1:1',
+  conversationId: CONVERSATION_ID,
+  sessionApiKey: SANDBOX_KEY,
+};
+
+/** `env` run by the agent: its output quotes the sandbox's key. */
+function envCommand(): AgentEvent[] {
+  const action: AgentEvent = {
+    id: 'a1',
+    timestamp: '2026-11-23T19:49:51.000001',
+    source: 'agent',
+    kind: 'ActionEvent',
+    action: { command: 'env', kind: 'TerminalAction' },
+    tool_name: 'terminal',
+    tool_call_id: 'call-1',
+  };
+  const observation: AgentEvent = {
+    id: 'o1',
+    timestamp: '2026-11-23T19:49:52.000001',
+    source: 'environment',
+    kind: 'ObservationEvent',
+    tool_name: 'terminal',
+    tool_call_id: 'call-1',
+    action_id: 'a1',
+    observation: {
+      content: [{ type: 'text', text: `HOME=/root\nSESSION_API_KEY=${SANDBOX_KEY}\n` }],
+      exit_code: 0,
+      kind: 'TerminalObservation',
+    },
+  };
+  return [action, observation];
+}
+
+function controllerDeps(
+  feed: EventFeed,
+  posted: HostToWebview[],
+  secrets: () => (string | undefined)[],
+): ControllerDeps {
+  return {
+    conversationId: CONVERSATION_ID,
+    feed,
+    conversation: () => undefined,
+    post: (message) => posted.push(message),
+    secrets,
+    openLink: () => undefined,
+    resumeSandbox: () => undefined,
+    openInBrowser: () => undefined,
+    showLog: () => undefined,
+    warn: () => undefined,
+  };
+}
+
+describe('conversation panel controller', () => {
+  const cleanup: (() => void)[] = [];
+  afterEach(() => {
+    for (const dispose of cleanup.splice(0)) dispose();
+  });
+
+  it("never sends the page a sandbox key the events quote, after the sandbox's key is gone (paused)", async () => {
+    const agent = fakeAgentServer([...userMessages(1), ...envCommand()]);
+    let target: FeedTarget = { endpoint: ENDPOINT };
+    // what the app server says of the conversation: its key while the sandbox runs, null when paused
+    let conversationKey: string | undefined = SANDBOX_KEY;
+    const feed = new EventFeed({
+      resolve: async () => target,
+      clientFor: (endpoint) => agent.clientFor(endpoint),
+      openSocket: (options) => agent.openSocket(options),
+      initialBackoffMs: 5,
+      maxBackoffMs: 10,
+    });
+    const posted: HostToWebview[] = [];
+    const controller = new ConversationController(
+      controllerDeps(feed, posted, () => [API_KEY, conversationKey]),
+    );
+    cleanup.push(
+      () => controller.dispose(),
+      () => feed.dispose(),
+    );
+    feed.start();
+    await waitFor(async () => (feed.current.historyComplete && feed.events.size === 3 ? true : undefined));
+    const shown = () => JSON.stringify(posted.splice(0));
+
+    controller.receive({ type: 'ready' });
+    const live = shown();
+    assert.match(live, /SESSION_API_KEY=\[redacted\]/);
+    assert.ok(!live.includes(SANDBOX_KEY));
+
+    // the sandbox is paused: the socket drops, and the app server gives the conversation no key
+    target = { endpoint: undefined, reason: 'The sandbox is paused.' };
+    conversationKey = undefined;
+    agent.sockets[0]?.end();
+    await waitFor(async () => (feed.current.status === 'offline' ? true : undefined));
+    // the panel is shown again (its page is not retained while hidden): everything is sent again
+    controller.receive({ type: 'ready' });
+    const offline = shown();
+    assert.match(offline, /SESSION_API_KEY=\[redacted\]/);
+    assert.ok(!offline.includes(SANDBOX_KEY), 'the old key reached the page');
+
+    // closed, and opened again while paused: a new feed and controller on the events kept
+    const reopened = new EventFeed({
+      resolve: async () => target,
+      clientFor: (endpoint) => agent.clientFor(endpoint),
+      events: feed.events,
+    });
+    const again = new ConversationController(controllerDeps(reopened, posted, () => [API_KEY, undefined]));
+    cleanup.push(
+      () => again.dispose(),
+      () => reopened.dispose(),
+    );
+    again.receive({ type: 'ready' });
+    const reopenedShown = shown();
+    assert.match(reopenedShown, /SESSION_API_KEY=\[redacted\]/);
+    assert.ok(!reopenedShown.includes(SANDBOX_KEY), 'the old key reached the reopened page');
+  });
+});
