@@ -226,6 +226,28 @@ describe('conversation transcript', () => {
     assert.ok(row?.kind === 'action' && row.terminal?.output === 'a b' && row.state === 'done');
   });
 
+  it('joins an agent error read before its action (history read backwards)', () => {
+    const transcript = new Transcript();
+    const broken = event('ActionEvent', {
+      tool_name: 'file_editor',
+      tool_call_id: 'late-call',
+      security_risk: 'UNKNOWN',
+    });
+    const error = event('AgentErrorEvent', {
+      tool_name: 'file_editor',
+      tool_call_id: 'late-call',
+      error: 'Error validating args',
+    });
+    // the error is on the newest page, its action on the older one
+    transcript.append([error]);
+    const older = transcript.prepend([broken]);
+    assert.deepEqual(older.removed, [error.id]);
+    assert.equal(older.start[0]?.id, broken.id);
+    assert.equal(transcript.size, 1, 'one row, not a notice beside an action that runs for ever');
+    const row = transcript.all[0];
+    assert.ok(row?.kind === 'action' && row.state === 'failed' && row.result === 'Error validating args');
+  });
+
   it('never shows an event twice', () => {
     const transcript = new Transcript();
     const [action, observation] = terminalPair('ls', 'a', 0);

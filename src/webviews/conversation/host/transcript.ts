@@ -60,6 +60,8 @@ export class Transcript {
   private readonly byToolCall = new Map<string, string>();
   /** Observations shown on their own, by the action id they wait for. */
   private readonly orphans = new Map<string, AgentEvent>();
+  /** Agent errors shown on their own, by the tool call of the action they wait for. */
+  private readonly orphanErrors = new Map<string, AgentEvent>();
   /** Every event taken, so one delivered twice changes nothing. */
   private readonly seen = new Set<string>();
 
@@ -128,10 +130,12 @@ export class Transcript {
       this.order.push(row.id);
       change.end.push(row);
     } else startIds?.push(row.id);
-    // an observation that was waiting for this action joins it now
-    const orphan = this.orphans.get(event.id);
+    // an observation (or an agent error) that was waiting for this action joins it now
+    const call = event.kind === 'ActionEvent' ? stringField(event, 'tool_call_id') : undefined;
+    const orphan = this.orphans.get(event.id) ?? (call ? this.orphanErrors.get(call) : undefined);
     if (orphan && (row.kind === 'action' || row.kind === 'message')) {
       this.orphans.delete(event.id);
+      if (call && this.orphanErrors.get(call) === orphan) this.orphanErrors.delete(call);
       this.rows.delete(orphan.id);
       this.sources.delete(orphan.id);
       this.order = this.order.filter((id) => id !== orphan.id);
@@ -143,6 +147,9 @@ export class Transcript {
     } else if (isObservation(event)) {
       const actionId = stringField(event, 'action_id');
       if (actionId) this.orphans.set(actionId, event);
+    } else if (event.kind === 'AgentErrorEvent') {
+      const errorCall = stringField(event, 'tool_call_id');
+      if (errorCall) this.orphanErrors.set(errorCall, event);
     }
   }
 
