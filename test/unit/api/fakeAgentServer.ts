@@ -27,6 +27,8 @@ export interface FakeAgentServer {
   searches: (string | undefined)[];
   /** Runs before each page is read: throw to fail it, or return a promise to hold it. */
   beforeSearch?: (query: EventSearchQuery, signal: AbortSignal | undefined) => Promise<void> | void;
+  /** Runs before one event is read whole: return a promise to hold the read. */
+  beforeGetEvent?: (id: string) => Promise<void> | void;
   clientFor(endpoint: AgentEndpoint): AgentServerClient;
   openSocket(options: EventSocketOptions): Promise<EventSocket>;
 }
@@ -45,6 +47,7 @@ export function fakeAgentServer(events: AgentEvent[]): FakeAgentServer {
           return page(fake.events, query);
         },
         getEvent: async (id: string) => {
+          await fake.beforeGetEvent?.(id);
           const event = fake.events.find((candidate) => candidate.id === id);
           if (!event) throw new ApiError({ kind: 'server', message: `Unknown event ${id}.` });
           return event;

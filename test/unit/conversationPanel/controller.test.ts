@@ -127,4 +127,39 @@ describe('conversation panel controller', () => {
     assert.match(reopenedShown, /SESSION_API_KEY=\[redacted\]/);
     assert.ok(!reopenedShown.includes(SANDBOX_KEY), 'the old key reached the reopened page');
   });
+
+  it('answers "Show all" with the row as it is now when its observation came while its events were read', async () => {
+    const [action, observation] = envCommand() as [AgentEvent, AgentEvent];
+    const agent = fakeAgentServer([action]);
+    const feed = new EventFeed({
+      resolve: async () => ({ endpoint: ENDPOINT }),
+      clientFor: (endpoint) => agent.clientFor(endpoint),
+      openSocket: (options) => agent.openSocket(options),
+      // the action's strings are cut on the way in, so "Show all" reads it again from the server
+      maxStringChars: 20,
+    });
+    const posted: HostToWebview[] = [];
+    const controller = new ConversationController(controllerDeps(feed, posted, () => [API_KEY]));
+    cleanup.push(
+      () => controller.dispose(),
+      () => feed.dispose(),
+    );
+    feed.start();
+    await waitFor(async () => (feed.current.status === 'live' && feed.events.size === 1 ? true : undefined));
+    let release!: () => void;
+    agent.beforeGetEvent = () => new Promise<void>((resolve) => (release = resolve));
+    controller.receive({ type: 'expand', id: action.id });
+    await waitFor(async () => (release ? true : undefined));
+    // the command ends while the action is read whole
+    agent.events.push(observation);
+    agent.sockets[0]?.options.onEvent(observation);
+    agent.beforeGetEvent = undefined;
+    release();
+    const expanded = await waitFor(async () => {
+      const message = posted.find((candidate) => candidate.type === 'expanded');
+      return message?.type === 'expanded' ? message.row : undefined;
+    });
+    assert.equal(expanded.kind, 'action');
+    assert.equal(expanded.kind === 'action' && expanded.state, 'done', 'a stale row would show it running');
+  });
 });

@@ -188,9 +188,12 @@ export class ConversationController {
 
   /** "Show all": the row from its events read whole (huge strings were cut when they arrived). */
   private async expand(id: string): Promise<void> {
-    const sources = this.transcript.sourcesOf(id);
-    if (sources.length === 0) return;
-    const whole = await this.deps.feed.wholeEvents(sources.map((event) => event.id));
+    const ids = this.transcript.sourcesOf(id).map((event) => event.id);
+    if (ids.length === 0) return;
+    const whole = await this.deps.feed.wholeEvents(ids);
+    // the row changed while its events were read (its observation came): a row built from fewer
+    // events would replace the newer one on the page
+    if (this.transcript.sourcesOf(id).length !== ids.length) return this.expand(id);
     const row = this.transcript.expand(id, whole);
     if (row) this.deps.post({ type: 'expanded', row: this.clean(row) });
   }
