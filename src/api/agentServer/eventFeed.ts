@@ -9,6 +9,8 @@
  * arrival order is not storage order; paging back from the newest event until a known one is exact.
  */
 import { ApiError, messageOf } from '../errors';
+import { scrubSecrets } from '../redact';
+import { showable } from '../serverText';
 import { sleep } from '../signals';
 import type { TlsOptions } from '../transport';
 import type { AgentServerClient } from './agentServerClient';
@@ -330,9 +332,9 @@ export class EventFeed {
     if (isFullState(event)) return this.takeSnapshot(event);
     if (event.kind === 'StreamingDeltaEvent') return this.stream(event);
     if (event.kind === 'ServerErrorEvent') {
-      this.options.log?.(
-        `Conversation feed: the agent server reported ${String(event['code'] ?? 'an error')}.`,
-      );
+      // the server's words: masked and cut like every text of a server the log holds
+      const code = showable(scrubSecrets(String(event['code'] ?? ''), this.events.sessionKeys), 200);
+      this.options.log?.(`Conversation feed: the agent server reported ${code || 'an error'}.`);
       return;
     }
     if (this.pending) this.pending.push(event);

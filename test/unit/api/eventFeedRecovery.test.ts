@@ -1,5 +1,5 @@
-// The conversation feed where a read of the history fails or is cut short, against an agent server in
-// memory (each page and socket in the test's hands): the history is still read whole in the end.
+// The conversation feed against an agent server in memory (each page and socket in the test's hands):
+// a read of the history that fails or is cut short is taken up again; a hostile frame is logged safely.
 import assert from 'node:assert/strict';
 import { ApiError, EventFeed, type AgentEndpoint, type EventLog } from '../../../src/api';
 import { waitFor } from '../server/helpers';
@@ -11,7 +11,7 @@ const ENDPOINT: AgentEndpoint = {
   sessionApiKey: 'sandbox-key-recovery-0123',
 };
 
-describe('EventFeed: reading the history again after a failure', () => {
+describe('EventFeed: history read again after a failure, hostile frames', () => {
   const feeds: EventFeed[] = [];
   afterEach(() => {
     for (const feed of feeds.splice(0)) feed.dispose();
@@ -77,5 +77,31 @@ describe('EventFeed: reading the history again after a failure', () => {
       ids(again),
       agent.events.map((event) => event.id),
     );
+  });
+
+  it("logs a server error frame's code without the sandbox key and cut short", async () => {
+    const agent = fakeAgentServer(userMessages(1));
+    const logs: string[] = [];
+    const feed = new EventFeed({
+      resolve: async () => ({ endpoint: ENDPOINT }),
+      clientFor: (endpoint) => agent.clientFor(endpoint),
+      openSocket: (options) => agent.openSocket(options),
+      log: (line) => logs.push(line),
+    });
+    feeds.push(feed);
+    feed.start();
+    await waitFor(async () => (feed.current.status === 'live' ? true : undefined));
+    agent.sockets[0]?.options.onEvent({
+      id: 'err-1',
+      timestamp: '',
+      source: 'environment',
+      kind: 'ServerErrorEvent',
+      code: `AuthError: bad key ${ENDPOINT.sessionApiKey} ${'x'.repeat(100_000)}`,
+      detail: 'no',
+    });
+    const line = logs.find((entry) => entry.includes('AuthError'));
+    assert.ok(line, logs.join('\n'));
+    assert.ok(!line.includes(ENDPOINT.sessionApiKey ?? ''), line.slice(0, 200));
+    assert.ok(line.length < 1000, `a ${line.length}-character log line`);
   });
 });
