@@ -146,7 +146,7 @@ describe('conversation panel controller', () => {
     );
     feed.start();
     await waitFor(async () => (feed.current.status === 'live' && feed.events.size === 1 ? true : undefined));
-    let release!: () => void;
+    let release: (() => void) | undefined;
     agent.beforeGetEvent = () => new Promise<void>((resolve) => (release = resolve));
     controller.receive({ type: 'expand', id: action.id });
     await waitFor(async () => (release ? true : undefined));
@@ -154,7 +154,7 @@ describe('conversation panel controller', () => {
     agent.events.push(observation);
     agent.sockets[0]?.options.onEvent(observation);
     agent.beforeGetEvent = undefined;
-    release();
+    release?.();
     const expanded = await waitFor(async () => {
       const message = posted.find((candidate) => candidate.type === 'expanded');
       return message?.type === 'expanded' ? message.row : undefined;
