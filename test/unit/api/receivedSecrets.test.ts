@@ -3,11 +3,11 @@
 // short, of the wrong shape, an error page) is exactly the one whose text goes into the error and the log.
 import assert from 'node:assert/strict';
 import type { Socket } from 'node:net';
-import { inspect } from 'node:util';
 import * as z from 'zod/mini';
 import { ApiError, OpenHandsClient, type RequestLogEntry } from '../../../src/api';
 import { HttpTransport } from '../../../src/api/transport';
 import { startHostileServer, type HostileServer } from './hostile/hostileServer';
+import { renderings, respond } from './secretReplies';
 
 const API_KEY = 'key-received-secrets-0001';
 const SESSION_KEY = 'sess-4f1e9c2b7a3d8e6f0a1b2c3d';
@@ -124,34 +124,6 @@ const MALFORMED: Reply[] = [
     body: (operation, key) => `upstream said: ${JSON.stringify(operation.reply(key))}`,
   },
 ];
-
-function respond(socket: Socket, status: number, contentType: string, body: string): void {
-  const bytes = Buffer.from(body, 'utf8');
-  socket.end(
-    `HTTP/1.1 ${status} X\r\nContent-Type: ${contentType}\r\nContent-Length: ${bytes.length}\r\n` +
-      `Connection: close\r\n\r\n${body}`,
-  );
-}
-
-/** Every way an error and the log could be printed, serialised or shown. */
-function renderings(error: unknown, logs: RequestLogEntry[]): Record<string, string> {
-  const shown: Record<string, string> = {
-    'String(error)': String(error),
-    'JSON.stringify(logs)': JSON.stringify(logs),
-    'inspect(logs)': inspect(logs, { depth: 8 }),
-  };
-  if (error instanceof Error) {
-    shown['error.message'] = error.message;
-    shown['JSON.stringify(error)'] = JSON.stringify(error);
-    shown['inspect(error)'] = inspect(error, { depth: 6 });
-    shown['error.stack'] = error.stack ?? '';
-  }
-  if (error instanceof ApiError) {
-    shown['error.serverMessage'] = error.serverMessage ?? '';
-    shown['error.issues'] = JSON.stringify(error.issues);
-  }
-  return shown;
-}
 
 /** The key, and the longest part of it a cut body could leave (all but the last 3 characters). */
 function copiesOf(key: string): string[] {

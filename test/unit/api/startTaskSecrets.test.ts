@@ -3,9 +3,7 @@
 // it must be masked like every other call failure, and must not carry the request it echoes.
 import assert from 'node:assert/strict';
 import type { Socket } from 'node:net';
-import { inspect } from 'node:util';
 import {
-  ApiError,
   OpenHandsClient,
   StartTaskFailedError,
   type AppConversationStartRequest,
@@ -13,6 +11,7 @@ import {
 } from '../../../src/api';
 import { startHostileServer, type HostileServer } from './hostile/hostileServer';
 import type { ReceivedRequest } from './hostile/hostileServer';
+import { renderings, respondJson } from './secretReplies';
 
 const API_KEY = 'key-start-task-7c1d2e3f4a5b';
 const PROVIDER_TOKEN = 'ghp_startTaskToken0123456789abcdef';
@@ -26,34 +25,8 @@ const START_REQUEST = {
   provider_tokens: { github: { token: PROVIDER_TOKEN, host: 'github.com' } },
 } as AppConversationStartRequest;
 
-function respondJson(socket: Socket, value: unknown): void {
-  const body = Buffer.from(JSON.stringify(value), 'utf8');
-  socket.end(
-    `HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\nConnection: close\r\n\r\n` +
-      body.toString('latin1'),
-    'latin1',
-  );
-}
-
 function task(status: string, detail: string | null, request: unknown) {
   return { id: TASK_ID, status, detail, sandbox_id: null, agent_server_url: null, request };
-}
-
-/** Every way the error (and the log) could be printed, serialised or shown. */
-function renderings(error: unknown, logs: RequestLogEntry[]): Record<string, string> {
-  const shown: Record<string, string> = {
-    'String(error)': String(error),
-    'JSON.stringify(logs)': JSON.stringify(logs),
-    'inspect(logs)': inspect(logs, { depth: 8 }),
-  };
-  if (error instanceof Error) {
-    shown['error.message'] = error.message;
-    shown['JSON.stringify(error)'] = JSON.stringify(error);
-    shown['inspect(error)'] = inspect(error, { depth: 6 });
-    shown['error.stack'] = error.stack ?? '';
-  }
-  if (error instanceof ApiError) shown['error.serverMessage'] = error.serverMessage ?? '';
-  return shown;
 }
 
 describe('StartTaskFailedError: secrets in a failed start', () => {
