@@ -1,5 +1,6 @@
 // Agent-server events as plain JSON, shaped like 1.34.0's transport dump: `model_dump(mode="json",
 // exclude_none=True)` minus `parent_id`, with `kind` serialised last.
+import type { ImageContent, TextContent } from '../models';
 
 export type EventSource = 'agent' | 'user' | 'environment' | 'hook';
 
@@ -10,18 +11,6 @@ export interface AgentEvent {
   source: string;
   kind: string;
   [field: string]: unknown;
-}
-
-export interface TextContent {
-  cache_prompt: boolean;
-  type: 'text';
-  text: string;
-}
-
-export interface ImageContent {
-  cache_prompt: boolean;
-  type: 'image';
-  image_urls: string[];
 }
 
 export type MessageContent = TextContent | ImageContent;

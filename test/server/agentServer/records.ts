@@ -1,5 +1,6 @@
 // What the agent-server double keeps per conversation, beside the app server's ConversationRecord
 // (which holds the one `execution_status` both servers report).
+import type { MetricsSnapshot, TokenUsage } from '../models';
 import type { AgentEvent } from './events';
 
 export const CONFIRMATION_POLICY_KINDS = ['NeverConfirm', 'AlwaysConfirm', 'ConfirmRisky'] as const;
@@ -11,23 +12,9 @@ export type ConfirmationPolicy =
   | { kind: 'AlwaysConfirm' }
   | { kind: 'ConfirmRisky'; threshold: Exclude<SecurityRisk, 'UNKNOWN'>; confirm_unknown: boolean };
 
-export interface TokenUsageValue {
-  model: string;
-  prompt_tokens: number;
-  completion_tokens: number;
-  cache_read_tokens: number;
-  cache_write_tokens: number;
-  reasoning_tokens: number;
-  context_window: number;
-  per_turn_token: number;
-  response_id: string;
-}
-
-export interface MetricsValue {
-  model_name: string;
-  accumulated_cost: number;
-  max_budget_per_task: number | null;
-  accumulated_token_usage: TokenUsageValue;
+/** The app server's `MetricsSnapshot`, whose token usage the `stats` update always carries. */
+export interface MetricsValue extends MetricsSnapshot {
+  accumulated_token_usage: TokenUsage;
 }
 
 /** `ConversationStats` as the `stats` state update carries it. */
