@@ -7,7 +7,7 @@ import * as z from 'zod/mini';
 import { ApiError, OpenHandsClient, type RequestLogEntry } from '../../../src/api';
 import { HttpTransport } from '../../../src/api/transport';
 import { startHostileServer, type HostileServer } from './hostile/hostileServer';
-import { renderings, respond } from './secretReplies';
+import { assertNoCopy, renderings, respond } from './secretReplies';
 
 const API_KEY = 'key-received-secrets-0001';
 const SESSION_KEY = 'sess-4f1e9c2b7a3d8e6f0a1b2c3d';
@@ -128,12 +128,6 @@ const MALFORMED: Reply[] = [
 /** The key, and the longest part of it a cut body could leave (all but the last 3 characters). */
 function copiesOf(key: string): string[] {
   return [key, key.slice(0, -3)];
-}
-
-function assertNoCopy(shown: Record<string, string>, secrets: readonly string[]): void {
-  for (const [where, text] of Object.entries(shown))
-    for (const secret of secrets)
-      assert.ok(!text.includes(secret), `${secret} shows in ${where}: ${text.slice(0, 2000)}`);
 }
 
 describe('secrets the client receives', () => {

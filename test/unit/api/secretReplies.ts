@@ -1,5 +1,6 @@
 // What the tests of secrets in replies share: a reply written on the raw socket of the hostile server,
 // and every way an error and the request log could be printed, serialised or shown.
+import assert from 'node:assert/strict';
 import type { Socket } from 'node:net';
 import { inspect } from 'node:util';
 import { ApiError, type RequestLogEntry } from '../../../src/api';
@@ -34,4 +35,11 @@ export function renderings(error: unknown, logs: RequestLogEntry[]): Record<stri
     shown['error.issues'] = JSON.stringify(error.issues);
   }
   return shown;
+}
+
+/** None of the texts holds any of the secrets. */
+export function assertNoCopy(shown: Record<string, string>, secrets: readonly string[]): void {
+  for (const [where, text] of Object.entries(shown))
+    for (const secret of secrets)
+      assert.ok(!text.includes(secret), `${secret} shows in ${where}: ${text.slice(0, 2000)}`);
 }
