@@ -2,10 +2,10 @@
 // host), the same operations as `server.agent`. Never subject to auth or faults.
 import { z } from 'zod';
 import { UnknownConversationError, type EventInput } from '../agentServer/agentServer';
-import { bodyInput } from '../body';
 import type { ServerContext } from '../context';
 import { json, type Reply } from '../http';
 import type { Route, RouteRequest } from '../route';
+import { parseBody } from './control';
 
 const optionsBody = z.object({
   legacy: z.boolean().optional(),
@@ -29,16 +29,6 @@ const streamBody = z.object({
 
 const dropBody = z.object({ refuseMs: z.number().int().nonnegative().default(0) });
 const seedBody = z.object({ count: z.number().int().nonnegative().max(1_000_000) });
-
-type Parsed<T> = { ok: true; data: T } | { ok: false; reply: Reply };
-
-function parseBody<T>(request: RouteRequest, schema: z.ZodType<T>): Parsed<T> {
-  const input = bodyInput(request.body);
-  const result = schema.safeParse(input.present ? input.value : {});
-  return result.success
-    ? { ok: true, data: result.data }
-    : { ok: false, reply: json({ error: z.prettifyError(result.error) }, 400) };
-}
 
 /** Unknown conversations are a 404, like the other control routes. */
 function withConversation(action: (id: string, request: RouteRequest, context: ServerContext) => Reply) {

@@ -57,9 +57,10 @@ const conversationPatchBody = z.object({
   updated_at: z.string().optional(),
 });
 
-type Parsed<T> = { ok: true; data: T } | { ok: false; reply: Reply };
+export type Parsed<T> = { ok: true; data: T } | { ok: false; reply: Reply };
 
-function parseBody<T>(request: RouteRequest, schema: z.ZodType<T>): Parsed<T> {
+/** A control route's JSON body checked against its schema, or the 400 that says what is wrong. */
+export function parseBody<T>(request: RouteRequest, schema: z.ZodType<T>): Parsed<T> {
   const input = bodyInput(request.body);
   const result = schema.safeParse(input.present ? input.value : {});
   return result.success
