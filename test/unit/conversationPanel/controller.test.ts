@@ -6,6 +6,8 @@ import {
   type ControllerDeps,
 } from '../../../src/webviews/conversation/host/controller';
 import type { HostToWebview } from '../../../src/webviews/conversation/shared/protocol';
+import { STREAMING_ROW_ID } from '../../../src/webviews/conversation/shared/rows';
+import { RowStore } from '../../../src/webviews/conversation/webview/rowStore';
 import { fakeAgentServer, userMessages } from '../api/fakeAgentServer';
 import { waitFor } from '../server/helpers';
 
@@ -161,5 +163,45 @@ describe('conversation panel controller', () => {
     });
     assert.equal(expanded.kind, 'action');
     assert.equal(expanded.kind === 'action' && expanded.state, 'done', 'a stale row would show it running');
+  });
+
+  it('keeps the streaming reply the last row when another event comes while it streams', async () => {
+    const agent = fakeAgentServer(userMessages(1));
+    const feed = new EventFeed({
+      resolve: async () => ({ endpoint: ENDPOINT }),
+      clientFor: (endpoint) => agent.clientFor(endpoint),
+      openSocket: (options) => agent.openSocket(options),
+    });
+    const posted: HostToWebview[] = [];
+    const controller = new ConversationController(controllerDeps(feed, posted, () => [API_KEY]));
+    cleanup.push(
+      () => controller.dispose(),
+      () => feed.dispose(),
+    );
+    feed.start();
+    await waitFor(async () => (feed.current.historyComplete ? true : undefined));
+    controller.receive({ type: 'ready' });
+    const live = (event: Partial<AgentEvent> & { id: string; kind: string }) =>
+      agent.sockets[0]?.options.onEvent({ timestamp: '', source: 'agent', ...event });
+    live({ id: 'd1', kind: 'StreamingDeltaEvent', content: 'Hel' });
+    // the user sends a follow-up while the agent's reply streams
+    agent.sockets[0]?.options.onEvent(userMessages(1, 2)[0] as AgentEvent);
+    live({ id: 'd2', kind: 'StreamingDeltaEvent', content: 'lo' });
+    const page = new RowStore();
+    for (const message of posted) {
+      const applied =
+        message.type === 'reset'
+          ? page.reset(message.epoch, message.rev)
+          : message.type === 'rows'
+            ? page.upsert(message.epoch, message.rev, message.at, message.rows)
+            : message.type === 'remove'
+              ? page.remove(message.epoch, message.rev, message.ids)
+              : undefined;
+      assert.notEqual(applied?.kind, 'gap', `rev ${'rev' in message ? message.rev : ''} out of sequence`);
+    }
+    assert.deepEqual(
+      page.rows.map((row) => row.id),
+      ['m1', 'm2', STREAMING_ROW_ID],
+    );
   });
 });

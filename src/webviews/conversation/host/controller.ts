@@ -152,12 +152,18 @@ export class ConversationController {
       this.deps.post({ type: 'remove', epoch: this.epoch, rev: ++this.rev, ids: change.removed });
     }
     if (change.end.length) {
-      // the final message replaces the streaming bubble, which must stay the last row until then
-      if (this.streamingShown && !this.deps.feed.current.streaming) this.dropStreaming();
+      // the final message replaces the streaming bubble, which must stay the last row until then: it
+      // goes before the new rows and comes back after them while the reply still streams
+      const streaming = this.streamingShown;
+      if (streaming) this.dropStreaming();
       this.postRows(
         'end',
         change.end.map((row) => this.clean(row)),
       );
+      if (streaming && this.deps.feed.current.streaming) {
+        this.streamingShown = true;
+        this.postRows('end', [this.streamingRow()]);
+      }
     }
     this.deps.post({ type: 'header', header: this.header() });
   }
