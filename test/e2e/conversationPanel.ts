@@ -18,10 +18,13 @@ export async function waitForTranscript(page: Page, timeoutMs = 15_000): Promise
 
 /** The feed banner's state (`feed-reconnecting`, …), or 'live' when none shows. */
 export async function feedState(frame: FrameLocator): Promise<string> {
-  const banner = frame.locator('.feed-banner');
-  if ((await banner.count()) === 0) return 'live';
-  const classes = (await banner.first().getAttribute('class')) ?? '';
-  return /\bfeed-(?!banner\b)(\w+)/.exec(classes)?.[1] ?? 'unknown';
+  // one read of whatever is there now: a count and then an attribute read would wait up to 30 s for a
+  // banner that went away in between
+  const classes = await frame
+    .locator('.feed-banner')
+    .evaluateAll((banners) => banners.map((banner) => banner.className));
+  if (classes.length === 0) return 'live';
+  return /\bfeed-(?!banner\b)(\w+)/.exec(classes[0] ?? '')?.[1] ?? 'unknown';
 }
 
 export async function waitForFeed(frame: FrameLocator, state: string, timeoutMs = 15_000): Promise<void> {
