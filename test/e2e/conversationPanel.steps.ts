@@ -13,6 +13,7 @@ import {
   waitForFeed,
   waitForTranscript,
 } from './conversationPanel';
+import { blurAndRefocusWindow } from './mcpForm';
 import { openOpenHandsView, rowContaining, viewPane } from './openhands-view';
 import { answerInputBox, runCommand } from './palette';
 import type { StepRunner } from './runner';
@@ -166,6 +167,9 @@ export function conversationPanelSteps(runner: StepRunner, ctx: E2EContext): voi
   runner.step(
     RELOAD,
     async () => {
+      // VS Code (web) stores which editors are open when the window loses focus: a reload right after a
+      // change could come back without the panel, as a user's would not
+      await blurAndRefocusWindow(ctx.page);
       await ctx.page.reload();
       await waitForWorkbench(ctx.page);
       const frame = await waitForTranscript(ctx.page, 30_000);
