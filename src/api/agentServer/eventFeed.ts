@@ -75,8 +75,6 @@ export class EventFeed {
   private readonly eventListeners = new Set<Listener<EventLogChange>>();
   private readonly stateListeners = new Set<Listener<FeedState>>();
   private auth: SocketAuth = 'first-message';
-  /** Where reading older history stopped (the next older page), when it has not finished. */
-  private olderPageId: string | undefined;
   private socket: EventSocket | undefined;
   /** The REST client of the connection of the moment (for reading an event whole). */
   private client: AgentServerClient | undefined;
@@ -212,10 +210,10 @@ export class EventFeed {
       this.pending = undefined;
       this.take(buffered);
       this.setState({ status: 'live', detail: undefined, retryAt: undefined });
-      // events an earlier feed held may stop short of the start: older pages go on from the oldest
-      // held one (one short page when there is nothing older)
-      const from =
-        older ?? this.olderPageId ?? (this.state.historyComplete ? undefined : this.events.events[0]?.id);
+      // until the history is whole (a first read stopped after its newest page, an earlier read of
+      // older pages failed, or an earlier feed's events stop short of the start), older pages go on
+      // from the oldest event held (its page repeats that one event; one short page when nothing is older)
+      const from = older ?? (this.state.historyComplete ? undefined : this.events.events[0]?.id);
       if (from !== undefined) void this.readOlder(client, from);
     } catch (error) {
       socket.close();
@@ -292,7 +290,6 @@ export class EventFeed {
       }
       pageId = next;
     }
-    if (firstRead) this.olderPageId = undefined;
     this.apply('end', missing.reverse());
     if (firstRead) this.setState({ historyComplete: true });
     return undefined;
@@ -306,7 +303,6 @@ export class EventFeed {
     let pageId = from;
     try {
       while (pageId !== undefined && !this.disposed && !this.events.full) {
-        this.olderPageId = pageId;
         const page = await client.searchEvents(
           { pageId, limit: PAGE, sortOrder: 'TIMESTAMP_DESC' },
           { signal: this.lifetime.signal },
@@ -317,10 +313,9 @@ export class EventFeed {
         if (next !== undefined) seenPages.add(next);
         pageId = next;
       }
-      this.olderPageId = undefined;
       this.setState({ historyComplete: true });
     } catch (error) {
-      // the next connection carries on from olderPageId
+      // the next connection carries on from the oldest event held
       if (!this.disposed)
         this.options.log?.(`Conversation feed: older events could not be read: ${messageOf(error)}`);
     } finally {
