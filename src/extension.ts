@@ -2,6 +2,7 @@ import * as vscode from 'vscode';
 import { registerConnectionCommands } from './commands/connectionCommands';
 import { registerConversationCommands } from './commands/conversationCommands';
 import { registerSandboxCommands } from './commands/sandboxCommands';
+import { registerMessageCommands } from './commands/messageCommands';
 import { MementoManager } from './core/mementoManager';
 import { SecretsManager, type ApiKeys } from './core/secretsManager';
 import { Connection } from './state/connection';
@@ -13,6 +14,9 @@ import {
   type ConversationPanelTestApi,
 } from './webviews/conversation/host/register';
 import { ConversationFeeds } from './state/conversationFeeds';
+import { ConversationSteering } from './state/conversationSteering';
+import { ConversationWatch } from './state/conversationWatch';
+import { ConversationNotifier } from './views/conversationNotifier';
 import type { OpenHandsNode, SpecNode } from './views/nodes';
 import { RefreshScheduler } from './state/refreshScheduler';
 import { SandboxActions } from './state/sandboxActions';
@@ -47,6 +51,9 @@ export interface OpenHandsExtensionApi {
   mcpForm: McpFormTestApi | undefined;
   /** Conversation panel hooks. */
   conversationPanels: ConversationPanelTestApi | undefined;
+  steering: ConversationSteering;
+  watch: ConversationWatch;
+  notifier: ConversationNotifier;
 }
 
 export async function activate(context: vscode.ExtensionContext): Promise<OpenHandsExtensionApi | undefined> {
@@ -58,9 +65,18 @@ export async function activate(context: vscode.ExtensionContext): Promise<OpenHa
   const store = new OpenHandsStore(connection);
   const scheduler = new RefreshScheduler(store, connection);
   const actions = new SandboxActions(store, connection, log);
+  const feeds = new ConversationFeeds(connection, store, log);
+  const steering = new ConversationSteering(connection, store, actions, feeds, log);
+  const watch = new ConversationWatch({
+    store,
+    feeds,
+    mementos,
+    scope: () => connection.config.notifications,
+    secrets: () => [connection.apiKey],
+  });
 
-  const sandboxesProvider = new SandboxTreeProvider(store, log);
-  const conversationsProvider = new ConversationTreeProvider(store);
+  const sandboxesProvider = new SandboxTreeProvider(store, log, watch);
+  const conversationsProvider = new ConversationTreeProvider(store, watch);
   const specs = new SpecCatalog(connection);
   const specsProvider = new SpecTreeProvider(specs, store);
   const sandboxesView = vscode.window.createTreeView<OpenHandsNode>('openhands.sandboxes', {
@@ -76,8 +92,13 @@ export async function activate(context: vscode.ExtensionContext): Promise<OpenHa
   const specsMessage = specs.onDidChange(() => (specsView.message = specsProvider.message()));
   const presenter = new ViewPresenter(store, connection, sandboxesView, conversationsView);
   const statusBar = new StatusBar(store, connection);
-  const feeds = new ConversationFeeds(connection, store, log);
-  const conversationPanels = registerConversationPanels(context, { connection, feeds, log, apiKeys });
+  const conversationPanels = registerConversationPanels(context, { connection, feeds, steering, watch, log });
+  const notifier = new ConversationNotifier({
+    watch,
+    scope: () => connection.config.notifications,
+    isInView: (id) => conversationPanels.panels.isInView(id),
+    badgeView: conversationsView,
+  });
 
   // Poll only while a view is visible: hidden views cost zero requests.
   const views = [
@@ -107,6 +128,12 @@ export async function activate(context: vscode.ExtensionContext): Promise<OpenHa
     presenter,
     statusBar,
     feeds,
+    steering,
+    watch,
+    notifier,
+    // a message or a Continue from anywhere in VS Code makes the conversation watched
+    steering.onDidSteer((id) => watch.watch(id)),
+    connection.onDidChange(() => watch.reconcile()),
     ...registerConnectionCommands({
       connection,
       keys: apiKeys,
@@ -115,7 +142,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<OpenHa
       specs,
       extensionId: context.extension.id,
     }),
-    ...registerSandboxCommands({ store, connection, actions, specs }),
+    ...registerSandboxCommands({ store, connection, actions, specs, log }),
     ...registerConversationCommands({
       store,
       connection,
@@ -123,7 +150,10 @@ export async function activate(context: vscode.ExtensionContext): Promise<OpenHa
       reveal: (conversation) =>
         conversationsView.reveal({ kind: 'conversation', conversation }, { select: true, focus: false }),
       panels: conversationPanels.panels,
+      steering,
+      watch,
     }),
+    ...registerMessageCommands({ store, connection, steering, watch }),
   );
 
   const mcpForm = registerMcpForm(context, { connection, log, secrets, mementos });
@@ -154,6 +184,9 @@ export async function activate(context: vscode.ExtensionContext): Promise<OpenHa
     logUri: context.logUri,
     mcpForm,
     conversationPanels: conversationPanels.testApi,
+    steering,
+    watch,
+    notifier,
   };
 }
 

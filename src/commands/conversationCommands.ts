@@ -4,6 +4,7 @@ import {
   StartTaskFailedError,
   type AppConversation,
   type AppConversationStartRequest,
+  type ConfirmationPolicy,
   type SandboxInfo,
   messageOf,
 } from '../api';
@@ -22,6 +23,9 @@ import { sandboxStatusStyle } from '../views/statusStyle';
 import type { OpenHandsStore } from '../state/store';
 import { resolveConversation, type CommandTarget } from './targets';
 import type { ConversationPanels } from '../webviews/conversation/host/register';
+import { startPolicy } from '../state/confirmationPolicy';
+import type { ConversationSteering } from '../state/conversationSteering';
+import type { ConversationWatch } from '../state/conversationWatch';
 
 /** Arguments other extensions, links and tests may pass to skip the prompts. */
 export interface NewConversationArgs {
@@ -47,6 +51,8 @@ export interface ConversationCommandDeps {
   log: Log;
   reveal: (conversation: AppConversation) => Thenable<void>;
   panels: ConversationPanels;
+  steering: ConversationSteering;
+  watch: ConversationWatch;
 }
 
 export function registerConversationCommands(deps: ConversationCommandDeps): vscode.Disposable[] {
@@ -125,7 +131,7 @@ export function registerConversationCommands(deps: ConversationCommandDeps): vsc
  * is that editor's file (the editor context menu passes it), else the whole file (the explorer).
  * Says why and returns undefined when there is nothing to go on.
  */
-async function editorContext(file: vscode.Uri | undefined): Promise<EditorContext | undefined> {
+export async function editorContext(file: vscode.Uri | undefined): Promise<EditorContext | undefined> {
   const active = vscode.window.activeTextEditor;
   const editor = !file || active?.document.uri.toString() === file.toString() ? active : undefined;
   let document = editor?.document;
@@ -189,6 +195,11 @@ async function newConversation(
 
   const request = await askForRequest(deps, args);
   if (!request) return undefined;
+  // The start request has no field for the confirmation policy: start without the message, set the
+  // policy, then send it, so the agent's first action is already under the chosen policy.
+  const policy = startPolicy(connection.config.confirmationPolicy);
+  const firstMessage = policy ? request.initial_message : undefined;
+  if (policy) delete request.initial_message;
 
   const controller = new AbortController();
   try {
@@ -214,6 +225,12 @@ async function newConversation(
       },
     );
     const conversationId = ready.app_conversation_id;
+    if (conversationId) deps.watch.watch(conversationId);
+    if (conversationId && policy) {
+      const text = firstMessage?.content.map((part) => ('text' in part ? part.text : '')).join('') ?? '';
+      const applied = await applyPolicyThenSend(deps, conversationId, policy, text);
+      if (!applied) return conversationId;
+    }
     await store.refresh();
     const conversation = conversationId ? store.findConversation(conversationId) : undefined;
     if (conversation) await deps.reveal(conversation);
@@ -245,6 +262,48 @@ async function newConversation(
     return undefined;
   } finally {
     void store.refresh();
+  }
+}
+
+/**
+ * The confirmation policy, then the first message; a failure says what did not happen (the message
+ * is never sent without the policy: its actions would run unconfirmed) and offers the panel.
+ */
+async function applyPolicyThenSend(
+  deps: ConversationCommandDeps,
+  conversationId: string,
+  policy: ConfirmationPolicy,
+  text: string,
+): Promise<boolean> {
+  let step = 'policy';
+  try {
+    await vscode.window.withProgress(
+      { location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('New OpenHands conversation') },
+      async (progress) => {
+        progress.report({ message: vscode.l10n.t('Setting the confirmation policy…') });
+        await deps.steering.setConfirmationPolicy(conversationId, policy);
+        if (!text.trim()) return;
+        step = 'message';
+        progress.report({ message: vscode.l10n.t('Sending the first message…') });
+        await deps.steering.send(conversationId, text);
+      },
+    );
+    return true;
+  } catch (error) {
+    const reason = messageOf(error);
+    deps.log.error(`New conversation ${conversationId}: the ${step} step failed: ${reason}`);
+    const open = vscode.l10n.t('Open Conversation');
+    const message =
+      step === 'policy'
+        ? vscode.l10n.t(
+            'The conversation started, but its confirmation policy could not be set ({0}). Your message was not sent; send it from the conversation.',
+            reason,
+          )
+        : vscode.l10n.t('The conversation started, but the first message could not be sent ({0}).', reason);
+    void vscode.window.showErrorMessage(message, open).then((choice) => {
+      if (choice === open) void vscode.commands.executeCommand('openhands.openConversation', conversationId);
+    });
+    return false;
   }
 }
 

@@ -6,6 +6,8 @@ import type { SpecNode } from '../views/nodes';
 import type { SandboxActions } from '../state/sandboxActions';
 import type { SpecCatalog } from '../state/specCatalog';
 import type { OpenHandsStore } from '../state/store';
+import type { Log } from '../core/log';
+import { reportAction } from '../views/actionReports';
 import { describeConversations, resolveSandbox, type CommandTarget } from './targets';
 
 export interface SandboxCommandDeps {
@@ -13,6 +15,7 @@ export interface SandboxCommandDeps {
   connection: Connection;
   actions: SandboxActions;
   specs: SpecCatalog;
+  log: Log;
 }
 
 const notBusy = (store: OpenHandsStore) => (sandbox: SandboxInfo) => !store.transitions.has(sandbox.id);
@@ -22,8 +25,28 @@ export function registerSandboxCommands({
   connection,
   actions,
   specs,
+  log,
 }: SandboxCommandDeps): vscode.Disposable[] {
   const idle = notBusy(store);
+  // a retry asks nothing again: the user already decided once
+  const pause = (sandbox: SandboxInfo): Promise<boolean> =>
+    reportAction(
+      () => actions.pause(sandbox),
+      log,
+      () => pause(sandbox),
+    );
+  const resume = (sandbox: SandboxInfo): Promise<boolean> =>
+    reportAction(
+      () => actions.resume(sandbox),
+      log,
+      () => resume(sandbox),
+    );
+  const remove = (sandbox: SandboxInfo): Promise<boolean> =>
+    reportAction(
+      () => actions.delete(sandbox),
+      log,
+      () => remove(sandbox),
+    );
   return [
     vscode.commands.registerCommand('openhands.pauseSandbox', async (target: CommandTarget) => {
       const sandbox = await resolveSandbox(target, store, connection, {
@@ -34,7 +57,7 @@ export function registerSandboxCommands({
       if (!sandbox) return false;
       // as for delete, an id argument means the caller already decided
       if (typeof target !== 'string' && !(await confirmPauseOfWorkingAgents(sandbox, store))) return false;
-      return actions.pause(sandbox);
+      return pause(sandbox);
     }),
     vscode.commands.registerCommand('openhands.resumeSandbox', async (target: CommandTarget) => {
       const sandbox = await resolveSandbox(target, store, connection, {
@@ -42,7 +65,7 @@ export function registerSandboxCommands({
         eligible: (s) => idle(s) && (s.status === 'PAUSED' || s.status === 'ERROR'),
         none: vscode.l10n.t('No paused sandbox to resume.'),
       });
-      return sandbox ? actions.resume(sandbox) : false;
+      return sandbox ? resume(sandbox) : false;
     }),
     vscode.commands.registerCommand('openhands.deleteSandbox', async (target: CommandTarget) => {
       const sandbox = await resolveSandbox(target, store, connection, {
@@ -53,7 +76,7 @@ export function registerSandboxCommands({
       if (!sandbox) return false;
       // an id argument comes from a keybinding, link or extension that already decided: no prompt
       if (typeof target !== 'string' && !(await confirmDelete(sandbox, store))) return false;
-      return actions.delete(sandbox);
+      return remove(sandbox);
     }),
     // a spec id (keybindings, other extensions) or a row of the Sandbox Specs view picks the spec
     vscode.commands.registerCommand('openhands.startSandbox', async (target?: string | SpecNode) => {
@@ -61,7 +84,7 @@ export function registerSandboxCommands({
         typeof target === 'string' ? target : target?.kind === 'spec' ? target.spec.id : undefined;
       const chosen = given ?? (await pickSpec(specs));
       if (chosen === null) return undefined;
-      return actions.start(chosen);
+      return start(chosen);
     }),
     vscode.commands.registerCommand('openhands.openSandboxVsCode', async (target: CommandTarget) => {
       const sandbox = await resolveSandbox(target, store, connection, {
@@ -92,6 +115,20 @@ export function registerSandboxCommands({
       return sandbox?.id;
     }),
   ];
+
+  async function start(specId: string | undefined): Promise<SandboxInfo | undefined> {
+    let sandbox: SandboxInfo | undefined;
+    await reportAction(
+      async () => {
+        const started = await actions.start(specId);
+        sandbox = started.sandbox;
+        return started.outcome;
+      },
+      log,
+      () => start(specId),
+    );
+    return sandbox;
+  }
 }
 
 /** Deleting removes the sandbox's workspace: say which conversations live there, and ask modally. */

@@ -58,6 +58,7 @@ export async function resolveConversation(
   target: CommandTarget,
   store: OpenHandsStore,
   connection: Connection,
+  title: string = vscode.l10n.t('Open Conversation'),
 ): Promise<AppConversation | undefined> {
   if (typeof target === 'object' && target.kind === 'conversation') return target.conversation;
   if (typeof target === 'string') {
@@ -71,14 +72,18 @@ export async function resolveConversation(
     return fetched;
   }
   if (store.conversations.length === 0) await store.refresh();
+  // the most recently active first
+  const recent = [...store.conversations].sort((a, b) =>
+    (b.updated_at ?? b.created_at ?? '').localeCompare(a.updated_at ?? a.created_at ?? ''),
+  );
   const chosen = await vscode.window.showQuickPick(
-    store.conversations.map((conversation) => ({
+    recent.map((conversation) => ({
       label: conversationTitle(conversation),
       description: conversation.selected_repository ?? undefined,
       detail: conversation.id,
       conversation,
     })),
-    { title: vscode.l10n.t('Open Conversation'), matchOnDetail: true },
+    { title, matchOnDetail: true },
   );
   return chosen?.conversation;
 }

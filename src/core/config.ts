@@ -7,6 +7,12 @@ export const SECTION = 'openhands';
 
 export type HttpLogLevel = 'off' | 'requests' | 'bodies';
 
+/** Which conversations notify when they finish or need the user: none, the ones started or opened here, all running. */
+export type NotificationScope = 'off' | 'watched' | 'all';
+
+/** The confirmation policy of conversations started from VS Code; `server` leaves it to the server's settings. */
+export type StartConfirmationPolicy = 'server' | 'never' | 'always' | 'risky';
+
 export interface ExtensionConfig {
   /** The validated server URL; undefined when the setting is empty or, with `serverUrlProblem`, invalid. */
   serverUrl: string | undefined;
@@ -23,6 +29,8 @@ export interface ExtensionConfig {
   tlsCaFile: string;
   /** Accept any certificate from an https:// server. */
   tlsInsecure: boolean;
+  notifications: NotificationScope;
+  confirmationPolicy: StartConfirmationPolicy;
 }
 
 const AUTH_HEADERS: readonly AuthHeader[] = ['X-Session-API-Key', 'Authorization', 'X-Access-Token'];
@@ -47,6 +55,13 @@ export function readConfig(): ExtensionConfig {
     pageSize: Math.round(seconds(config.get<number>('pageSize', 50), 5, 100)),
     tlsCaFile: expandHome(config.get<string>('tls.caFile', '').trim()),
     tlsInsecure: config.get<boolean>('tls.insecure', false) === true,
+    notifications:
+      (['off', 'watched', 'all'] as const).find((scope) => scope === config.get('notifications')) ??
+      'watched',
+    confirmationPolicy:
+      (['server', 'never', 'always', 'risky'] as const).find(
+        (policy) => policy === config.get('confirmationPolicy'),
+      ) ?? 'server',
   };
 }
 

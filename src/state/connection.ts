@@ -19,6 +19,7 @@ export class Connection implements vscode.Disposable {
     config: ExtensionConfig;
     client: OpenHandsClient | undefined;
     hasApiKey: boolean;
+    apiKey: string | undefined;
     /** Why there is no client although a server URL is set (e.g. an unreadable CA file). */
     problem: string | undefined;
     /** The TLS settings the client was made with; agent servers of its sandboxes get the same. */
@@ -36,6 +37,7 @@ export class Connection implements vscode.Disposable {
       config: readConfig(),
       client: undefined,
       hasApiKey: false,
+      apiKey: undefined,
       problem: undefined,
       tls: undefined,
     };
@@ -86,6 +88,11 @@ export class Connection implements vscode.Disposable {
     return this.current.hasApiKey;
   }
 
+  /** The API key of the moment (memory only): what views scrub from anything they show. */
+  get apiKey(): string | undefined {
+    return this.current.apiKey;
+  }
+
   /** Reads settings and the key for the configured server; no network I/O. */
   async rebuild(): Promise<void> {
     const generation = ++this.generation;
@@ -129,6 +136,7 @@ export class Connection implements vscode.Disposable {
       config: sameClientSettings(latest, config) ? latest : config,
       client,
       hasApiKey: Boolean(apiKey),
+      apiKey,
       problem,
       tls: tls.options,
     };

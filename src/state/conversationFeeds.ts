@@ -9,6 +9,7 @@ import {
   AgentServerClient,
   agentEndpointOf,
   EventFeed,
+  type AgentEndpoint,
   type AppConversation,
   type EventLog,
   type FeedTarget,
@@ -72,14 +73,7 @@ export class ConversationFeeds implements vscode.Disposable {
       if (known) this.conversations.set(id, known);
       const feed = new EventFeed({
         resolve: (signal) => this.resolve(id, signal),
-        clientFor: (endpoint) =>
-          new AgentServerClient({
-            endpoint,
-            timeoutMs: this.connection.config.requestTimeoutMs,
-            tls: this.connection.tls,
-            logBodies: () => this.log.httpLevel === 'bodies',
-            onLog: (entry) => this.log.request(entry),
-          }),
+        clientFor: (endpoint) => this.clientFor(endpoint),
         tls: this.connection.tls,
         events: kept,
         log: (message) => this.log.info(message),
@@ -103,6 +97,22 @@ export class ConversationFeeds implements vscode.Disposable {
         this.release(id, current);
       },
     };
+  }
+
+  /** A REST client of an agent server, with the extension's timeout, TLS and log. */
+  clientFor(endpoint: AgentEndpoint): AgentServerClient {
+    return new AgentServerClient({
+      endpoint,
+      timeoutMs: this.connection.config.requestTimeoutMs,
+      tls: this.connection.tls,
+      logBodies: () => this.log.httpLevel === 'bodies',
+      onLog: (entry) => this.log.request(entry),
+    });
+  }
+
+  /** The feed of a conversation, when one is open (no lease: it may close at any time). */
+  openFeed(conversationId: string): EventFeed | undefined {
+    return this.open.get(normalizeUuid(conversationId))?.feed;
   }
 
   /** How many feeds are open (tests: one per open conversation, none after the panels close). */
@@ -158,7 +168,7 @@ export class ConversationFeeds implements vscode.Disposable {
   }
 }
 
-function offlineReason(conversation: AppConversation): string {
+export function offlineReason(conversation: AppConversation): string {
   switch (conversation.sandbox_status) {
     case 'PAUSED':
       return vscode.l10n.t('The sandbox is paused.');

@@ -7,6 +7,20 @@ import type { OpenHandsStore, SandboxTransition } from './store';
 
 export type LifecycleAction = 'pause' | 'resume' | 'delete';
 
+/** How an action ended; a failure says why in words fit for the user (no secret: `ApiError` messages). */
+export type ActionOutcome =
+  | { ok: true }
+  | {
+      ok: false;
+      message: string;
+      /** A warning (it may still finish on the server) rather than an error. */
+      level: 'error' | 'warning';
+      /** Trying again makes sense (the call failed; not a sandbox that reported ERROR). */
+      canRetry: boolean;
+    };
+
+const OK: ActionOutcome = { ok: true };
+
 const SETTLE_TIMEOUT_MS = 3 * 60_000;
 const MAX_POLL_ERRORS = 5;
 const ERROR_GRACE_MS = 30_000;
@@ -14,7 +28,7 @@ const ERROR_GRACE_MS = 30_000;
 /**
  * Lifecycle actions with honest optimism: the row shows "Pausing…" at once, the sandbox is polled
  * quickly until the server reports the target status, and on failure the last real state is back
- * with the reason and a Retry.
+ * and the outcome says why. State shows no UI: the commands show progress and failures.
  */
 export class SandboxActions {
   constructor(
@@ -23,7 +37,7 @@ export class SandboxActions {
     private readonly log: Log,
   ) {}
 
-  pause(sandbox: SandboxInfo): Promise<boolean> {
+  pause(sandbox: SandboxInfo): Promise<ActionOutcome> {
     return this.run(
       sandbox.id,
       { kind: 'pausing', target: 'PAUSED' },
@@ -32,7 +46,7 @@ export class SandboxActions {
     );
   }
 
-  resume(sandbox: SandboxInfo): Promise<boolean> {
+  resume(sandbox: SandboxInfo): Promise<ActionOutcome> {
     return this.run(
       sandbox.id,
       { kind: 'resuming', target: 'RUNNING' },
@@ -41,7 +55,7 @@ export class SandboxActions {
     );
   }
 
-  delete(sandbox: SandboxInfo): Promise<boolean> {
+  delete(sandbox: SandboxInfo): Promise<ActionOutcome> {
     return this.run(
       sandbox.id,
       { kind: 'deleting', target: undefined },
@@ -53,20 +67,24 @@ export class SandboxActions {
     );
   }
 
-  /** Starts a sandbox; resolves with it once RUNNING (or undefined when it failed, already reported). */
-  async start(sandboxSpecId: string | undefined): Promise<SandboxInfo | undefined> {
+  /** Starts a sandbox; resolves with it once RUNNING, or with why it did not start. */
+  async start(
+    sandboxSpecId: string | undefined,
+  ): Promise<
+    { sandbox: SandboxInfo; outcome: ActionOutcome } | { sandbox: undefined; outcome: ActionOutcome }
+  > {
     const client = this.connection.requireClient();
     let started: SandboxInfo;
     try {
-      started = await withViewProgress(() => client.startSandbox({ sandboxSpecId }));
+      started = await client.startSandbox({ sandboxSpecId });
     } catch (error) {
-      this.report(error, vscode.l10n.t('Could not start a sandbox'), () => void this.start(sandboxSpecId));
-      return undefined;
+      return { sandbox: undefined, outcome: this.failed(error, vscode.l10n.t('Could not start a sandbox')) };
     }
     this.store.upsertSandbox(started);
     const starting = this.store.beginTransition(started.id, { kind: 'starting', target: 'RUNNING' });
-    const settled = await this.settle(client, started.id, starting, 'start');
-    return settled ? this.store.findSandbox(started.id) : undefined;
+    const outcome = await this.settle(client, started.id, starting, 'start');
+    const sandbox = outcome.ok ? this.store.findSandbox(started.id) : undefined;
+    return sandbox ? { sandbox, outcome } : { sandbox: undefined, outcome };
   }
 
   private async run(
@@ -74,29 +92,25 @@ export class SandboxActions {
     transition: Omit<SandboxTransition, 'startedAt'>,
     call: (client: OpenHandsClient) => Promise<unknown>,
     action: LifecycleAction,
-  ): Promise<boolean> {
-    if (this.store.transitions.has(sandboxId)) return false; // one action per sandbox at a time
+  ): Promise<ActionOutcome> {
+    if (this.store.transitions.has(sandboxId)) {
+      // one action per sandbox at a time
+      return {
+        ok: false,
+        level: 'warning',
+        canRetry: false,
+        message: vscode.l10n.t('Sandbox {0} is busy with another action.', shortSandboxId(sandboxId)),
+      };
+    }
     const client = this.connection.requireClient();
     const begun = this.store.beginTransition(sandboxId, transition);
     try {
-      await withViewProgress(() => call(client));
+      await call(client);
     } catch (error) {
       this.store.endTransition(sandboxId, begun);
-      this.report(error, actionFailed(action, sandboxId), () => {
-        const sandbox = this.store.findSandbox(sandboxId);
-        if (sandbox) void this.retry(action, sandbox);
-      });
-      return false;
+      return this.failed(error, actionFailed(action, sandboxId));
     }
     return this.settle(client, sandboxId, begun, action);
-  }
-
-  private retry(action: LifecycleAction, sandbox: SandboxInfo): Promise<boolean> {
-    return action === 'pause'
-      ? this.pause(sandbox)
-      : action === 'resume'
-        ? this.resume(sandbox)
-        : this.delete(sandbox);
   }
 
   /**
@@ -109,7 +123,7 @@ export class SandboxActions {
     sandboxId: string,
     transition: SandboxTransition,
     action: LifecycleAction | 'start',
-  ): Promise<boolean> {
+  ): Promise<ActionOutcome> {
     const { target } = transition;
     const deadline = Date.now() + SETTLE_TIMEOUT_MS;
     let errors = 0;
@@ -126,12 +140,11 @@ export class SandboxActions {
           erroredSince ??= Date.now();
           if (Date.now() - erroredSince > ERROR_GRACE_MS) {
             this.store.endTransition(sandboxId, transition);
-            this.report(
+            return this.failed(
               new Error(sandbox.status_detail ?? vscode.l10n.t('the sandbox reports ERROR')),
               actionFailed(action, sandboxId),
-              undefined,
+              false,
             );
-            return false;
           }
         } else {
           erroredSince = undefined;
@@ -139,37 +152,35 @@ export class SandboxActions {
       } catch (error) {
         if (++errors >= MAX_POLL_ERRORS) {
           this.store.endTransition(sandboxId, transition);
-          this.report(error, actionFailed(action, sandboxId), undefined);
-          return false;
+          return this.failed(error, actionFailed(action, sandboxId), false);
         }
       }
       if (Date.now() > deadline) {
         this.store.endTransition(sandboxId, transition);
-        void vscode.window.showWarningMessage(
-          vscode.l10n.t(
-            'Sandbox {0} did not settle within 3 minutes; it may still finish on the server.',
-            shortSandboxId(sandboxId),
-          ),
+        const message = vscode.l10n.t(
+          'Sandbox {0} did not settle within 3 minutes; it may still finish on the server.',
+          shortSandboxId(sandboxId),
         );
-        return false;
+        this.log.warn(message);
+        return { ok: false, level: 'warning', canRetry: false, message };
       }
       await sleep(Math.min(this.connection.config.activeRefreshMs, 1000));
     }
     this.store.endTransition(sandboxId, transition);
     // another server now: nothing is known about how this one ended
-    return client === this.connection.client;
+    if (client === this.connection.client) return OK;
+    return {
+      ok: false,
+      level: 'warning',
+      canRetry: false,
+      message: vscode.l10n.t('The OpenHands server changed before the sandbox settled.'),
+    };
   }
 
-  private report(error: unknown, what: string, retry: (() => void) | undefined): void {
-    const reason = messageOf(error);
-    this.log.error(`${what}: ${reason}`);
-    const retryLabel = vscode.l10n.t('Retry');
-    const logLabel = vscode.l10n.t('Show Log');
-    const buttons = retry ? [retryLabel, logLabel] : [logLabel];
-    void vscode.window.showErrorMessage(`${what}: ${reason}`, ...buttons).then((choice) => {
-      if (choice === retryLabel) retry?.();
-      if (choice === logLabel) this.log.show();
-    });
+  private failed(error: unknown, what: string, canRetry = true): ActionOutcome {
+    const message = `${what}: ${messageOf(error)}`;
+    this.log.error(message);
+    return { ok: false, level: 'error', canRetry, message };
   }
 }
 
@@ -185,8 +196,4 @@ function actionFailed(action: LifecycleAction | 'start', sandboxId: string): str
     case 'start':
       return vscode.l10n.t('Sandbox {0} did not start', id);
   }
-}
-
-function withViewProgress<T>(task: () => Promise<T>): Thenable<T> {
-  return vscode.window.withProgress({ location: { viewId: 'openhands.sandboxes' } }, task);
 }

@@ -39,7 +39,8 @@ export function executionStatusLabel(status: ExecutionStatus | null): string | u
     case 'paused':
       return vscode.l10n.t('paused');
     case 'waiting_for_confirmation':
-      return vscode.l10n.t('waiting for confirmation');
+      // the agent waits for the user to approve or reject its next actions
+      return vscode.l10n.t('waiting for you');
     case 'finished':
       return vscode.l10n.t('finished');
     case 'error':

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { stripQuery, type AppConversation, type SandboxInfo } from '../api';
+import { stripQuery, type AppConversation, type ExecutionStatus, type SandboxInfo } from '../api';
 import { conversationTitle, shortSandboxId, shortSpec, vscodeUrl } from '../state/names';
 import type { ConversationNode, SandboxNode, SpecNode } from './nodes';
 import { conversationIcon, executionStatusLabel, sandboxStatusStyle } from './statusStyle';
@@ -74,14 +74,19 @@ function sandboxTooltip(
   return md;
 }
 
-export function conversationTreeItem(node: ConversationNode, stale: boolean): vscode.TreeItem {
+/** `status`: the agent's status as the live feed says it (fresher than the polled list), else the list's. */
+export function conversationTreeItem(
+  node: ConversationNode,
+  stale: boolean,
+  status: ExecutionStatus | null = node.conversation.execution_status,
+): vscode.TreeItem {
   const { conversation } = node;
   const item = new vscode.TreeItem(conversationTitle(conversation), vscode.TreeItemCollapsibleState.None);
   item.id = node.underSandbox
     ? `sandbox/${node.underSandbox}/conversation/${conversation.id}`
     : `conversation/${conversation.id}`;
   // "idle · sandbox running · 5 min ago": the agent's state first, then where it runs
-  const execution = executionStatusLabel(conversation.execution_status);
+  const execution = executionStatusLabel(status);
   const sandbox = vscode.l10n.t(
     'sandbox {0}',
     sandboxStatusStyle(conversation.sandbox_status).label.toLowerCase(),
@@ -89,7 +94,7 @@ export function conversationTreeItem(node: ConversationNode, stale: boolean): vs
   const parts = [execution, sandbox, formatAge(conversation.updated_at)].filter(Boolean);
   if (stale) parts.push(vscode.l10n.t('(stale)'));
   item.description = parts.join(' · ');
-  item.iconPath = conversationIcon(conversation.execution_status, conversation.sandbox_status);
+  item.iconPath = conversationIcon(status, conversation.sandbox_status);
   item.contextValue = `conversation.${conversation.sandbox_status === 'PAUSED' ? 'sandboxPaused' : 'ok'}`;
   item.tooltip = conversationTooltip(conversation);
   item.command = { command: 'openhands.openConversation', title: 'Open', arguments: [node] };

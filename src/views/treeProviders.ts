@@ -5,21 +5,36 @@ import type { ConversationNode, OpenHandsNode, SandboxNode } from './nodes';
 import type { OpenHandsStore } from '../state/store';
 import { conversationTreeItem, loadMoreTreeItem, sandboxTreeItem } from './treeItems';
 
-/** Both views redraw whenever the store changes. */
+/** The agent's status of a conversation as the live watch knows it (fresher than the polled list). */
+export interface LiveStatus {
+  statusOf(conversation: AppConversation): string | null;
+  onDidChange: vscode.Event<void>;
+}
+
+/** Both views redraw whenever the store or a watched conversation's status changes. */
 abstract class StoreTreeProvider implements vscode.TreeDataProvider<OpenHandsNode>, vscode.Disposable {
   private readonly changed = new vscode.EventEmitter<void>();
   readonly onDidChangeTreeData = this.changed.event;
-  private readonly subscription: vscode.Disposable;
+  private readonly subscriptions: vscode.Disposable[];
 
-  constructor(protected readonly store: OpenHandsStore) {
-    this.subscription = store.onDidChange(() => this.changed.fire());
+  constructor(
+    protected readonly store: OpenHandsStore,
+    protected readonly live: LiveStatus | undefined,
+  ) {
+    this.subscriptions = [store.onDidChange(() => this.changed.fire())];
+    if (live) this.subscriptions.push(live.onDidChange(() => this.changed.fire()));
+  }
+
+  protected conversationItem(node: ConversationNode): vscode.TreeItem {
+    const status = this.live ? this.live.statusOf(node.conversation) : node.conversation.execution_status;
+    return conversationTreeItem(node, this.store.stale, status);
   }
 
   abstract getChildren(element?: OpenHandsNode): OpenHandsNode[] | Promise<OpenHandsNode[]>;
   abstract getTreeItem(node: OpenHandsNode): vscode.TreeItem;
 
   dispose(): void {
-    this.subscription.dispose();
+    for (const subscription of this.subscriptions) subscription.dispose();
     this.changed.dispose();
   }
 }
@@ -29,8 +44,9 @@ export class SandboxTreeProvider extends StoreTreeProvider {
   constructor(
     store: OpenHandsStore,
     private readonly log: Log,
+    live?: LiveStatus,
   ) {
-    super(store);
+    super(store, live);
   }
 
   getChildren(element?: OpenHandsNode): OpenHandsNode[] | Promise<OpenHandsNode[]> {
@@ -56,7 +72,7 @@ export class SandboxTreeProvider extends StoreTreeProvider {
         : undefined;
       return sandboxTreeItem(node, transition, count, this.store.stale);
     }
-    if (node.kind === 'conversation') return conversationTreeItem(node, this.store.stale);
+    if (node.kind === 'conversation') return this.conversationItem(node);
     return loadMoreTreeItem();
   }
 
@@ -69,6 +85,10 @@ export class SandboxTreeProvider extends StoreTreeProvider {
 
 /** Conversations newest first (the server's order), with a "Load more…" row while pages remain. */
 export class ConversationTreeProvider extends StoreTreeProvider {
+  constructor(store: OpenHandsStore, live?: LiveStatus) {
+    super(store, live);
+  }
+
   getChildren(element?: OpenHandsNode): OpenHandsNode[] {
     if (element) return [];
     const rows: OpenHandsNode[] = this.store.conversations.map((conversation) => ({
@@ -80,7 +100,7 @@ export class ConversationTreeProvider extends StoreTreeProvider {
   }
 
   getTreeItem(node: OpenHandsNode): vscode.TreeItem {
-    if (node.kind === 'conversation') return conversationTreeItem(node, this.store.stale);
+    if (node.kind === 'conversation') return this.conversationItem(node);
     return loadMoreTreeItem();
   }
 

@@ -31,6 +31,8 @@ export interface FeedState {
   /** When the next attempt starts (epoch ms), while reconnecting. */
   retryAt: number | undefined;
   executionStatus: string | undefined;
+  /** The confirmation policy's kind (`NeverConfirm`, `AlwaysConfirm`, `ConfirmRisky`), when known. */
+  confirmationPolicy: string | undefined;
   model: string | undefined;
   /** The reply the model is streaming now (socket only, never stored). */
   streaming: { id: string; text: string; reasoning: string } | undefined;
@@ -68,6 +70,7 @@ export class EventFeed {
     detail: undefined,
     retryAt: undefined,
     executionStatus: undefined,
+    confirmationPolicy: undefined,
     model: undefined,
     streaming: undefined,
     historyComplete: false,
@@ -92,6 +95,8 @@ export class EventFeed {
     // what an earlier feed held says the last known status until the server says more
     const status = [...this.events.events].reverse().find(isStatusUpdate)?.['value'];
     if (typeof status === 'string') this.state = { ...this.state, executionStatus: status };
+    const policy = policyKind([...this.events.events].reverse().find(isPolicyUpdate)?.['value']);
+    if (policy) this.state = { ...this.state, confirmationPolicy: policy };
   }
 
   get current(): FeedState {
@@ -351,6 +356,10 @@ export class EventFeed {
       const status = [...added].reverse().find(isStatusUpdate)?.['value'];
       if (typeof status === 'string') this.setState({ executionStatus: status });
     }
+    if (at === 'end' && this.state.confirmationPolicy === undefined) {
+      const policy = policyKind([...added].reverse().find(isPolicyUpdate)?.['value']);
+      if (policy) this.setState({ confirmationPolicy: policy });
+    }
     for (const listener of this.eventListeners) listener(change);
     return added;
   }
@@ -360,6 +369,9 @@ export class EventFeed {
     if (isStatusUpdate(event) && typeof event['value'] === 'string') {
       const status = event['value'];
       this.setState({ executionStatus: status, ...(status !== 'running' ? { streaming: undefined } : {}) });
+    } else if (isPolicyUpdate(event)) {
+      const policy = policyKind(event['value']);
+      if (policy) this.setState({ confirmationPolicy: policy });
     } else if ((event.kind === 'MessageEvent' && event.source === 'agent') || event.kind === 'ActionEvent') {
       if (this.state.streaming) this.setState({ streaming: undefined });
     }
@@ -372,8 +384,10 @@ export class EventFeed {
     const agent = value['agent'];
     const llm = isRecord(agent) ? agent['llm'] : undefined;
     const model = isRecord(llm) ? llm['model'] : undefined;
+    const policy = policyKind(value['confirmation_policy']);
     this.setState({
       ...(typeof status === 'string' ? { executionStatus: status } : {}),
+      ...(policy ? { confirmationPolicy: policy } : {}),
       ...(typeof model === 'string' ? { model } : {}),
     });
   }
@@ -418,6 +432,15 @@ export class EventFeed {
 
 function isStatusUpdate(event: AgentEvent): boolean {
   return event.kind === 'ConversationStateUpdateEvent' && event['key'] === 'execution_status';
+}
+
+function isPolicyUpdate(event: AgentEvent): boolean {
+  return event.kind === 'ConversationStateUpdateEvent' && event['key'] === 'confirmation_policy';
+}
+
+function policyKind(value: unknown): string | undefined {
+  const kind = isRecord(value) ? value['kind'] : undefined;
+  return typeof kind === 'string' && kind.length <= 100 ? kind : undefined;
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {

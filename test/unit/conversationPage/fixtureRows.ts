@@ -20,6 +20,14 @@ export function header(overrides: Partial<Header> = {}): Header {
     retryInMs: null,
     canResume: false,
     eventCount: 0,
+    controls: {
+      confirmationPolicy: 'NeverConfirm',
+      pendingActions: [],
+      outbox: [],
+      busy: null,
+      error: null,
+      rejected: false,
+    },
     ...overrides,
   };
 }

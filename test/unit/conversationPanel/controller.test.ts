@@ -10,6 +10,7 @@ import { STREAMING_ROW_ID } from '../../../src/webviews/conversation/shared/rows
 import { RowStore } from '../../../src/webviews/conversation/webview/rowStore';
 import { fakeAgentServer, userMessages } from '../api/fakeAgentServer';
 import { waitFor } from '../server/helpers';
+import { idleSteering } from './steeringFake';
 
 const API_KEY = 'app-api-key-controller-0001';
 const SANDBOX_KEY = 'sandbox-key-controller-9f8e7d6c';
@@ -64,6 +65,7 @@ function controllerDeps(
     openInBrowser: () => undefined,
     showLog: () => undefined,
     warn: () => undefined,
+    steer: idleSteering(),
   };
 }
 

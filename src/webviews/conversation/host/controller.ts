@@ -7,17 +7,37 @@
 import type { AppConversation } from '../../../api';
 import type { EventFeed, FeedState } from '../../../api/agentServer/eventFeed';
 import type { EventLogChange } from '../../../api/agentServer/eventLog';
+import { messageOf } from '../../../api/errors';
 import { scrubSecrets } from '../../../api/redact';
 import {
   dispatchMessage,
   WebviewToHostSchema,
+  type Controls,
   type Header,
   type HostToWebview,
   type MessageHandlers,
+  type PendingAction,
   type WebviewToHost,
 } from '../shared/protocol';
 import { STREAMING_ROW_ID, type Row } from '../shared/rows';
+import { Outbox } from './outbox';
 import { Transcript, type TranscriptChange } from './transcript';
+
+/** What a send is doing now (`ConversationSteering`'s steps). */
+export type SendStep = 'resuming' | 'connecting' | 'sending';
+
+/** What the panel can tell the agent; each settles when the server took it, or fails with a readable error. */
+export interface Steering {
+  send(text: string, resume: boolean, onStep: (step: SendStep) => void): Promise<void>;
+  approve(): Promise<void>;
+  reject(reason: string | undefined): Promise<void>;
+  continue(): Promise<void>;
+  pause(): Promise<void>;
+  stop(): Promise<void>;
+  setConfirmation(on: boolean): Promise<void>;
+}
+
+type ControlName = NonNullable<Controls['busy']>;
 
 export interface ControllerDeps {
   conversationId: string;
@@ -32,6 +52,7 @@ export interface ControllerDeps {
   openInBrowser(): void;
   showLog(): void;
   warn(message: string): void;
+  steer: Steering;
 }
 
 /** The newest rows sent first after a reset; the rest follows in older chunks. */
@@ -43,13 +64,22 @@ export class ConversationController {
   private epoch = Date.now();
   private rev = 0;
   private streamingShown = false;
+  private readonly outbox = new Outbox();
+  private busy: ControlName | null = null;
+  private controlError: string | null = null;
+  /** The user rejected the pending actions; the agent waits until told to go on. */
+  private rejected = false;
+  private disposed = false;
   private readonly subscriptions: { dispose(): void }[];
   private readonly handlers: MessageHandlers<WebviewToHost>;
 
   constructor(private readonly deps: ControllerDeps) {
     this.take({ prepended: [], appended: deps.feed.events.events });
     this.subscriptions = [
-      deps.feed.onEvents((change) => this.send(this.take(change))),
+      deps.feed.onEvents((change) => {
+        this.outbox.confirm(change.appended);
+        this.send(this.take(change));
+      }),
       deps.feed.onState((state) => this.stateChanged(state)),
     ];
     this.handlers = {
@@ -60,6 +90,24 @@ export class ConversationController {
       reconnect: () => deps.feed.wake(),
       openInBrowser: () => deps.openInBrowser(),
       showLog: () => deps.showLog(),
+      send: (message) => void this.sendMessage(message.text, message.resume),
+      dismissOutbox: (message) => {
+        if (this.outbox.dismiss(message.id)) this.headerChanged();
+      },
+      approve: () => this.control('approve', () => deps.steer.approve()),
+      reject: (message) =>
+        this.control('reject', async () => {
+          await deps.steer.reject(message.reason);
+          this.rejected = true;
+        }),
+      continue: () =>
+        this.control('continue', async () => {
+          this.rejected = false;
+          await deps.steer.continue();
+        }),
+      pause: () => this.control('pause', () => deps.steer.pause()),
+      stop: () => this.control('stop', () => deps.steer.stop()),
+      setConfirmation: (message) => this.control('policy', () => deps.steer.setConfirmation(message.on)),
     };
   }
 
@@ -85,7 +133,80 @@ export class ConversationController {
       retryInMs: state.retryAt === undefined ? null : Math.max(0, state.retryAt - Date.now()),
       canResume: sandboxStatus === 'PAUSED' || sandboxStatus === 'MISSING' || sandboxStatus === 'ERROR',
       eventCount: this.deps.feed.events.size,
+      controls: this.controls(),
     };
+  }
+
+  private controls(): Controls {
+    const status = this.deps.feed.current.executionStatus ?? this.deps.conversation()?.execution_status;
+    if (status === 'running') this.rejected = false;
+    return {
+      confirmationPolicy: this.deps.feed.current.confirmationPolicy ?? null,
+      pendingActions: status === 'waiting_for_confirmation' ? this.pendingActions() : [],
+      outbox: this.outbox.list.map((entry) => ({
+        ...entry,
+        reason: entry.reason === null ? null : this.scrub(entry.reason),
+      })),
+      busy: this.busy,
+      error: this.controlError === null ? null : this.scrub(this.controlError),
+      rejected: this.rejected && status !== 'running',
+    };
+  }
+
+  /** The actions at the end of the transcript with no result yet: the ones the agent waits to run. */
+  private pendingActions(): PendingAction[] {
+    const pending: PendingAction[] = [];
+    const rows = this.transcript.all;
+    for (let index = rows.length - 1; index >= 0 && rows.length - index <= 200; index--) {
+      const row = rows[index];
+      if (row?.kind !== 'action' || row.state !== 'pending') continue;
+      const action = this.transcript.sourcesOf(row.id).find((event) => event.kind === 'ActionEvent')?.[
+        'action'
+      ];
+      pending.unshift({
+        id: row.id,
+        tool: row.tool,
+        summary: this.scrub(row.summary),
+        detail: this.scrub(argumentsText(action)),
+        risk: row.risk,
+      });
+    }
+    return pending;
+  }
+
+  private async sendMessage(text: string, resume: boolean): Promise<void> {
+    const id = this.outbox.add(text, resume ? 'resuming' : 'sending');
+    this.rejected = false;
+    this.headerChanged();
+    try {
+      await this.deps.steer.send(text, resume, (step) => {
+        if (this.outbox.step(id, step)) this.headerChanged();
+      });
+      this.outbox.step(id, 'sent');
+    } catch (error) {
+      this.outbox.step(id, 'failed', messageOf(error));
+    }
+    this.headerChanged();
+  }
+
+  /** One control at a time; its failure shows in the panel until the next control succeeds. */
+  private async control(name: ControlName, act: () => Promise<void>): Promise<void> {
+    if (this.busy) return;
+    this.busy = name;
+    this.controlError = null;
+    this.headerChanged();
+    try {
+      await act();
+    } catch (error) {
+      this.controlError = messageOf(error);
+    } finally {
+      this.busy = null;
+      this.headerChanged();
+    }
+  }
+
+  private headerChanged(): void {
+    if (!this.disposed) this.deps.post({ type: 'header', header: this.header() });
   }
 
   /** The rows as the page gets them (scrubbed), oldest first. */
@@ -99,6 +220,7 @@ export class ConversationController {
   }
 
   dispose(): void {
+    this.disposed = true;
     for (const subscription of this.subscriptions.splice(0)) subscription.dispose();
   }
 
@@ -229,6 +351,14 @@ export class ConversationController {
       (secret): secret is string => !!secret,
     );
   }
+}
+
+/** An action's arguments as readable text: its fields but the kind, as indented JSON, clipped. */
+function argumentsText(action: unknown): string {
+  if (typeof action !== 'object' || action === null) return '';
+  const { kind: _kind, ...fields } = action as Record<string, unknown>;
+  const text = JSON.stringify(fields, null, 2) ?? '';
+  return text.length > 4000 ? `${text.slice(0, 4000)}\n…` : text;
 }
 
 function scrubRow(value: unknown, secrets: readonly string[]): unknown {

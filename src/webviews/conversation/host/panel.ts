@@ -9,7 +9,7 @@ import type { FeedLease } from '../../../state/conversationFeeds';
 import { webviewDocument } from '../../kit/host/document';
 import { newNonce, postChecked, webviewAsset, webviewOptions } from '../../kit/host/panel';
 import { HostToWebviewSchema, VIEW_TYPE, type HostToWebview } from '../shared/protocol';
-import { ConversationController } from './controller';
+import { ConversationController, type Steering } from './controller';
 
 export interface PanelEnvironment {
   extensionUri: vscode.Uri;
@@ -23,6 +23,10 @@ export interface PanelEnvironment {
   openInBrowser(conversationId: string): void;
   showLog(): void;
   warn(message: string): void;
+  /** What the panel tells the conversation's agent. */
+  steer(conversationId: string): Steering;
+  /** A panel opened: the conversation is watched from now on. */
+  opened(conversationId: string): void;
 }
 
 /** What VS Code keeps for a reload: the page's state must carry the conversation id. */
@@ -102,7 +106,9 @@ export class ConversationPanel implements vscode.Disposable {
       openInBrowser: () => env.openInBrowser(conversationId),
       showLog: () => env.showLog(),
       warn: (message) => env.warn(message),
+      steer: env.steer(conversationId),
     });
+    env.opened(conversationId);
     this.retitle();
     panel.webview.html = html(panel.webview, env);
     this.disposables.push(
@@ -115,6 +121,11 @@ export class ConversationPanel implements vscode.Disposable {
       }),
       panel.onDidDispose(() => this.dispose()),
     );
+  }
+
+  /** The panel is the active editor of a focused window: the user is looking at it. */
+  get inView(): boolean {
+    return this.panel.active && this.panel.visible && vscode.window.state.focused;
   }
 
   dispose(): void {

@@ -6,9 +6,11 @@
 import * as vscode from 'vscode';
 import { normalizeUuid } from '../../../api';
 import type { Log } from '../../../core/log';
-import type { ApiKeys } from '../../../core/secretsManager';
 import type { Connection } from '../../../state/connection';
 import type { ConversationFeeds } from '../../../state/conversationFeeds';
+import type { ConversationSteering } from '../../../state/conversationSteering';
+import type { ConversationWatch } from '../../../state/conversationWatch';
+import { confirmationPolicyFor } from '../../../state/confirmationPolicy';
 import { VIEW_TYPE, type Header } from '../shared/protocol';
 import type { Row } from '../shared/rows';
 import { ConversationPanel, type PanelEnvironment, type PanelState } from './panel';
@@ -16,6 +18,8 @@ import { ConversationPanel, type PanelEnvironment, type PanelState } from './pan
 export interface ConversationPanels {
   /** Opens (or reveals) the panel of a conversation. */
   show(conversationId: string, title: string): void;
+  /** The conversation's panel is the active editor of a focused window. */
+  isInView(conversationId: string): boolean;
 }
 
 /** Hooks for the integration tests, returned only when the extension runs its test suite. */
@@ -35,26 +39,36 @@ const LINK_SCHEMES = new Set(['http:', 'https:', 'mailto:']);
 
 export function registerConversationPanels(
   context: vscode.ExtensionContext,
-  deps: { connection: Connection; feeds: ConversationFeeds; log: Log; apiKeys: ApiKeys },
+  deps: {
+    connection: Connection;
+    feeds: ConversationFeeds;
+    steering: ConversationSteering;
+    watch: ConversationWatch;
+    log: Log;
+  },
 ): { panels: ConversationPanels; testApi: ConversationPanelTestApi | undefined } {
-  const { connection, feeds, log } = deps;
-  let apiKey: string | undefined;
-  const readKey = async () => {
-    const url = connection.config.serverUrl;
-    apiKey = url ? await deps.apiKeys.get(url) : undefined;
-  };
-  void readKey();
-
+  const { connection, feeds, steering, log } = deps;
   const env: PanelEnvironment = {
     extensionUri: context.extensionUri,
     acquire: (id) => feeds.acquire(id),
     onDidChangeConversation: feeds.onDidChangeConversation,
-    secrets: (lease) => [apiKey, lease.conversation?.session_api_key ?? undefined],
+    secrets: (lease) => [connection.apiKey, lease.conversation?.session_api_key ?? undefined],
     openLink: (url) => void openLink(url, log),
     resumeSandbox: (sandboxId) => vscode.commands.executeCommand('openhands.resumeSandbox', sandboxId),
     openInBrowser: (id) => void vscode.commands.executeCommand('openhands.openConversationInBrowser', id),
     showLog: () => log.show(),
     warn: (message) => log.warn(message),
+    steer: (id) => ({
+      send: (text, resume, onStep) => steering.send(id, text, { resume, onStep }),
+      approve: () => steering.approve(id),
+      reject: (reason) => steering.reject(id, reason),
+      continue: () => steering.continue(id),
+      pause: () => steering.pause(id),
+      stop: () => steering.stop(id),
+      setConfirmation: (on) =>
+        steering.setConfirmationPolicy(id, confirmationPolicyFor(on, connection.config.confirmationPolicy)),
+    }),
+    opened: (id) => deps.watch.watch(id),
   };
 
   const recorded = new Map<string, unknown[]>();
@@ -67,7 +81,6 @@ export function registerConversationPanels(
   };
 
   context.subscriptions.push(
-    connection.onDidChange(() => void readKey()),
     vscode.window.registerWebviewPanelSerializer(VIEW_TYPE, {
       deserializeWebviewPanel: async (panel, state: PanelState | undefined) => {
         ConversationPanel.revive(panel, state, env);
@@ -95,6 +108,7 @@ export function registerConversationPanels(
       const panel = ConversationPanel.show(conversationId, title, env);
       if (!known) track(panel);
     },
+    isInView: (conversationId) => ConversationPanel.find(conversationId)?.inView ?? false,
   };
   if (!testing) return { panels, testApi: undefined };
   return {

@@ -10,7 +10,7 @@
  */
 import * as z from 'zod/mini';
 import '../../../zodLocale';
-import { RowSchema } from './rows';
+import { RISKS, RowSchema } from './rows';
 
 export const VIEW_TYPE = 'openhands.conversation';
 
@@ -29,6 +29,57 @@ export const FEED_STATES = [
 export const FeedStateSchema = z.enum(FEED_STATES);
 export type FeedState = z.infer<typeof FeedStateSchema>;
 
+/** The longest message the composer sends (the agent server takes more; a paste this long is a mistake). */
+export const MAX_MESSAGE_CHARS = 100_000;
+
+/** An action the agent waits to have approved: what it is, its arguments, the risk the model gave it. */
+export const PendingActionSchema = z.strictObject({
+  id: z.string(),
+  tool: z.string(),
+  summary: z.string(),
+  /** The action's arguments as text (clipped). */
+  detail: z.string(),
+  risk: z.enum(RISKS),
+});
+export type PendingAction = z.infer<typeof PendingActionSchema>;
+
+/** Where a message the user sent stands until the server's echo confirms it. */
+export const OUTBOX_STATES = [
+  /** Resuming the sandbox first. */
+  'resuming',
+  /** The sandbox runs; waiting for its agent server to answer. */
+  'connecting',
+  'sending',
+  /** The server took it; its echo has not come yet. */
+  'sent',
+  /** Not sent: the text goes back to the input with `reason`. */
+  'failed',
+] as const;
+
+export const OutboxEntrySchema = z.strictObject({
+  id: z.string(),
+  text: z.string(),
+  state: z.enum(OUTBOX_STATES),
+  reason: z.nullable(z.string()),
+});
+export type OutboxEntry = z.infer<typeof OutboxEntrySchema>;
+
+/** What the user can do with the agent now, and what is under way. */
+export const ControlsSchema = z.strictObject({
+  /** The conversation's confirmation policy kind (`NeverConfirm`, `AlwaysConfirm`, `ConfirmRisky`); null when unknown. */
+  confirmationPolicy: z.nullable(z.string()),
+  /** Actions waiting for approval (only while the agent waits for confirmation). */
+  pendingActions: z.array(PendingActionSchema),
+  outbox: z.array(OutboxEntrySchema),
+  /** A control under way (its buttons are disabled until it ends). */
+  busy: z.nullable(z.enum(['approve', 'reject', 'continue', 'pause', 'stop', 'policy'])),
+  /** Why the last control failed (secret-free); null after a success. */
+  error: z.nullable(z.string()),
+  /** The user rejected the pending actions and the agent waits: offer to let it continue. */
+  rejected: z.boolean(),
+});
+export type Controls = z.infer<typeof ControlsSchema>;
+
 export const HeaderSchema = z.strictObject({
   conversationId: z.string(),
   title: z.string(),
@@ -46,6 +97,7 @@ export const HeaderSchema = z.strictObject({
   canResume: z.boolean(),
   /** Events held (not rows): shown in the footer, and lets tests see the transcript is whole. */
   eventCount: z.number(),
+  controls: ControlsSchema,
 });
 export type Header = z.infer<typeof HeaderSchema>;
 
@@ -64,6 +116,27 @@ export const WebviewToHostSchema = z.discriminatedUnion('type', [
   z.strictObject({ type: z.literal('reconnect') }),
   z.strictObject({ type: z.literal('openInBrowser') }),
   z.strictObject({ type: z.literal('showLog') }),
+  /** Send a message (and let the agent run); `resume`: resume a paused sandbox first. */
+  z.strictObject({
+    type: z.literal('send'),
+    text: z.string().check(z.minLength(1), z.maxLength(MAX_MESSAGE_CHARS)),
+    resume: z.boolean(),
+  }),
+  /** The page put a failed message back into its input: the host forgets it. */
+  z.strictObject({ type: z.literal('dismissOutbox'), id: z.string().check(z.maxLength(100)) }),
+  z.strictObject({ type: z.literal('approve') }),
+  z.strictObject({
+    type: z.literal('reject'),
+    reason: z.optional(z.string().check(z.maxLength(2000))),
+  }),
+  /** Let the agent run again (after a pause or a reject). */
+  z.strictObject({ type: z.literal('continue') }),
+  /** Pause between steps. */
+  z.strictObject({ type: z.literal('pause') }),
+  /** Stop now (interrupt the model call). */
+  z.strictObject({ type: z.literal('stop') }),
+  /** Confirmation mode on (the setting's policy) or off. */
+  z.strictObject({ type: z.literal('setConfirmation'), on: z.boolean() }),
 ]);
 export type WebviewToHost = z.infer<typeof WebviewToHostSchema>;
 

@@ -19,6 +19,7 @@ import {
   type WebviewToHost,
 } from '../shared/protocol';
 import type { Row } from '../shared/rows';
+import { composerView, sendMode, type ComposerActions, type ComposerState } from './composer';
 import { bannerView, headerView, type HeaderActions } from './header';
 import { safeLinkUrl } from './linkPolicy';
 import { RowStore, type Applied, type StoreChange } from './rowStore';
@@ -55,7 +56,17 @@ class ConversationPage {
   private readonly bannerEl: HTMLElement;
   private readonly emptyEl: HTMLElement;
   private readonly jumpEl: HTMLElement;
+  private readonly composerEl: HTMLElement;
   private header: Header | null = null;
+  private composer: Omit<ComposerState, 'header'> = {
+    draft: '',
+    rejecting: false,
+    reason: '',
+    confirmRun: false,
+    note: null,
+  };
+  /** Failed messages already put back into the input. */
+  private readonly restored = new Set<string>();
   private conversationId: string | undefined;
   private retryDeadline: number | null = null;
   private retrySeconds: number | null = null;
@@ -122,6 +133,34 @@ class ConversationPage {
     resumeSandbox: () => this.post({ type: 'resumeSandbox' }),
   };
 
+  private readonly composerActions: ComposerActions = {
+    input: (text) => {
+      const hadText = this.composer.draft.trim() !== '';
+      this.composer = { ...this.composer, draft: text, note: null };
+      this.persistSoon();
+      // the Send button follows whether there is anything to send
+      if (hadText !== (text.trim() !== '')) this.renderComposer();
+    },
+    send: () => this.send(),
+    cancelRun: () => this.updateComposer({ confirmRun: false }),
+    approve: () => this.post({ type: 'approve' }),
+    startReject: () => {
+      this.updateComposer({ rejecting: true, reason: '' });
+      requestAnimationFrame(() => this.root.querySelector<HTMLInputElement>('#reject-reason')?.focus());
+    },
+    reasonInput: (text) => (this.composer = { ...this.composer, reason: text }),
+    confirmReject: () => {
+      const reason = this.composer.reason.trim();
+      this.post({ type: 'reject', ...(reason ? { reason } : {}) });
+      this.updateComposer({ rejecting: false, reason: '' });
+    },
+    cancelReject: () => this.updateComposer({ rejecting: false, reason: '' }),
+    continueAgent: () => this.post({ type: 'continue' }),
+    pause: () => this.post({ type: 'pause' }),
+    stop: () => this.post({ type: 'stop' }),
+    setConfirmation: (on) => this.post({ type: 'setConfirmation', on }),
+  };
+
   constructor() {
     const root = document.getElementById('app');
     if (!root) throw new Error('missing #app');
@@ -131,21 +170,24 @@ class ConversationPage {
           <header class="conv-header"></header>
           <div class="banner-slot"></div>
         </div>
-        <div class="transcript" tabindex="0" role="region" aria-label="Transcript">
-          <div class="column">
-            <div class="spacer spacer-top" aria-hidden="true"></div>
-            <div class="rows" role="list" aria-label="Events"></div>
-            <div class="spacer spacer-bottom" aria-hidden="true"></div>
-            <div class="empty" hidden>
-              <p class="empty-title">No events yet</p>
-              <p class="empty-hint">
-                Messages, commands and file edits appear here as the agent works. Send the agent a task from
-                OpenHands in the browser to get it started.
-              </p>
+        <div class="transcript-wrap">
+          <div class="transcript" tabindex="0" role="region" aria-label="Transcript">
+            <div class="column">
+              <div class="spacer spacer-top" aria-hidden="true"></div>
+              <div class="rows" role="list" aria-label="Events"></div>
+              <div class="spacer spacer-bottom" aria-hidden="true"></div>
+              <div class="empty" hidden>
+                <p class="empty-title">No events yet</p>
+                <p class="empty-hint">
+                  Messages, commands and file edits appear here as the agent works. Send the agent a task
+                  below to get it started.
+                </p>
+              </div>
             </div>
           </div>
+          <div class="jump-slot"></div>
         </div>
-        <div class="jump-slot"></div>`,
+        <div class="composer-slot"></div>`,
       root,
     );
     const find = (selector: string): HTMLElement => {
@@ -157,6 +199,7 @@ class ConversationPage {
     this.bannerEl = find('.banner-slot');
     this.emptyEl = find('.empty');
     this.jumpEl = find('.jump-slot');
+    this.composerEl = find('.composer-slot');
     this.view = new TranscriptView(
       {
         scroller: find('.transcript'),
@@ -170,6 +213,7 @@ class ConversationPage {
     const kept = readViewState(this.api.getState());
     if (kept) {
       this.conversationId = kept.conversationId;
+      this.composer = { ...this.composer, draft: kept.draft ?? '' };
       this.view.restore(kept);
     }
     // links never navigate the page: the host opens them (http, https and mailto only)
@@ -241,6 +285,9 @@ class ConversationPage {
 
   private setHeader(header: Header): void {
     this.header = header;
+    this.restoreFailed(header);
+    if (this.composer.confirmRun && header.controls.pendingActions.length === 0)
+      this.composer = { ...this.composer, confirmRun: false };
     if (this.conversationId !== header.conversationId) {
       this.conversationId = header.conversationId;
       this.persistSoon();
@@ -279,7 +326,7 @@ class ConversationPage {
     this.persistTimer = setTimeout(() => {
       this.persistTimer = undefined;
       const position = this.view.position;
-      const state = viewState(this.conversationId, position.stuck, position.top);
+      const state = viewState(this.conversationId, position.stuck, position.top, this.composer.draft);
       const text = JSON.stringify(state);
       if (text === this.persisted) return;
       this.persisted = text;
@@ -305,6 +352,42 @@ class ConversationPage {
     render(bannerView(this.header, this.retrySeconds, this.headerActions), this.bannerEl);
     this.emptyEl.hidden = !(this.store.started && this.store.size === 0);
     this.renderJump();
+    this.renderComposer();
+  }
+
+  private send(): void {
+    const text = this.composer.draft.trim();
+    const mode = sendMode({ header: this.header, ...this.composer });
+    if (!text || mode === 'unavailable') return;
+    // a message runs the actions waiting for approval: say so once before it goes
+    if (mode === 'send' && (this.header?.controls.pendingActions.length ?? 0) > 0) {
+      this.updateComposer({ confirmRun: true });
+      return;
+    }
+    this.post({ type: 'send', text, resume: mode === 'resumeAndSend' });
+    this.updateComposer({ draft: '', confirmRun: false, note: null });
+    this.persistSoon();
+  }
+
+  /** A message the host could not send comes back into the input, with why. */
+  private restoreFailed(header: Header): void {
+    for (const entry of header.controls.outbox) {
+      if (entry.state !== 'failed' || this.restored.has(entry.id)) continue;
+      this.restored.add(entry.id);
+      const draft = this.composer.draft.trim() ? `${entry.text}\n\n${this.composer.draft}` : entry.text;
+      this.composer = { ...this.composer, draft, note: entry.reason ?? 'the server did not take it.' };
+      this.persistSoon();
+      this.post({ type: 'dismissOutbox', id: entry.id });
+    }
+  }
+
+  private updateComposer(patch: Partial<Omit<ComposerState, 'header'>>): void {
+    this.composer = { ...this.composer, ...patch };
+    this.renderComposer();
+  }
+
+  private renderComposer(): void {
+    render(composerView({ header: this.header, ...this.composer }, this.composerActions), this.composerEl);
   }
 
   private renderJump(): void {

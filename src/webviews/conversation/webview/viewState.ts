@@ -1,11 +1,13 @@
 /**
  * What the page keeps in `setState` (restored when the panel comes back or VS Code reloads): the
- * conversation it shows (the panel's serializer needs it to reopen the panel) and where the reader
- * was. Never a row, a text or anything else the server sent: rows can hold anything an agent printed.
+ * conversation it shows (the panel's serializer needs it to reopen the panel), where the reader
+ * was, and the message the user was typing. Never a row, a text or anything else the server sent:
+ * rows can hold anything an agent printed.
  * Read back through zod: state from another build is dropped, not trusted. Pure: unit-tested in Node.
  */
 import * as z from 'zod/mini';
 import '../../../zodLocale';
+import { MAX_MESSAGE_CHARS } from '../shared/protocol';
 
 /** How far into its row the viewport may start (negative: the room above the first row). */
 const MAX_DELTA = 1_000_000;
@@ -23,6 +25,8 @@ export const ViewStateSchema = z.object({
       delta: z.number().check(z.gte(-MAX_DELTA), z.lte(MAX_DELTA)),
     }),
   ),
+  /** The unsent message in the input: the user's own words, kept across hide and reload. */
+  draft: z.optional(z.string().check(z.maxLength(MAX_MESSAGE_CHARS))),
 });
 export type ViewState = z.infer<typeof ViewStateSchema>;
 
@@ -35,9 +39,11 @@ export function viewState(
   conversationId: string | undefined,
   stuck: boolean,
   top: { id: string; delta: number } | undefined,
+  draft = '',
 ): ViewState {
   return {
     version: 1,
+    ...(draft && draft.length <= MAX_MESSAGE_CHARS ? { draft } : {}),
     ...(conversationId && conversationId.length <= 100 ? { conversationId } : {}),
     stuck,
     ...(!stuck && top && top.id.length <= 200 ? { top: { id: top.id, delta: clampDelta(top.delta) } } : {}),

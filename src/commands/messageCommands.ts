@@ -1,0 +1,173 @@
+/**
+ * Messages to a running conversation from anywhere in VS Code: `openhands.sendMessage` (palette: a
+ * conversation, most recent first, then the text) and `openhands.sendSelectionToConversation` (the
+ * editor's selection after the user's instruction, as New Conversation about This Code builds it).
+ * Says first when the message would run actions waiting for approval, offers Resume and Send for a
+ * paused sandbox, shows each step, and keeps the text for Retry when a step fails.
+ */
+import * as vscode from 'vscode';
+import { messageOf, type AppConversation } from '../api';
+import { contextLabel, messageWithContext } from '../conversations/editorContext';
+import type { Connection } from '../state/connection';
+import { SteeringError, type ConversationSteering, type SendStep } from '../state/conversationSteering';
+import type { ConversationWatch } from '../state/conversationWatch';
+import { conversationTitle } from '../state/names';
+import type { OpenHandsStore } from '../state/store';
+import { editorContext } from './conversationCommands';
+import { resolveConversation, type CommandTarget } from './targets';
+
+export interface MessageCommandDeps {
+  store: OpenHandsStore;
+  connection: Connection;
+  steering: ConversationSteering;
+  watch: ConversationWatch;
+}
+
+/** Arguments that skip the prompts (keybindings, other extensions, tests). */
+export interface SendMessageArgs {
+  conversationId: string;
+  message?: string;
+  /** Resume a paused sandbox without asking. */
+  resume?: boolean;
+  /** Send even when actions wait for approval (the message runs them), without asking. */
+  runPending?: boolean;
+}
+
+export function registerMessageCommands(deps: MessageCommandDeps): vscode.Disposable[] {
+  return [
+    vscode.commands.registerCommand(
+      'openhands.sendMessage',
+      async (arg?: SendMessageArgs | CommandTarget) => {
+        const args = isArgs(arg) ? arg : undefined;
+        const conversation = await pick(deps, isArgs(arg) ? arg.conversationId : arg);
+        if (!conversation) return false;
+        const text =
+          args?.message ??
+          (await vscode.window.showInputBox({
+            title: vscode.l10n.t('Message to “{0}”', conversationTitle(conversation)),
+            prompt: vscode.l10n.t('The agent reads it and goes on working.'),
+            ignoreFocusOut: true,
+          }));
+        if (!text?.trim()) return false;
+        return send(deps, conversation, text, args);
+      },
+    ),
+    vscode.commands.registerCommand(
+      'openhands.sendSelectionToConversation',
+      async (arg?: (SendMessageArgs & { instruction?: string }) | vscode.Uri) => {
+        const args = arg instanceof vscode.Uri ? undefined : arg;
+        const context = await editorContext(undefined);
+        if (!context) return false;
+        const conversation = await pick(deps, args?.conversationId);
+        if (!conversation) return false;
+        const instruction =
+          args?.instruction ??
+          (await vscode.window.showInputBox({
+            title: vscode.l10n.t('Send {0} to “{1}”', contextLabel(context), conversationTitle(conversation)),
+            prompt: vscode.l10n.t('What should the agent do with it? The code is added after your words.'),
+            ignoreFocusOut: true,
+          }));
+        if (instruction === undefined) return false;
+        return send(deps, conversation, messageWithContext(instruction, context), args);
+      },
+    ),
+  ];
+}
+
+function pick(deps: MessageCommandDeps, target: CommandTarget): Promise<AppConversation | undefined> {
+  return resolveConversation(
+    target,
+    deps.store,
+    deps.connection,
+    vscode.l10n.t('Send to Conversation (most recent first)'),
+  );
+}
+
+async function send(
+  deps: MessageCommandDeps,
+  conversation: AppConversation,
+  text: string,
+  args: Partial<SendMessageArgs> | undefined,
+): Promise<boolean> {
+  const title = conversationTitle(conversation);
+  if (deps.watch.statusOf(conversation) === 'waiting_for_confirmation' && !args?.runPending) {
+    const sendAndRun = vscode.l10n.t('Send and Run Them');
+    const choice = await vscode.window.showWarningMessage(
+      vscode.l10n.t('“{0}” is waiting for you to approve actions.', title),
+      {
+        modal: true,
+        detail: vscode.l10n.t(
+          'Sending a message runs the actions waiting for approval. To read them first, or reject them, open the conversation.',
+        ),
+      },
+      sendAndRun,
+    );
+    if (choice !== sendAndRun) return false;
+  }
+  let resume = args?.resume ?? false;
+  if (conversation.sandbox_status !== 'RUNNING' && !resume) {
+    const resumeAndSend = vscode.l10n.t('Resume and Send');
+    const choice = await vscode.window.showInformationMessage(
+      vscode.l10n.t('The sandbox of “{0}” is not running.', title),
+      { modal: true, detail: vscode.l10n.t('Resume it, wait for its agent, then send the message?') },
+      resumeAndSend,
+    );
+    if (choice !== resumeAndSend) return false;
+    resume = true;
+  }
+  try {
+    await vscode.window.withProgress(
+      {
+        location: vscode.ProgressLocation.Notification,
+        title: vscode.l10n.t('Message to “{0}”', title),
+        cancellable: true,
+      },
+      async (progress, token) => {
+        const abort = new AbortController();
+        const cancellation = token.onCancellationRequested(() => abort.abort());
+        try {
+          await deps.steering.send(conversation.id, text, {
+            resume,
+            signal: abort.signal,
+            onStep: (step) => progress.report({ message: stepText(step) }),
+          });
+        } finally {
+          cancellation.dispose();
+        }
+      },
+    );
+  } catch (error) {
+    const retry = vscode.l10n.t('Retry');
+    const copy = vscode.l10n.t('Copy Message');
+    const reason = error instanceof SteeringError ? error.message : messageOf(error);
+    void vscode.window
+      .showErrorMessage(vscode.l10n.t('The message to “{0}” was not sent: {1}', title, reason), retry, copy)
+      .then((choice) => {
+        if (choice === retry) void send(deps, conversation, text, { ...args, resume, runPending: true });
+        if (choice === copy) void vscode.env.clipboard.writeText(text);
+      });
+    return false;
+  }
+  const open = vscode.l10n.t('Open Conversation');
+  void vscode.window
+    .showInformationMessage(vscode.l10n.t('Message sent to “{0}”.', title), open)
+    .then((choice) => {
+      if (choice === open) void vscode.commands.executeCommand('openhands.openConversation', conversation.id);
+    });
+  return true;
+}
+
+function stepText(step: SendStep): string {
+  switch (step) {
+    case 'resuming':
+      return vscode.l10n.t('Resuming the sandbox…');
+    case 'connecting':
+      return vscode.l10n.t('Waiting for the agent server…');
+    case 'sending':
+      return vscode.l10n.t('Sending…');
+  }
+}
+
+function isArgs(value: SendMessageArgs | CommandTarget | undefined): value is SendMessageArgs {
+  return typeof value === 'object' && 'conversationId' in value;
+}

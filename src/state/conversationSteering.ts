@@ -1,0 +1,179 @@
+/**
+ * What the user tells a conversation's agent: a message, approve or reject what waits for
+ * confirmation, pause, stop, continue, the confirmation policy. Each call asks the app server where
+ * the agent server is now (a resumed sandbox has a new URL and key) and goes straight to it. Sending
+ * to a paused sandbox can resume it first and wait until its agent server answers. No UI: callers
+ * show progress (`onStep`) and failures (every failure is an `ApiError` or a `SteeringError` whose
+ * message is fit for the user and holds no secret).
+ */
+import * as vscode from 'vscode';
+import {
+  agentEndpointOf,
+  ApiError,
+  sleep,
+  type AgentServerClient,
+  type AppConversation,
+  type ConfirmationPolicy,
+} from '../api';
+import type { Log } from '../core/log';
+import { offlineReason, type ConversationFeeds } from './conversationFeeds';
+import type { SandboxActions } from './sandboxActions';
+import type { Connection } from './connection';
+import type { OpenHandsStore } from './store';
+
+/** A conversation that cannot be steered now, and why; `canResume` when resuming its sandbox would help. */
+export class SteeringError extends Error {
+  constructor(
+    message: string,
+    readonly canResume = false,
+  ) {
+    super(message);
+    this.name = 'SteeringError';
+  }
+}
+
+/** What a send is doing now: resuming the sandbox, waiting for its agent server, sending. */
+export type SendStep = 'resuming' | 'connecting' | 'sending';
+
+export interface SendOptions {
+  /** Resume a paused sandbox first (else a paused one fails with `canResume`). */
+  resume?: boolean;
+  onStep?(step: SendStep): void;
+  signal?: AbortSignal;
+}
+
+/** How long a resumed sandbox's agent server may take to answer. */
+const REACH_TIMEOUT_MS = 120_000;
+const REACH_INTERVAL_MS = 1000;
+
+export class ConversationSteering {
+  private readonly steered = new vscode.EventEmitter<string>();
+  /** The user sent a message or let the agent go on (fired with the conversation id): worth watching. */
+  readonly onDidSteer = this.steered.event;
+
+  constructor(
+    private readonly connection: Connection,
+    private readonly store: OpenHandsStore,
+    private readonly actions: SandboxActions,
+    private readonly feeds: ConversationFeeds,
+    private readonly log: Log,
+  ) {}
+
+  /** Sends a user message and lets the agent run (it also runs any actions waiting for confirmation). */
+  async send(conversationId: string, text: string, options: SendOptions = {}): Promise<void> {
+    if (!text.trim()) throw new SteeringError(vscode.l10n.t('The message is empty.'));
+    let client: AgentServerClient;
+    try {
+      client = await this.locate(conversationId, options.signal);
+    } catch (error) {
+      if (!(error instanceof SteeringError && error.canResume && options.resume)) throw error;
+      client = await this.resumeAndReach(conversationId, options);
+    }
+    options.onStep?.('sending');
+    await client.sendMessage(text, true, { signal: options.signal });
+    this.log.info(`Sent a message to conversation ${conversationId}.`);
+    this.steered.fire(conversationId);
+    this.feeds.openFeed(conversationId)?.wake();
+  }
+
+  async approve(conversationId: string): Promise<void> {
+    const client = await this.locate(conversationId);
+    await client.respondToConfirmation(true);
+    this.steered.fire(conversationId);
+  }
+
+  /** Rejects every pending action; the agent then waits (it goes on only when told: `continue`). */
+  async reject(conversationId: string, reason?: string): Promise<void> {
+    const client = await this.locate(conversationId);
+    await client.respondToConfirmation(false, reason?.trim() || undefined);
+  }
+
+  /** Lets the agent run again; when it already runs, nothing happens (the server's 409 is no error here). */
+  async continue(conversationId: string): Promise<void> {
+    const client = await this.locate(conversationId);
+    try {
+      await client.run();
+    } catch (error) {
+      if (!(error instanceof ApiError && error.status === 409)) throw error;
+      this.log.info(`Conversation ${conversationId} is already running; Continue did nothing.`);
+    }
+    this.steered.fire(conversationId);
+  }
+
+  /** Pauses between steps (the current step finishes). */
+  async pause(conversationId: string): Promise<void> {
+    await (await this.locate(conversationId)).pause();
+  }
+
+  /** Stops now: cancels the model call in flight and pauses. */
+  async stop(conversationId: string): Promise<void> {
+    await (await this.locate(conversationId)).interrupt();
+  }
+
+  async setConfirmationPolicy(conversationId: string, policy: ConfirmationPolicy): Promise<void> {
+    await (await this.locate(conversationId)).setConfirmationPolicy(policy);
+  }
+
+  /** The agent server of a conversation now, or why it cannot be reached. */
+  async locate(conversationId: string, signal?: AbortSignal): Promise<AgentServerClient> {
+    const conversation = await this.read(conversationId, signal);
+    const endpoint = agentEndpointOf(conversation);
+    if (conversation.sandbox_status !== 'RUNNING' || !endpoint) {
+      const status = conversation.sandbox_status;
+      throw new SteeringError(
+        offlineReason(conversation),
+        status === 'PAUSED' || status === 'MISSING' || status === 'ERROR',
+      );
+    }
+    return this.feeds.clientFor(endpoint);
+  }
+
+  private async read(conversationId: string, signal?: AbortSignal): Promise<AppConversation> {
+    const [conversation] = await this.connection
+      .requireClient()
+      .getConversations([conversationId], { signal });
+    if (!conversation)
+      throw new SteeringError(vscode.l10n.t('The OpenHands server does not know this conversation.'));
+    return conversation;
+  }
+
+  /** Resumes the conversation's sandbox, then waits until its agent server answers. */
+  private async resumeAndReach(conversationId: string, options: SendOptions): Promise<AgentServerClient> {
+    options.onStep?.('resuming');
+    const conversation = await this.read(conversationId, options.signal);
+    const sandboxId = conversation.sandbox_id;
+    const sandbox =
+      this.store.findSandbox(sandboxId) ??
+      (await this.connection.requireClient().getSandboxes([sandboxId], { signal: options.signal }))[0];
+    if (!sandbox) throw new SteeringError(vscode.l10n.t('The sandbox of this conversation is gone.'));
+    if (sandbox.status !== 'RUNNING') {
+      const outcome = await this.actions.resume(sandbox);
+      if (!outcome.ok) throw new SteeringError(outcome.message);
+    }
+    options.onStep?.('connecting');
+    const deadline = Date.now() + REACH_TIMEOUT_MS;
+    let last: unknown;
+    for (;;) {
+      try {
+        const client = await this.locate(conversationId, options.signal);
+        await client.getConversation({ signal: options.signal });
+        this.feeds.openFeed(conversationId)?.wake();
+        return client;
+      } catch (error) {
+        if (error instanceof ApiError && error.kind === 'cancelled') throw error;
+        last = error;
+      }
+      if (Date.now() > deadline) {
+        const why = last instanceof Error ? ` (${last.message})` : '';
+        throw new SteeringError(
+          vscode.l10n.t('The sandbox resumed, but its agent server did not answer within 2 minutes{0}.', why),
+        );
+      }
+      await sleep(REACH_INTERVAL_MS, options.signal);
+    }
+  }
+
+  dispose(): void {
+    this.steered.dispose();
+  }
+}

@@ -1,0 +1,239 @@
+/**
+ * Which conversations need the user, and when one changes: the watch follows the conversations
+ * started, opened or steered in VS Code (or, by the `notifications` setting, every running one)
+ * through their live feeds while they work, and emits one transition each time one finishes, waits
+ * for confirmation, fails or gets stuck. A feed is held only while its conversation works (running or
+ * waiting for the user) and let go once it is done, so a quiet conversation costs nothing. The
+ * store's polled statuses only say when to start following; transitions come from the feeds, which
+ * say each change once. No UI: `views/conversationNotifier.ts` and the views read it.
+ */
+import * as vscode from 'vscode';
+import { normalizeUuid, scrubSecrets, type AgentEvent, type AppConversation } from '../api';
+import { showable } from '../api/serverText';
+import type { NotificationScope } from '../core/config';
+import type { MementoManager } from '../core/mementoManager';
+import type { ConversationFeeds, FeedLease } from './conversationFeeds';
+import { conversationTitle } from './names';
+import type { OpenHandsStore } from './store';
+
+/** The statuses a user wants to hear about. */
+export type AttentionStatus = 'finished' | 'waiting_for_confirmation' | 'error' | 'stuck';
+const ATTENTION: ReadonlySet<string> = new Set<AttentionStatus>([
+  'finished',
+  'waiting_for_confirmation',
+  'error',
+  'stuck',
+]);
+/** While a conversation is in one of these, its feed is held. */
+const WORKING: ReadonlySet<string> = new Set(['running', 'waiting_for_confirmation']);
+const DONE: ReadonlySet<string> = new Set(['finished', 'error', 'stuck']);
+
+export interface ConversationTransition {
+  conversationId: string;
+  title: string;
+  status: AttentionStatus;
+  /** The agent's last words (finished) or the error (error), scrubbed and short; absent otherwise. */
+  detail: string | undefined;
+}
+
+interface Followed {
+  lease: FeedLease;
+  status: string | undefined;
+  subscription: { dispose(): void };
+  /** Lets go of a conversation that stays idle or paused. */
+  releaseTimer: ReturnType<typeof setTimeout> | undefined;
+}
+
+/** An idle or paused conversation's feed is let go after this long (a reply usually comes sooner). */
+const IDLE_RELEASE_MS = 30_000;
+
+export interface ConversationWatchDeps {
+  store: OpenHandsStore;
+  feeds: ConversationFeeds;
+  mementos: MementoManager;
+  scope(): NotificationScope;
+  /** Secrets that must not reach a notification (the API key). */
+  secrets(): readonly (string | undefined)[];
+  idleReleaseMs?: number;
+}
+
+export class ConversationWatch implements vscode.Disposable {
+  private readonly watched: Set<string>;
+  private readonly followed = new Map<string, Followed>();
+  /** The store's `updated_at` when a feed was let go: the store must show news before it is taken again. */
+  private readonly releasedAt = new Map<string, string | null>();
+  private readonly transitioned = new vscode.EventEmitter<ConversationTransition>();
+  private readonly changed = new vscode.EventEmitter<void>();
+  /** A watched conversation finished, waits for confirmation, failed or got stuck. */
+  readonly onDidTransition = this.transitioned.event;
+  /** What `statusOf` or `waiting` answer changed. */
+  readonly onDidChange = this.changed.event;
+  private readonly disposables: vscode.Disposable[] = [];
+
+  constructor(private readonly deps: ConversationWatchDeps) {
+    this.watched = new Set(deps.mementos.watchedConversations());
+    this.disposables.push(
+      this.transitioned,
+      this.changed,
+      deps.store.onDidChange(() => this.reconcile()),
+    );
+  }
+
+  /** Watch this conversation from now on (started, opened or steered here) and follow it at once. */
+  watch(conversationId: string): void {
+    const id = normalizeUuid(conversationId);
+    if (!this.watched.has(id)) {
+      this.watched.add(id);
+      void this.deps.mementos.setWatchedConversations([...this.watched]);
+    }
+    this.releasedAt.delete(id);
+    if (this.deps.scope() !== 'off') this.follow(id, undefined);
+  }
+
+  isWatched(conversationId: string): boolean {
+    return this.watched.has(normalizeUuid(conversationId));
+  }
+
+  /** Whether a feed is held for the conversation (tests; the cost of watching). */
+  isFollowing(conversationId: string): boolean {
+    return this.followed.has(normalizeUuid(conversationId));
+  }
+
+  get followingCount(): number {
+    return this.followed.size;
+  }
+
+  /** The conversation's execution status as its live feed says, or as the server last said. */
+  statusOf(conversation: AppConversation): string | null {
+    const live = this.followed.get(normalizeUuid(conversation.id))?.status;
+    return live ?? conversation.execution_status ?? null;
+  }
+
+  /** Conversations waiting for the user (confirmation), among those the store knows or the watch follows. */
+  waiting(): string[] {
+    const ids = new Set<string>();
+    for (const conversation of this.deps.store.conversations)
+      if (this.statusOf(conversation) === 'waiting_for_confirmation') ids.add(normalizeUuid(conversation.id));
+    for (const [id, followed] of this.followed)
+      if (followed.status === 'waiting_for_confirmation') ids.add(id);
+    return [...ids];
+  }
+
+  /** The scope setting changed, or the store did: take and let go of feeds to match. */
+  reconcile(): void {
+    const scope = this.deps.scope();
+    if (scope === 'off') {
+      for (const id of [...this.followed.keys()]) this.release(id);
+      this.changed.fire();
+      return;
+    }
+    for (const conversation of this.deps.store.conversations) {
+      const id = normalizeUuid(conversation.id);
+      if (this.followed.has(id)) continue;
+      if (scope === 'watched' && !this.watched.has(id)) continue;
+      if (!WORKING.has(conversation.execution_status ?? '') || conversation.sandbox_status !== 'RUNNING')
+        continue;
+      // let go after it was done: only news from the server (a newer update) takes it again
+      const released = this.releasedAt.get(id);
+      if (released !== undefined && released === conversation.updated_at) continue;
+      this.follow(id, conversation.execution_status ?? undefined);
+    }
+    this.changed.fire();
+  }
+
+  private follow(id: string, knownStatus: string | undefined): void {
+    if (this.followed.has(id)) return;
+    this.releasedAt.delete(id);
+    const lease = this.deps.feeds.acquire(id);
+    const followed: Followed = {
+      lease,
+      status: lease.feed.current.executionStatus ?? knownStatus,
+      subscription: lease.feed.onState((state) => this.statusChanged(id, state.executionStatus)),
+      releaseTimer: undefined,
+    };
+    this.followed.set(id, followed);
+    this.statusChanged(id, lease.feed.current.executionStatus);
+  }
+
+  private statusChanged(id: string, status: string | undefined): void {
+    const followed = this.followed.get(id);
+    if (!followed || status === undefined) return;
+    const previous = followed.status;
+    if (status !== previous) {
+      followed.status = status;
+      if (previous !== undefined && ATTENTION.has(status)) this.emit(id, status as AttentionStatus, followed);
+      this.changed.fire();
+    }
+    if (followed.releaseTimer) clearTimeout(followed.releaseTimer);
+    followed.releaseTimer = undefined;
+    if (DONE.has(status)) {
+      // after the listeners ran: the feed's last events are still readable for the notification
+      setTimeout(() => this.release(id), 0);
+    } else if (!WORKING.has(status)) {
+      followed.releaseTimer = setTimeout(() => this.release(id), this.deps.idleReleaseMs ?? IDLE_RELEASE_MS);
+    }
+  }
+
+  private emit(id: string, status: AttentionStatus, followed: Followed): void {
+    const conversation = followed.lease.conversation ?? this.deps.store.findConversation(id);
+    const secrets = [...this.deps.secrets(), ...followed.lease.feed.events.sessionKeys].filter(
+      (secret): secret is string => !!secret,
+    );
+    const clean = (text: string) => showable(scrubSecrets(text, secrets), 200);
+    const title = conversation ? conversationTitle(conversation) : `Conversation ${id.slice(0, 5)}`;
+    const detail = detailOf(status, followed.lease.feed.events.events);
+    this.transitioned.fire({
+      conversationId: id,
+      title: clean(title),
+      status,
+      detail: detail ? clean(detail) : undefined,
+    });
+  }
+
+  private release(id: string): void {
+    const followed = this.followed.get(id);
+    if (!followed) return;
+    this.followed.delete(id);
+    if (followed.releaseTimer) clearTimeout(followed.releaseTimer);
+    followed.subscription.dispose();
+    followed.lease.dispose();
+    this.releasedAt.set(id, this.deps.store.findConversation(id)?.updated_at ?? null);
+    this.changed.fire();
+  }
+
+  dispose(): void {
+    for (const id of [...this.followed.keys()]) this.release(id);
+    for (const disposable of this.disposables) disposable.dispose();
+  }
+}
+
+/** What a notification says beyond the status: the agent's last message, or the error. */
+function detailOf(status: AttentionStatus, events: readonly AgentEvent[]): string | undefined {
+  for (let index = events.length - 1, seen = 0; index >= 0 && seen < 50; index--, seen++) {
+    const event = events[index];
+    if (!event) continue;
+    if (status === 'error' && event.kind === 'ConversationErrorEvent') return stringOf(event['detail']);
+    if (status !== 'finished') continue;
+    if (event.kind === 'ActionEvent') {
+      const action = event['action'];
+      if (isRecord(action) && action['kind'] === 'FinishAction') return stringOf(action['message']);
+    }
+    if (event.kind === 'MessageEvent' && event.source === 'agent') {
+      const message = event['llm_message'];
+      const content = isRecord(message) ? message['content'] : undefined;
+      if (Array.isArray(content))
+        return content
+          .map((part) => (isRecord(part) && typeof part['text'] === 'string' ? part['text'] : ''))
+          .join(' ');
+    }
+  }
+  return undefined;
+}
+
+function stringOf(value: unknown): string | undefined {
+  return typeof value === 'string' ? value : undefined;
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}

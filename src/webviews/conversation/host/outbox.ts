@@ -1,0 +1,86 @@
+/**
+ * The messages the user sent from a panel that the transcript does not show yet: each shows at once
+ * as pending, moves through resuming / connecting / sending, and leaves when the server's echo (the
+ * user message event with the same text) arrives. One that fails stays, marked, until the page has
+ * put its text back into the input, so a reload or a hidden page cannot lose it. Pure, no vscode.
+ */
+import type { AgentEvent } from '../../../api/agentServer/events';
+import type { OutboxEntry } from '../shared/protocol';
+
+/** A sent message whose echo never comes (the feed is down) stops showing after this long. */
+const SENT_TTL_MS = 60_000;
+
+interface Entry extends OutboxEntry {
+  sentAt: number | undefined;
+}
+
+export class Outbox {
+  private entries: Entry[] = [];
+  private next = 1;
+
+  constructor(private readonly now: () => number = Date.now) {}
+
+  get list(): OutboxEntry[] {
+    const now = this.now();
+    this.entries = this.entries.filter(
+      (entry) => entry.sentAt === undefined || now - entry.sentAt < SENT_TTL_MS,
+    );
+    return this.entries.map(({ id, text, state, reason }) => ({ id, text, state, reason }));
+  }
+
+  add(text: string, state: OutboxEntry['state']): string {
+    const id = `out-${this.next++}`;
+    this.entries.push({ id, text, state, reason: null, sentAt: undefined });
+    return id;
+  }
+
+  /** True when the entry is still there (an echo may have confirmed it already). */
+  step(id: string, state: OutboxEntry['state'], reason: string | null = null): boolean {
+    const entry = this.entries.find((candidate) => candidate.id === id);
+    if (!entry) return false;
+    entry.state = state;
+    entry.reason = reason;
+    if (state === 'sent') entry.sentAt = this.now();
+    return true;
+  }
+
+  dismiss(id: string): boolean {
+    const before = this.entries.length;
+    this.entries = this.entries.filter((entry) => entry.id !== id || entry.state !== 'failed');
+    return this.entries.length !== before;
+  }
+
+  /** Drops the entries these events echo (a user message with the same text); true when any left. */
+  confirm(events: readonly AgentEvent[]): boolean {
+    let changed = false;
+    for (const event of events) {
+      if (event.kind !== 'MessageEvent' || event.source !== 'user') continue;
+      const text = messageText(event);
+      const index = this.entries.findIndex((entry) => entry.state !== 'failed' && entry.text.trim() === text);
+      if (index < 0) continue;
+      this.entries.splice(index, 1);
+      changed = true;
+    }
+    return changed;
+  }
+}
+
+/** The text of a user message event, as the agent server stored it. */
+export function messageText(event: AgentEvent): string {
+  const message = event['llm_message'];
+  const content =
+    typeof message === 'object' && message !== null && !Array.isArray(message)
+      ? (message as Record<string, unknown>)['content']
+      : undefined;
+  if (!Array.isArray(content)) return '';
+  return content
+    .map((part: unknown) =>
+      typeof part === 'object' &&
+      part !== null &&
+      typeof (part as Record<string, unknown>)['text'] === 'string'
+        ? String((part as Record<string, unknown>)['text'])
+        : '',
+    )
+    .join('')
+    .trim();
+}

@@ -1,0 +1,270 @@
+/**
+ * The bottom of the panel: what the agent waits for you to approve (with Approve and Reject, and a
+ * reason), the choice after a reject, the messages on their way, the message input (Enter sends,
+ * Shift+Enter a new line) and the agent's controls (Pause, Stop, Continue, confirmation mode).
+ * Texts from the host go through text bindings only.
+ */
+import { html, nothing, type TemplateResult } from 'lit';
+import { live } from 'lit/directives/live.js';
+import type { Header, OutboxEntry, PendingAction } from '../shared/protocol';
+import { executionStatus, oneLine } from './text';
+
+export interface ComposerState {
+  header: Header | null;
+  draft: string;
+  /** The reject form is open. */
+  rejecting: boolean;
+  reason: string;
+  /** The user pressed Send while actions wait: the next Send runs them. */
+  confirmRun: boolean;
+  /** Why the last message was not sent (its text is back in the input). */
+  note: string | null;
+}
+
+export interface ComposerActions {
+  input(text: string): void;
+  send(): void;
+  cancelRun(): void;
+  approve(): void;
+  startReject(): void;
+  reasonInput(text: string): void;
+  confirmReject(): void;
+  cancelReject(): void;
+  continueAgent(): void;
+  pause(): void;
+  stop(): void;
+  setConfirmation(on: boolean): void;
+}
+
+const OUTBOX_LABELS: Record<OutboxEntry['state'], string> = {
+  resuming: 'Resuming the sandbox…',
+  connecting: 'Waiting for the agent server…',
+  sending: 'Sending…',
+  sent: 'Sent; waiting for the agent to receive it…',
+  failed: 'Not sent',
+};
+
+/** What the Send button does now. */
+export type SendMode = 'send' | 'resumeAndSend' | 'sendAndRun' | 'unavailable';
+
+export function sendMode(state: ComposerState): SendMode {
+  const header = state.header;
+  if (!header) return 'unavailable';
+  if (header.sandboxStatus !== null && header.sandboxStatus !== 'RUNNING')
+    return header.canResume ? 'resumeAndSend' : 'unavailable';
+  if (state.confirmRun) return 'sendAndRun';
+  return 'send';
+}
+
+export function composerView(state: ComposerState, actions: ComposerActions): TemplateResult {
+  const controls = state.header?.controls;
+  const status = executionStatus(state.header?.executionStatus ?? null);
+  const busy = controls?.busy ?? null;
+  const mode = sendMode(state);
+  const pending = controls?.pendingActions ?? [];
+  const policy = controls?.confirmationPolicy ?? null;
+  const confirming = policy !== null && policy !== 'NeverConfirm';
+  const online = state.header?.feed === 'live';
+  return html`${pending.length ? confirmationView(pending, state, actions, busy) : nothing}
+    ${
+      controls?.rejected && !pending.length
+        ? html`<section class="after-reject" id="after-reject" aria-label="Rejected">
+            <span class="codicon codicon-circle-slash" aria-hidden="true"></span>
+            <div class="card-text">
+              <strong>You rejected the action; the agent is waiting.</strong>
+              <span>Let it continue (it reads your reason), or tell it what to do instead below.</span>
+            </div>
+            <vscode-button
+              id="continue-after-reject"
+              icon="debug-continue"
+              ?disabled=${busy !== null}
+              @click=${actions.continueAgent}
+              >Let the Agent Continue</vscode-button
+            >
+          </section>`
+        : nothing
+    }
+    ${(controls?.outbox ?? [])
+      .filter((entry) => entry.state !== 'failed')
+      .map(
+        (entry) =>
+          html`<div class="outbox-entry outbox-${entry.state}" role="status">
+            <div class="bubble">${oneLine(entry.text, 300)}</div>
+            <span class="outbox-state"
+              ><span class="codicon codicon-loading codicon-modifier-spin" aria-hidden="true"></span
+              >${OUTBOX_LABELS[entry.state]}</span
+            >
+          </div>`,
+      )}
+    ${
+      controls?.error
+        ? html`<div class="control-error" role="alert">
+            <span class="codicon codicon-error" aria-hidden="true"></span>${oneLine(controls.error, 400)}
+          </div>`
+        : nothing
+    }
+    <div class="composer">
+      <textarea
+        id="message-input"
+        rows="3"
+        aria-label="Message to the agent"
+        placeholder=${
+          mode === 'resumeAndSend'
+            ? 'Message the agent (the sandbox is resumed first)… Enter sends, Shift+Enter for a new line'
+            : 'Message the agent… Enter sends, Shift+Enter for a new line'
+        }
+        .value=${live(state.draft)}
+        ?disabled=${mode === 'unavailable'}
+        @input=${(event: Event) => actions.input((event.target as HTMLTextAreaElement).value)}
+        @keydown=${(event: KeyboardEvent) => {
+          if (event.key !== 'Enter' || event.shiftKey || event.isComposing) return;
+          event.preventDefault();
+          actions.send();
+        }}
+      ></textarea>
+      ${
+        state.confirmRun && pending.length
+          ? html`<div class="composer-note warning" role="alert">
+              <span class="codicon codicon-warning" aria-hidden="true"></span>
+              <span
+                >Sending runs the ${pending.length === 1 ? 'action' : `${pending.length} actions`} waiting for
+                approval. Send again to go ahead, or approve or reject ${pending.length === 1 ? 'it' : 'them'}
+                above.</span
+              >
+              <vscode-button id="send-cancel" secondary @click=${actions.cancelRun}>Cancel</vscode-button>
+            </div>`
+          : nothing
+      }
+      ${
+        state.note
+          ? html`<div class="composer-note error" role="alert">
+              <span class="codicon codicon-error" aria-hidden="true"></span
+              ><span>Not sent: ${oneLine(state.note, 400)} Your message is back in the input.</span>
+            </div>`
+          : nothing
+      }
+      <div class="composer-bar">
+        <label
+          class="confirm-mode"
+          title="The agent asks before it acts (the conversation's confirmation policy)"
+        >
+          <input
+            type="checkbox"
+            id="confirm-mode"
+            .checked=${live(confirming)}
+            ?disabled=${!online || busy !== null}
+            @change=${(event: Event) => actions.setConfirmation((event.target as HTMLInputElement).checked)}
+          />Ask before actions${policy === 'ConfirmRisky' ? ' (risky ones)' : ''}
+        </label>
+        <span class="bar-spacer"></span>
+        ${
+          status === 'running'
+            ? html`<vscode-button
+                  id="pause-agent"
+                  secondary
+                  icon="debug-pause"
+                  ?disabled=${busy !== null || !online}
+                  title="Pause after the current step"
+                  @click=${actions.pause}
+                  >Pause</vscode-button
+                >
+                <vscode-button
+                  id="stop-agent"
+                  secondary
+                  icon="debug-stop"
+                  ?disabled=${busy !== null || !online}
+                  title="Stop now: cancel the model call in flight"
+                  @click=${actions.stop}
+                  >Stop</vscode-button
+                >`
+            : nothing
+        }
+        ${
+          status === 'paused'
+            ? html`<vscode-button
+                id="continue-agent"
+                secondary
+                icon="debug-continue"
+                ?disabled=${busy !== null || !online}
+                @click=${actions.continueAgent}
+                >Continue</vscode-button
+              >`
+            : nothing
+        }
+        <vscode-button
+          id="send"
+          icon=${mode === 'resumeAndSend' ? 'debug-start' : 'send'}
+          ?disabled=${mode === 'unavailable' || !state.draft.trim()}
+          @click=${actions.send}
+          >${mode === 'resumeAndSend' ? 'Resume and Send' : mode === 'sendAndRun' ? 'Send and Run' : 'Send'}</vscode-button
+        >
+      </div>
+    </div>`;
+}
+
+function confirmationView(
+  pending: readonly PendingAction[],
+  state: ComposerState,
+  actions: ComposerActions,
+  busy: string | null,
+): TemplateResult {
+  const count = pending.length === 1 ? 'its next action' : `${pending.length} actions`;
+  return html`<section class="confirmation" id="confirmation" aria-label="Waiting for your approval">
+    <div class="confirmation-head">
+      <span class="codicon codicon-shield" aria-hidden="true"></span>
+      <strong>The agent waits for you to approve ${count}.</strong>
+    </div>
+    <ul class="pending-actions">
+      ${pending.map(
+        (action) =>
+          html`<li class="pending-action">
+            <div class="pending-head">
+              <span class="tool">${oneLine(action.tool, 60)}</span>
+              <span class="pending-summary">${oneLine(action.summary, 300)}</span>
+              <span
+                class="risk-badge risk-${action.risk.toLowerCase()}"
+                title="Security risk the model gave it"
+                >${action.risk === 'UNKNOWN' ? 'risk not rated' : `${action.risk.toLowerCase()} risk`}</span
+              >
+            </div>
+            ${action.detail ? html`<pre class="pending-detail">${action.detail}</pre>` : nothing}
+          </li>`,
+      )}
+    </ul>
+    ${
+      state.rejecting
+        ? html`<div class="reject-form">
+            <input
+              id="reject-reason"
+              type="text"
+              maxlength="2000"
+              placeholder="Why (optional): the agent reads this"
+              aria-label="Why you reject it"
+              .value=${live(state.reason)}
+              @input=${(event: Event) => actions.reasonInput((event.target as HTMLInputElement).value)}
+              @keydown=${(event: KeyboardEvent) => {
+                if (event.key === 'Enter' && !event.isComposing) actions.confirmReject();
+                if (event.key === 'Escape') actions.cancelReject();
+              }}
+            />
+            <vscode-button id="reject-confirm" ?disabled=${busy !== null} @click=${actions.confirmReject}
+              >Reject</vscode-button
+            >
+            <vscode-button id="reject-cancel" secondary @click=${actions.cancelReject}>Cancel</vscode-button>
+          </div>`
+        : html`<div class="confirmation-buttons">
+            <vscode-button id="approve" icon="check" ?disabled=${busy !== null} @click=${actions.approve}
+              >${busy === 'approve' ? 'Approving…' : 'Approve'}</vscode-button
+            >
+            <vscode-button
+              id="reject"
+              secondary
+              icon="close"
+              ?disabled=${busy !== null}
+              @click=${actions.startReject}
+              >Reject…</vscode-button
+            >
+          </div>`
+    }
+  </section>`;
+}
