@@ -209,6 +209,52 @@ async function screenshots(browser: Browser): Promise<string[]> {
       header({ executionStatus: 'finished', eventCount: 16 }),
     ),
   });
+  // steering: the approval card, and after a reject with a message on its way
+  const pendingControls = {
+    confirmationPolicy: 'AlwaysConfirm',
+    pendingActions: [
+      {
+        id: 'a-pending',
+        tool: 'terminal',
+        summary: 'Drop the test database and re-create it from the schema',
+        detail: '{\n  "command": "dropdb app_test && createdb app_test && psql app_test < schema.sql",\n  "is_input": false\n}',
+        risk: 'HIGH' as const,
+      },
+    ],
+    outbox: [],
+    busy: null,
+    error: null,
+    rejected: false,
+  };
+  for (const theme of ['light', 'dark'] as const) {
+    shots.push({
+      name: `${theme}-waiting-for-approval`,
+      theme,
+      messages: resendMessages(
+        rows.filter((row) => row.kind !== 'streaming'),
+        epoch,
+        header({ executionStatus: 'waiting_for_confirmation', eventCount: 16, controls: pendingControls }),
+      ),
+    });
+    shots.push({
+      name: `${theme}-rejected-sending`,
+      theme,
+      messages: resendMessages(
+        rows.filter((row) => row.kind !== 'streaming'),
+        epoch,
+        header({
+          executionStatus: 'idle',
+          eventCount: 17,
+          controls: {
+            ...pendingControls,
+            pendingActions: [],
+            rejected: true,
+            outbox: [{ id: 'out-1', text: 'Use the staging database instead.', state: 'sending', reason: null }],
+          },
+        }),
+      ),
+    });
+  }
   for (const shot of shots) {
     const harness = await openHarness({
       browser,
