@@ -134,6 +134,10 @@ export async function activate(context: vscode.ExtensionContext): Promise<OpenHa
     // a message or a Continue from anywhere in VS Code makes the conversation watched
     steering.onDidSteer((id) => watch.watch(id)),
     connection.onDidChange(() => watch.reconcile()),
+    vscode.workspace.onDidChangeConfiguration((event) => {
+      // after the connection has read the new settings
+      if (event.affectsConfiguration('openhands.notifications')) setTimeout(() => watch.reconcile(), 0);
+    }),
     ...registerConnectionCommands({
       connection,
       keys: apiKeys,

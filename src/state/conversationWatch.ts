@@ -60,8 +60,11 @@ export interface ConversationWatchDeps {
 export class ConversationWatch implements vscode.Disposable {
   private readonly watched: Set<string>;
   private readonly followed = new Map<string, Followed>();
-  /** The store's `updated_at` when a feed was let go: the store must show news before it is taken again. */
-  private readonly releasedAt = new Map<string, string | null>();
+  /**
+   * Feeds let go while the polled list still said "working" (it lags behind the feed): the list must
+   * show the conversation not working before it is followed again on the list's word.
+   */
+  private readonly staleWorking = new Set<string>();
   private readonly transitioned = new vscode.EventEmitter<ConversationTransition>();
   private readonly changed = new vscode.EventEmitter<void>();
   /** A watched conversation finished, waits for confirmation, failed or got stuck. */
@@ -86,7 +89,7 @@ export class ConversationWatch implements vscode.Disposable {
       this.watched.add(id);
       void this.deps.mementos.setWatchedConversations([...this.watched]);
     }
-    this.releasedAt.delete(id);
+    this.staleWorking.delete(id);
     if (this.deps.scope() !== 'off') this.follow(id, undefined);
   }
 
@@ -131,11 +134,13 @@ export class ConversationWatch implements vscode.Disposable {
       const id = normalizeUuid(conversation.id);
       if (this.followed.has(id)) continue;
       if (scope === 'watched' && !this.watched.has(id)) continue;
-      if (!WORKING.has(conversation.execution_status ?? '') || conversation.sandbox_status !== 'RUNNING')
+      const working =
+        WORKING.has(conversation.execution_status ?? '') && conversation.sandbox_status === 'RUNNING';
+      if (!working) {
+        this.staleWorking.delete(id);
         continue;
-      // let go after it was done: only news from the server (a newer update) takes it again
-      const released = this.releasedAt.get(id);
-      if (released !== undefined && released === conversation.updated_at) continue;
+      }
+      if (this.staleWorking.has(id)) continue;
       this.follow(id, conversation.execution_status ?? undefined);
     }
     this.changed.fire();
@@ -143,7 +148,7 @@ export class ConversationWatch implements vscode.Disposable {
 
   private follow(id: string, knownStatus: string | undefined): void {
     if (this.followed.has(id)) return;
-    this.releasedAt.delete(id);
+    this.staleWorking.delete(id);
     const lease = this.deps.feeds.acquire(id);
     const followed: Followed = {
       lease,
@@ -197,7 +202,7 @@ export class ConversationWatch implements vscode.Disposable {
     if (followed.releaseTimer) clearTimeout(followed.releaseTimer);
     followed.subscription.dispose();
     followed.lease.dispose();
-    this.releasedAt.set(id, this.deps.store.findConversation(id)?.updated_at ?? null);
+    if (WORKING.has(this.deps.store.findConversation(id)?.execution_status ?? '')) this.staleWorking.add(id);
     this.changed.fire();
   }
 
