@@ -248,6 +248,34 @@ describe('conversation transcript', () => {
     assert.ok(row?.kind === 'action' && row.state === 'failed' && row.result === 'Error validating args');
   });
 
+  it('shows the actions the agent waits on as awaiting approval, and takes it back when it goes on', () => {
+    const transcript = new Transcript();
+    const [done, doneResult] = terminalPair('ls', 'a b', 0);
+    const [waiting, waitingResult] = terminalPair('rm -rf build', '', 0);
+    const status = (value: string) =>
+      event('ConversationStateUpdateEvent', { key: 'execution_status', value }, 'environment');
+    transcript.append([done, doneResult, status('running'), waiting]);
+    assert.equal(transcript.all.at(-1)?.kind === 'action' && transcript.all.at(-1)?.state, 'pending');
+    const change = transcript.append([status('waiting_for_confirmation')]);
+    assert.deepEqual(
+      change.end.map((row) => [row.id, row.kind === 'action' && row.state]),
+      [[waiting.id, 'awaiting']],
+      'only the action without a result waits; the row is sent again',
+    );
+    const approved = transcript.append([status('running')]);
+    assert.deepEqual(
+      approved.end.map((row) => [row.id, row.kind === 'action' && row.state]),
+      [[waiting.id, 'pending']],
+    );
+    transcript.append([waitingResult]);
+    assert.equal(transcript.all.at(-1)?.kind === 'action' && transcript.all.at(-1)?.state, 'done');
+    // a status read back with older history says nothing about now
+    const older = new Transcript();
+    older.append([waiting]);
+    older.prepend([status('waiting_for_confirmation')]);
+    assert.equal(older.all[0]?.kind === 'action' && older.all[0]?.state, 'pending');
+  });
+
   it('never shows an event twice', () => {
     const transcript = new Transcript();
     const [action, observation] = terminalPair('ls', 'a', 0);

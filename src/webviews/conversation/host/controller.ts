@@ -159,7 +159,7 @@ export class ConversationController {
     const rows = this.transcript.all;
     for (let index = rows.length - 1; index >= 0 && rows.length - index <= 200; index--) {
       const row = rows[index];
-      if (row?.kind !== 'action' || row.state !== 'pending') continue;
+      if (row?.kind !== 'action' || (row.state !== 'pending' && row.state !== 'awaiting')) continue;
       const action = this.transcript.sourcesOf(row.id).find((event) => event.kind === 'ActionEvent')?.[
         'action'
       ];

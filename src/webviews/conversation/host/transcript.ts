@@ -64,6 +64,8 @@ export class Transcript {
   private readonly orphanErrors = new Map<string, AgentEvent>();
   /** Every event taken, so one delivered twice changes nothing. */
   private readonly seen = new Set<string>();
+  /** Action rows shown as awaiting the user's approval (the agent waits for confirmation). */
+  private readonly awaiting = new Set<string>();
 
   constructor(private readonly limits: ClipLimits = DISPLAY_LIMITS) {}
 
@@ -105,6 +107,7 @@ export class Transcript {
   }
 
   private add(event: AgentEvent, at: 'start' | 'end', change: TranscriptChange, startIds?: string[]): void {
+    if (at === 'end' && !this.seen.has(event.id) && isStatusUpdate(event)) this.statusChanged(event, change);
     if (HIDDEN_KINDS.has(event.kind) || this.seen.has(event.id)) return;
     this.seen.add(event.id);
     const pairedWith = this.actionOf(event);
@@ -302,6 +305,34 @@ export class Transcript {
     return row;
   }
 
+  /**
+   * The agent's status changed: when it waits for confirmation, the actions with no result yet are the
+   * ones it waits on (shown as awaiting approval); any other status takes that back.
+   */
+  private statusChanged(event: AgentEvent, change: TranscriptChange): void {
+    const waiting = event['value'] === 'waiting_for_confirmation';
+    if (waiting) {
+      for (let index = this.order.length - 1; index >= 0 && this.order.length - index <= 200; index--) {
+        const row = this.rows.get(this.order[index] ?? '');
+        if (row?.kind !== 'action' || row.state !== 'pending') continue;
+        const awaiting: ActionRow = { ...row, state: 'awaiting' };
+        this.rows.set(row.id, awaiting);
+        this.awaiting.add(row.id);
+        change.end.push(awaiting);
+      }
+      return;
+    }
+    for (const id of this.awaiting) {
+      const row = this.rows.get(id);
+      if (row?.kind === 'action' && row.state === 'awaiting') {
+        const pending: ActionRow = { ...row, state: 'pending' };
+        this.rows.set(id, pending);
+        change.end.push(pending);
+      }
+    }
+    this.awaiting.clear();
+  }
+
   /** An action row standing in for one that is not held, so its observation can show. */
   private lonelyAction(event: AgentEvent): ActionRow {
     const tool = stringField(event, 'tool_name') ?? 'tool';
@@ -491,4 +522,8 @@ function dedupeChange(change: TranscriptChange): TranscriptChange {
     end: [...latest.values()],
     removed: change.removed,
   };
+}
+
+function isStatusUpdate(event: AgentEvent): boolean {
+  return event.kind === 'ConversationStateUpdateEvent' && event['key'] === 'execution_status';
 }

@@ -24,8 +24,11 @@ export type DiffLine = z.infer<typeof DiffLineSchema>;
 
 export const RISKS = ['UNKNOWN', 'LOW', 'MEDIUM', 'HIGH'] as const;
 
-/** Where an action stands: waiting for its observation, done, failed, rejected by the user or a hook. */
-export const ACTION_STATES = ['pending', 'done', 'failed', 'rejected'] as const;
+/**
+ * Where an action stands: waiting for its observation (running), waiting for the user's approval
+ * (`awaiting`: the agent stopped at `waiting_for_confirmation`), done, failed, rejected by the user or a hook.
+ */
+export const ACTION_STATES = ['pending', 'awaiting', 'done', 'failed', 'rejected'] as const;
 
 const base = {
   /** The event id (an action row: the action's id); unique in a transcript. */

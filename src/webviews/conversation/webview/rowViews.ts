@@ -166,6 +166,8 @@ function stateView(row: ActionRow): TemplateResult | typeof nothing {
         ></vscode-progress-ring
         >running</span
       >`;
+    case 'awaiting':
+      return html`<span class="state state-awaiting">${icon('shield')}awaiting your approval</span>`;
     case 'failed':
       return html`<span class="state state-failed">${icon('error')}failed</span>`;
     case 'rejected':
