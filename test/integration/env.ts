@@ -2,6 +2,8 @@
 
 export const REPORT_PATH_ENV = 'OPENHANDS_TEST_REPORT';
 export const TEST_SERVER_URL_ENV = 'OPENHANDS_TEST_SERVER_URL';
+/** Runs only the tests whose full title matches (a developer shortcut; code-server passes its environment on): `OPENHANDS_TEST_GREP=steering npm run test:vscode`. */
+export const TEST_GREP_ENV = 'OPENHANDS_TEST_GREP';
 
 export const EXTENSION_ID = 'openhands-community.openhands-vscode';
 

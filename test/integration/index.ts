@@ -4,7 +4,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import Mocha from 'mocha';
-import { REPORT_PATH_ENV } from './env';
+import { REPORT_PATH_ENV, TEST_GREP_ENV } from './env';
 import { summaryLine, type TestFailure, type TestOutcome, type TestReport } from './report';
 
 function testFiles(dir: string): string[] {
@@ -38,7 +38,14 @@ export function run(): Promise<void> {
     pending: [],
     durationMs: 0,
   };
-  const mocha = new Mocha({ ui: 'bdd', color: false, timeout: 20_000, reporter: 'spec' });
+  const grep = process.env[TEST_GREP_ENV];
+  const mocha = new Mocha({
+    ui: 'bdd',
+    color: false,
+    timeout: 20_000,
+    reporter: 'spec',
+    ...(grep ? { grep } : {}),
+  });
 
   return new Promise<void>((resolve, reject) => {
     const finish = () => {

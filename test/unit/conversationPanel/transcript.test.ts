@@ -255,7 +255,11 @@ describe('conversation transcript', () => {
     const status = (value: string) =>
       event('ConversationStateUpdateEvent', { key: 'execution_status', value }, 'environment');
     transcript.append([done, doneResult, status('running'), waiting]);
-    assert.equal(transcript.all.at(-1)?.kind === 'action' && transcript.all.at(-1)?.state, 'pending');
+    const stateOfLast = () => {
+      const last = transcript.all.at(-1);
+      return last?.kind === 'action' ? last.state : undefined;
+    };
+    assert.equal(stateOfLast(), 'pending');
     const change = transcript.append([status('waiting_for_confirmation')]);
     assert.deepEqual(
       change.end.map((row) => [row.id, row.kind === 'action' && row.state]),
@@ -268,7 +272,7 @@ describe('conversation transcript', () => {
       [[waiting.id, 'pending']],
     );
     transcript.append([waitingResult]);
-    assert.equal(transcript.all.at(-1)?.kind === 'action' && transcript.all.at(-1)?.state, 'done');
+    assert.equal(stateOfLast(), 'done');
     // a status read back with older history says nothing about now
     const older = new Transcript();
     older.append([waiting]);
