@@ -72,6 +72,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     timings: resolved.timings,
     maxRunningSandboxes: resolved.maxRunningSandboxes,
   });
+  const agent = new AgentServer({ state, clock, timers, options: resolved });
   const startTasks = new StartTaskRunner({
     state,
     ids,
@@ -80,9 +81,8 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     timings: resolved.timings,
     sandboxes,
     baseUrl: () => baseUrl,
+    startAgent: (conversationId, message) => agent.startConversation(conversationId, message.content),
   });
-
-  const agent = new AgentServer({ state, clock, timers, options: resolved });
 
   const reset = (): void => {
     timers.clearAll();

@@ -1,12 +1,14 @@
 // Drives start tasks through the real status order on timers:
 // WORKING → WAITING_FOR_SANDBOX → PREPARING_REPOSITORY → RUNNING_SETUP_SCRIPT → SETTING_UP_GIT_HOOKS
-// → STARTING_CONVERSATION → READY (or ERROR), then emulates the auto-title processor.
+// → STARTING_CONVERSATION → READY (or ERROR), then emulates the auto-title processor. An initial
+// message goes to the sandbox's agent-server double (`startAgent`), whose scripted agent runs it.
 import { titleFromMessage, wantsAutoTitle } from './autoTitle';
 import type { IdFactory } from './ids';
 import type {
   AppConversationStartRequest,
   AppConversationStartTask,
   ConversationRecord,
+  SendMessageRequest,
   StartTaskStatus,
 } from './models';
 import type { ResolvedTimings } from './options';
@@ -28,9 +30,6 @@ const SETUP_STEPS: readonly StartTaskStatus[] = [
   'SETTING_UP_GIT_HOOKS',
   'STARTING_CONVERSATION',
 ];
-/** An agent that was given a first message works for a while, then reports `finished`. */
-const AGENT_WORK_STEPS = 4;
-
 export type TaskListener = (task: AppConversationStartTask) => void;
 
 export interface StartTaskRunnerDeps {
@@ -41,6 +40,11 @@ export interface StartTaskRunnerDeps {
   timings: ResolvedTimings;
   sandboxes: SandboxLifecycle;
   baseUrl: () => string;
+  /**
+   * The agent server starting the new conversation with its initial message (sent with run=true):
+   * the agent-server double's scripted run, so the app view and the agent view agree.
+   */
+  startAgent: (conversationId: string, message: SendMessageRequest) => void;
 }
 
 export class StartTaskRunner {
@@ -174,8 +178,11 @@ export class StartTaskRunner {
       task,
       settings === null ? DEFAULT_LLM_MODEL : settings.llm_model,
     );
+    // The agent server sends the initial message (and starts the run) before the task is READY.
+    const initial = task.request.initial_message;
+    if (initial) this.deps.startAgent(conversation.id, initial);
     this.update(task, { status: 'READY', app_conversation_id: conversation.id });
-    this.emulateAgentAfterStart(conversation.id, task.request);
+    this.emulateAutoTitle(conversation.id, task.request);
   }
 
   private createConversation(
@@ -201,30 +208,21 @@ export class StartTaskRunner {
       parent_conversation_id: request.parent_conversation_id,
       created_at: now,
       updated_at: now,
-      execution_status: request.initial_message ? 'running' : 'idle',
+      // `running` once the agent double takes the initial message.
+      execution_status: 'idle',
     };
     this.deps.state.conversations.push(conversation);
     return conversation;
   }
 
-  private emulateAgentAfterStart(conversationId: string, request: AppConversationStartRequest): void {
-    const stepMs = this.deps.timings.startTaskStepMs;
+  private emulateAutoTitle(conversationId: string, request: AppConversationStartRequest): void {
     const title = wantsAutoTitle(request.processors) ? titleFromMessage(request.initial_message) : null;
-    if (title !== null) {
-      this.deps.timers.after(stepMs, () => {
-        const conversation = findConversation(this.deps.state, conversationId);
-        if (!conversation) return;
-        conversation.title = title;
-        conversation.updated_at = this.deps.clock.now();
-      });
-    }
-    if (request.initial_message) {
-      this.deps.timers.after(stepMs * AGENT_WORK_STEPS, () => {
-        const conversation = findConversation(this.deps.state, conversationId);
-        if (!conversation || conversation.execution_status !== 'running') return;
-        conversation.execution_status = 'finished';
-        conversation.updated_at = this.deps.clock.now();
-      });
-    }
+    if (title === null) return;
+    this.deps.timers.after(this.deps.timings.startTaskStepMs, () => {
+      const conversation = findConversation(this.deps.state, conversationId);
+      if (!conversation) return;
+      conversation.title = title;
+      conversation.updated_at = this.deps.clock.now();
+    });
   }
 }

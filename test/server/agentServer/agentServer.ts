@@ -4,6 +4,7 @@
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { dashedUuid, IdFactory } from '../ids';
+import type { ImageContent, TextContent } from '../models';
 import type { ResolvedOptions } from '../options';
 import { Prng } from '../prng';
 import type { ServerState } from '../state';
@@ -12,7 +13,7 @@ import type { TimerRegistry } from '../timers';
 import { bulkEvents } from './bulkEvents';
 import { AgentConversations, pendingActions, type AgentConversation } from './conversations';
 import { EventFactory } from './eventFactory';
-import { objectField, wireEvent, type AgentEvent } from './events';
+import { objectField, wireEvent, type AgentEvent, type MessageContent } from './events';
 import { naiveLocalTime } from './naiveTime';
 import { AgentRunner, type RunOutcome } from './runner';
 import { configuredSettings, type AgentServerSettings } from './settings';
@@ -183,6 +184,20 @@ export class AgentServer implements AgentControl {
 
   run(conversationId: string): RunOutcome {
     return this.runner.start(this.require(conversationId));
+  }
+
+  /**
+   * What the agent server does when the app server starts a conversation with an initial message
+   * (AS conversation_service.py `start_conversation`): `send_message(message, run=True)` whatever
+   * the request's own `run` says, so the scripted agent runs.
+   */
+  startConversation(conversationId: string, content: readonly (TextContent | ImageContent)[]): void {
+    const message: MessageContent[] = content.map((part) =>
+      part.type === 'image'
+        ? { cache_prompt: part.cache_prompt, type: 'image', image_urls: [...part.image_urls] }
+        : { cache_prompt: part.cache_prompt, type: 'text', text: part.text },
+    );
+    this.runner.sendMessage(this.require(conversationId), message, true);
   }
 
   drop(conversationId: string, options: { refuseMs?: number } = {}): number {

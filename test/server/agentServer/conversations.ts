@@ -10,7 +10,7 @@ import { sandboxWorkingDir } from '../views';
 import { fullStateValue, type ConversationParts } from './conversationInfo';
 import type { EventFactory } from './eventFactory';
 import { stringField, type AgentEvent } from './events';
-import { emptyAgentConversation, type AgentConversationRecord } from './records';
+import { emptyAgentConversation } from './records';
 import type { SocketHub } from './socketHub';
 
 export interface AgentConversation extends ConversationParts {
@@ -44,12 +44,15 @@ export class AgentConversations {
     return this.partsOf(conversation);
   }
 
-  /** Conversations started after the seed get an empty log on first use. */
+  /**
+   * Conversations started after the seed get an empty log on first use; a start task with an initial
+   * message sends it through the runner (AgentServer.startConversation) as the agent server does.
+   */
   private partsOf(conversation: ConversationRecord): AgentConversation {
     const records = this.deps.state.agentConversations;
     let agent = records.get(conversation.id);
     if (!agent) {
-      agent = this.startedLog(conversation);
+      agent = emptyAgentConversation();
       records.set(conversation.id, agent);
     }
     const sandbox = findSandbox(this.deps.state, conversation.sandbox_id);
@@ -60,25 +63,6 @@ export class AgentConversations {
       sandbox,
       workingDir: sandboxWorkingDir(sandbox, this.deps.state),
     };
-  }
-
-  /** A conversation started with an initial message shows it (the agent's work is not emulated). */
-  private startedLog(conversation: ConversationRecord): AgentConversationRecord {
-    const agent = emptyAgentConversation();
-    const task = this.deps.state.startTasks.find(
-      (candidate) => candidate.app_conversation_id === conversation.id,
-    );
-    const initial = task?.request.initial_message;
-    if (!initial) return agent;
-    const { factory } = this.deps;
-    const message = factory.userMessage(initial.content.map((part) => ({ ...part })));
-    agent.events.push(
-      factory.systemPrompt(),
-      message,
-      factory.stateUpdate('last_user_message_id', message.id),
-    );
-    agent.last_user_message_id = message.id;
-    return agent;
   }
 
   /** Stores and publishes, keeping the status and `last_user_message_id` in step with the log. */

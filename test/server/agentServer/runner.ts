@@ -2,6 +2,8 @@
 // plus pause, interrupt, confirmation and messages, with the events and status transitions of SDK
 // 1.34.0 (§3 of the agent-server reference). A run resumes from the log: pending actions are
 // executed first, then the script continues after the last action since the last user message.
+// Once the user has decided on actions that waited for confirmation (ran them by accept, `/run` or a
+// message, or rejected them), the scripted agent finishes, as the live run's scripted LLM did.
 import type { TimerRegistry } from '../timers';
 import { pendingActions, type AgentConversation, type AgentConversations } from './conversations';
 import { stringField, type AgentEvent, type MessageContent } from './events';
@@ -28,7 +30,8 @@ export type RunOutcome = 'started' | 'already_running' | 'noop';
 
 const PHASES = ['think', 'terminal', 'file_editor', 'finish'] as const;
 const RISK_RANK: Record<SecurityRisk, number> = { UNKNOWN: 0, LOW: 1, MEDIUM: 2, HIGH: 3 };
-export const INTERRUPTED_TOOL_CALL = 'Tool call interrupted by the user.';
+/** SDK local_conversation.py `_emit_orphaned_action_errors`. */
+export const INTERRUPTED_TOOL_CALL = 'Tool call interrupted before completion. The conversation was paused.';
 
 /** SDK agent.py: a lone think/finish never waits; otherwise the policy decides. */
 export function needsConfirmation(policy: ConfirmationPolicy, toolName: string, risk: SecurityRisk): boolean {
@@ -66,10 +69,16 @@ export class AgentRunner {
     return this.runs.has(target.hex) || target.conversation.execution_status === 'running';
   }
 
-  /** `POST /run`: 409 while running; a finished conversation stays finished (a no-op, as observed). */
+  /**
+   * `POST /run`: 409 while running. A finished conversation stays finished (the SDK's loop stops at
+   * once, as observed); the ended run task still publishes a full_state.
+   */
   start(target: AgentConversation): RunOutcome {
     if (this.isRunning(target)) return 'already_running';
-    if (target.conversation.execution_status === 'finished') return 'noop';
+    if (target.conversation.execution_status === 'finished') {
+      this.conversations.broadcastFullState(target);
+      return 'noop';
+    }
     const run: ActiveRun = { target, steps: this.plan(target), index: 0, timer: undefined, inFlight: null };
     this.conversations.setStatus(target, 'running');
     this.runs.set(target.hex, run);
@@ -92,27 +101,43 @@ export class AgentRunner {
     return message;
   }
 
-  /** Between steps: an action in flight gets its observation first (pause waits for the tool call). */
+  /**
+   * Between steps: an action in flight gets its observation first (pause waits for the tool call).
+   * Only idle and running conversations pause; the server publishes a full_state either way.
+   */
   pause(target: AgentConversation): void {
     const status = target.conversation.execution_status;
-    if (status !== 'idle' && status !== 'running') return;
-    const run = this.stop(target);
-    if (run?.inFlight) this.observe(run, run.inFlight);
-    this.landPause(target, this.conversations.factory.pause());
+    if (status === 'idle' || status === 'running') {
+      const run = this.stop(target);
+      if (run?.inFlight) this.observe(run, run.inFlight);
+      this.conversations.setStatus(target, 'paused');
+      this.conversations.append(target, this.conversations.factory.pause());
+    }
+    this.conversations.broadcastFullState(target);
   }
 
-  /** At once: actions in flight fail with an AgentErrorEvent; falls back to pause when not running. */
+  /**
+   * At once: every action without an observation fails with an AgentErrorEvent, then `paused` and an
+   * InterruptEvent, then a full_state. Without a run it falls back to pause.
+   */
   interrupt(target: AgentConversation): void {
     if (!this.isRunning(target)) return this.pause(target);
-    const run = this.stop(target);
-    const inFlight = run ? (run.inFlight ? [run.inFlight] : []) : pendingActions(target.agent.events);
-    for (const action of inFlight) {
-      this.conversations.append(target, this.conversations.factory.agentError(action, INTERRUPTED_TOOL_CALL));
+    this.stop(target);
+    const { factory } = this.conversations;
+    for (const action of pendingActions(target.agent.events)) {
+      this.conversations.append(target, factory.agentError(action, INTERRUPTED_TOOL_CALL));
     }
-    this.landPause(target, this.conversations.factory.interrupt());
+    this.conversations.setStatus(target, 'paused');
+    this.conversations.append(target, factory.interrupt());
+    this.conversations.broadcastFullState(target);
   }
 
-  /** Accept = run (a silent success when running); reject = idle + one rejection per pending action. */
+  /**
+   * Accept = run (a silent success when already running, a no-op when finished). Reject (SDK
+   * `reject_pending_actions`): `waiting_for_confirmation` → `idle`, then one UserRejectObservation per
+   * pending action; the agent does not go on by itself. While a step of a run is under way the
+   * double does nothing (the real server would wait for the step and race it).
+   */
   respondToConfirmation(target: AgentConversation, accept: boolean, reason: string): void {
     if (accept) {
       this.start(target);
@@ -120,7 +145,6 @@ export class AgentRunner {
     }
     if (this.runs.has(target.hex)) return;
     const pending = pendingActions(target.agent.events);
-    if (pending.length === 0) return;
     if (target.conversation.execution_status === 'waiting_for_confirmation') {
       this.conversations.setStatus(target, 'idle');
     }
@@ -129,11 +153,14 @@ export class AgentRunner {
     }
   }
 
+  /** Stored with `kind` last, as pydantic dumps the policy (in the state update and full_state). */
   setConfirmationPolicy(target: AgentConversation, policy: ConfirmationPolicy): void {
-    target.agent.confirmation_policy = policy;
+    const { kind, ...fields } = policy;
+    const stored = { ...fields, kind } as ConfirmationPolicy;
+    target.agent.confirmation_policy = stored;
     this.conversations.append(
       target,
-      this.conversations.factory.stateUpdate('confirmation_policy', { ...policy }),
+      this.conversations.factory.stateUpdate('confirmation_policy', { ...stored }),
     );
   }
 
@@ -141,12 +168,6 @@ export class AgentRunner {
   reset(): void {
     for (const run of this.runs.values()) this.deps.timers.cancel(run.timer);
     this.runs.clear();
-  }
-
-  private landPause(target: AgentConversation, event: AgentEvent): void {
-    this.conversations.setStatus(target, 'paused');
-    this.conversations.append(target, event);
-    this.conversations.broadcastFullState(target);
   }
 
   private stop(target: AgentConversation): ActiveRun | undefined {
@@ -187,6 +208,11 @@ export class AgentRunner {
       return steps;
     }
     const last = lastActionSinceUserMessage(events);
+    // The user has decided on what waited (ran it now, or rejected it): the agent wraps up.
+    if (pending.length > 0 || (last !== undefined && wasRejected(events, last))) {
+      steps.push(...this.phaseSteps('finish', target));
+      return steps;
+    }
     const lastTool = last ? (stringField(last, 'tool_name') ?? '') : 'finish';
     if (lastTool === 'finish') steps.push((run) => this.streamDeltas(run));
     const from = lastTool === 'finish' ? 0 : PHASES.indexOf(lastTool as (typeof PHASES)[number]) + 1;
@@ -276,4 +302,8 @@ function lastActionSinceUserMessage(events: readonly AgentEvent[]): AgentEvent |
     if (event.kind === 'MessageEvent' && event.source === 'user') return undefined;
   }
   return undefined;
+}
+
+function wasRejected(events: readonly AgentEvent[], action: AgentEvent): boolean {
+  return events.some((event) => event.kind === 'UserRejectObservation' && event['action_id'] === action.id);
 }

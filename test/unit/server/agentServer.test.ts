@@ -337,7 +337,7 @@ describe('test server: agent-server double (REST)', () => {
     assert.equal(statusOf(server, target.hex), 'paused');
   });
 
-  it('AlwaysConfirm waits at the terminal action; reject → idle + UserRejectObservation; accept runs it', async () => {
+  it('AlwaysConfirm waits at the terminal action; reject → idle + UserRejectObservation; /run then finishes', async () => {
     const target = freshConversation(server);
     const policy = await postJson(
       `${target.base}/confirmation_policy`,
@@ -369,25 +369,16 @@ describe('test server: agent-server double (REST)', () => {
     assert.equal(events.at(-1)?.['rejection_source'], 'user');
     assert.equal(events.at(-1)?.['action_id'], pending?.id);
 
-    // The run goes on after the rejected command: the edit waits too, then accept runs it.
+    // The agent stays idle; /run lets it go on, and after a rejection the scripted agent finishes.
+    await new Promise((resolve) => setTimeout(resolve, 30));
+    assert.equal(server.agent.events(target.hex).length, events.length, 'nothing more after a reject');
     await postJson(`${target.base}/run`, {}, target.headers);
-    await untilStatus(server, target.hex, 'waiting_for_confirmation');
-    assert.equal(
-      server.agent
-        .events(target.hex)
-        .filter((event) => event.kind === 'ActionEvent')
-        .at(-1)?.['tool_name'],
-      'file_editor',
-    );
-    await postJson(`${target.base}/events/respond_to_confirmation`, { accept: true }, target.headers);
     await untilStatus(server, target.hex, 'finished');
-    assert.ok(
-      server.agent
-        .events(target.hex)
-        .some(
-          (event) =>
-            (event['observation'] as { kind?: string } | undefined)?.kind === 'FileEditorObservation',
-        ),
+    assert.deepEqual(
+      kinds(server.agent.events(target.hex).slice(events.length)).filter(
+        (kind) => kind !== 'ConversationStateUpdateEvent',
+      ),
+      ['status:running', 'action:finish', 'ObservationEvent', 'status:finished'],
     );
   });
 
@@ -518,7 +509,7 @@ describe('test server: agent-server double (seeded transcripts and control)', ()
     );
   });
 
-  it('serves conversations started later, their initial message first in the log', async () => {
+  it('runs the initial message of conversations started later: the app view and the agent log agree', async () => {
     const started = await postJson<{ id: string }>(`${server.url}/api/v1/app-conversations`, {
       initial_message: { content: [{ type: 'text', text: 'Fix the flaky login test' }] },
     });
@@ -533,15 +524,24 @@ describe('test server: agent-server double (seeded transcripts and control)', ()
     );
     const view = conversation.body[0];
     assert.ok(view?.conversation_url && view.session_api_key);
+    const hex = ready.app_conversation_id ?? '';
+    await untilStatus(server, hex, 'finished');
     const events = await getJson<EventPage>(`${view.conversation_url}/events/search`, {
       headers: { 'X-Session-API-Key': view.session_api_key },
     });
-    assert.deepEqual(kinds(events.body.items), [
+    const log = kinds(events.body.items);
+    assert.deepEqual(log.slice(0, 4), [
       'SystemPromptEvent',
       'MessageEvent',
       'ConversationStateUpdateEvent',
+      'status:running',
     ]);
     assert.match(JSON.stringify(events.body.items[1]), /Fix the flaky login test/);
+    assert.deepEqual(
+      log.filter((kind) => kind.startsWith('action:')),
+      ['action:think', 'action:terminal', 'action:file_editor', 'action:finish'],
+    );
+    assert.equal(log.at(-1), 'status:finished');
   });
 
   it('is driven over /__control/agent: append (status follows), stream, run, seed, options', async () => {
