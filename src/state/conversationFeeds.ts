@@ -57,8 +57,9 @@ export class ConversationFeeds implements vscode.Disposable {
         this.kept.clear();
         for (const open of this.open.values()) open.feed.wake();
       }),
-      // a sandbox that came back: its offline feeds start again without waiting for the user
-      store.onDidChange(() => this.wakeResumed()),
+      // a sandbox that came back: its offline feeds start again without waiting for the user; one
+      // that stopped: its feeds say so now rather than when the silent socket times out
+      store.onDidChange(() => this.followSandboxes()),
     );
   }
 
@@ -152,11 +153,16 @@ export class ConversationFeeds implements vscode.Disposable {
     return { endpoint: undefined, reason: offlineReason(conversation) };
   }
 
-  private wakeResumed(): void {
+  private followSandboxes(): void {
     for (const [id, open] of this.open) {
-      if (open.feed.current.status !== 'offline') continue;
       const conversation = this.store.findConversation(id);
-      if (conversation?.sandbox_status === 'RUNNING') open.feed.wake();
+      const sandbox = conversation ? this.store.findSandbox(conversation.sandbox_id) : undefined;
+      const status = sandbox?.status ?? conversation?.sandbox_status;
+      if (status === undefined) continue;
+      const feed = open.feed.current.status;
+      if (feed === 'offline' && status === 'RUNNING') open.feed.wake();
+      else if (feed === 'live' && (status === 'PAUSED' || status === 'MISSING' || status === 'ERROR'))
+        open.feed.recheck();
     }
   }
 

@@ -88,6 +88,8 @@ export class EventFeed {
   private nap = new AbortController();
   private running = false;
   private readingOlder = false;
+  /** The socket is being closed to ask again where the agent server is (`recheck`), not to stop. */
+  private rechecking = false;
   private disposed = false;
 
   constructor(private readonly options: EventFeedOptions) {
@@ -125,6 +127,17 @@ export class EventFeed {
     if (this.disposed) return;
     this.nap.abort();
     this.start();
+  }
+
+  /**
+   * Ask again where the agent server is, now: the app server says the sandbox is no longer running
+   * (a paused process or container keeps its socket open but silent until the idle deadline).
+   */
+  recheck(): void {
+    if (this.disposed) return;
+    if (!this.socket) return this.wake();
+    this.rechecking = true;
+    this.socket.close();
   }
 
   /**
@@ -177,6 +190,11 @@ export class EventFeed {
         }
         this.events.addSessionKey(target.endpoint.sessionApiKey);
         why = await this.session(target.endpoint);
+        if (this.rechecking && !this.disposed) {
+          this.rechecking = false;
+          failures = 0;
+          continue;
+        }
         if (why.kind === 'cancelled') return;
         failures = 0;
       } catch (error) {

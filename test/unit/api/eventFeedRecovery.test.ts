@@ -79,6 +79,33 @@ describe('EventFeed: history read again after a failure, hostile frames', () => 
     );
   });
 
+  it('asked to recheck, it closes its socket and asks where the agent server is: offline when the sandbox stopped', async () => {
+    const agent = fakeAgentServer(userMessages(3));
+    let running = true;
+    const feed = new EventFeed({
+      resolve: async () =>
+        running ? { endpoint: ENDPOINT } : { endpoint: undefined, reason: 'The sandbox is paused.' },
+      clientFor: (endpoint) => agent.clientFor(endpoint),
+      openSocket: (options) => agent.openSocket(options),
+      initialBackoffMs: 60_000,
+    });
+    feeds.push(feed);
+    feed.start();
+    await waitFor(async () => (feed.current.status === 'live' ? true : undefined));
+    // still running: a recheck comes back live at once, on a new socket, without a backoff
+    feed.recheck();
+    await waitFor(async () =>
+      agent.sockets.length === 2 && feed.current.status === 'live' ? true : undefined,
+    );
+    assert.equal(agent.sockets[0]?.closed, true);
+    running = false;
+    feed.recheck();
+    await waitFor(async () => (feed.current.status === 'offline' ? true : undefined));
+    assert.equal(feed.current.detail, 'The sandbox is paused.');
+    assert.equal(feed.events.size, 3, 'what it held stays');
+    assert.equal(agent.sockets.at(-1)?.closed, true);
+  });
+
   it("logs a server error frame's code without the sandbox key and cut short", async () => {
     const agent = fakeAgentServer(userMessages(1));
     const logs: string[] = [];

@@ -1,0 +1,401 @@
+// Steering the agent from a real VS Code against the test server's agent-server double: messages
+// from the panel and the palette, resume and send, approve and reject, pause / stop / continue,
+// the watch's notifications and the badge, and the confirmation policy of new conversations.
+import * as assert from 'node:assert/strict';
+import * as vscode from 'vscode';
+import type { AppConversation } from '../../src/api';
+import type { OpenHandsExtensionApi } from '../../src/extension';
+import type { ShownNotification } from '../../src/views/conversationNotifier';
+import { eventually, setSetting, useFreshExtension } from './extensionApi';
+import { agentServer } from './serverControl';
+
+type StoredEvent = Record<string, unknown> & { id: string; kind: string };
+
+function panels(api: OpenHandsExtensionApi) {
+  const panelApi = api.conversationPanels;
+  assert.ok(panelApi, 'the extension exports the panel hooks in test mode');
+  return panelApi;
+}
+
+async function stored(conversationId: string): Promise<StoredEvent[]> {
+  return (await agentServer.events(conversationId)) as StoredEvent[];
+}
+
+function textOf(event: StoredEvent): string {
+  const message = event['llm_message'] as { content?: { text?: string }[] } | undefined;
+  return (message?.content ?? []).map((part) => part.text ?? '').join('');
+}
+
+function statusUpdates(events: StoredEvent[]): string[] {
+  return events
+    .filter((event) => event.kind === 'ConversationStateUpdateEvent' && event['key'] === 'execution_status')
+    .map((event) => String(event['value']));
+}
+
+describe('steering the agent from a real VS Code', function () {
+  this.timeout(60_000);
+  const t = useFreshExtension();
+  const shown: ShownNotification[] = [];
+  let subscription: vscode.Disposable | undefined;
+
+  beforeEach(async () => {
+    shown.length = 0;
+    subscription = t.api.notifier.onDidShow((notification) => shown.push(notification));
+    await agentServer.setOptions({ agentStepMs: 150 });
+    await setSetting('notifications', undefined);
+    await setSetting('confirmationPolicy', undefined);
+  });
+  afterEach(async () => {
+    subscription?.dispose();
+    for (const id of panels(t.api).openIds()) panels(t.api).close(id);
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    await agentServer.setOptions({ agentStepMs: 150 });
+  });
+
+  /** A conversation whose sandbox runs and whose agent is at rest. */
+  const resting = (): AppConversation => {
+    const conversation = t.api.store.conversations.find(
+      (c) =>
+        c.sandbox_status === 'RUNNING' &&
+        (c.execution_status === 'finished' || c.execution_status === 'idle'),
+    );
+    assert.ok(conversation, 'the seed has a resting conversation in a running sandbox');
+    return conversation;
+  };
+
+  async function openLive(id: string) {
+    await vscode.commands.executeCommand('openhands.openConversation', id);
+    return eventually(
+      () => panels(t.api).snapshot(id),
+      (snapshot) => snapshot?.header.feed === 'live' && snapshot.header.eventCount > 0,
+      10_000,
+    );
+  }
+
+  const header = (id: string) => panels(t.api).snapshot(id)?.header;
+
+  /** Another editor in front: the panel is no longer what the user looks at, so it may notify. */
+  async function lookElsewhere(): Promise<void> {
+    const document = await vscode.workspace.openTextDocument({ content: 'elsewhere' });
+    await vscode.window.showTextDocument(document, { viewColumn: vscode.ViewColumn.Active });
+  }
+
+  it('a message from the panel shows as pending, is echoed, runs the agent to finished, and notifies once', async () => {
+    const conversation = resting();
+    await openLive(conversation.id);
+    panels(t.api).sendFromWebview(conversation.id, {
+      type: 'send',
+      text: 'Run the tests once more',
+      resume: false,
+    });
+    assert.equal(header(conversation.id)?.controls.outbox[0]?.text, 'Run the tests once more');
+    await eventually(
+      () => stored(conversation.id),
+      (events) =>
+        events.some((event) => event.kind === 'MessageEvent' && textOf(event) === 'Run the tests once more'),
+    );
+    // the echo takes it out of the outbox; the row is the transcript's own
+    const echoed = await eventually(
+      () => panels(t.api).snapshot(conversation.id),
+      (snapshot) =>
+        snapshot?.header.controls.outbox.length === 0 &&
+        snapshot.rows.some((row) => row.kind === 'message' && row.markdown === 'Run the tests once more'),
+    );
+    assert.ok(echoed);
+    assert.equal(t.api.watch.isWatched(conversation.id), true, 'opened and messaged here: watched');
+    await eventually(
+      () => header(conversation.id)?.executionStatus,
+      (status) => status === 'finished',
+      20_000,
+    );
+    const events = await stored(conversation.id);
+    const after = statusUpdates(
+      events.slice(events.findIndex((e) => textOf(e) === 'Run the tests once more')),
+    );
+    assert.deepEqual([after[0], after.at(-1)], ['running', 'finished']);
+    // the panel is behind another editor: one notification, for this transition
+    const finished = await eventually(
+      () => shown.filter((n) => n.conversationId === conversation.id && n.status === 'finished'),
+      (list) => list.length >= 1,
+      10_000,
+    );
+    assert.equal(finished.length, 1);
+    assert.match(finished[0]?.text ?? '', /finished/);
+    // done: the watch lets go of its feed (the panel holds its own)
+    await eventually(
+      () => t.api.watch.isFollowing(conversation.id),
+      (following) => !following,
+    );
+  });
+
+  it('confirmation on: the action waits with its arguments; the badge counts it; reject, then continue; then approve', async () => {
+    const conversation = resting();
+    await openLive(conversation.id);
+    panels(t.api).sendFromWebview(conversation.id, { type: 'setConfirmation', on: true });
+    await eventually(
+      () => header(conversation.id)?.controls.confirmationPolicy,
+      (policy) => policy === 'AlwaysConfirm',
+    );
+    panels(t.api).sendFromWebview(conversation.id, {
+      type: 'send',
+      text: 'Clean the build folder',
+      resume: false,
+    });
+    const waiting = await eventually(
+      () => header(conversation.id),
+      (h) => h?.executionStatus === 'waiting_for_confirmation' && h.controls.pendingActions.length > 0,
+      20_000,
+    );
+    const pending = waiting?.controls.pendingActions[0];
+    assert.equal(pending?.tool, 'terminal');
+    assert.match(pending?.detail ?? '', /"command"/);
+    await eventually(
+      () => t.api.conversationsView.badge?.value,
+      (value) => value === 1,
+    );
+    assert.ok(t.api.watch.waiting().includes(conversation.id));
+    await eventually(
+      () =>
+        shown.filter((n) => n.conversationId === conversation.id && n.status === 'waiting_for_confirmation'),
+      (list) => list.length === 1,
+    );
+
+    panels(t.api).sendFromWebview(conversation.id, { type: 'reject', reason: 'not on this machine' });
+    const rejected = await eventually(
+      () => panels(t.api).snapshot(conversation.id),
+      (snapshot) =>
+        snapshot?.header.executionStatus === 'idle' &&
+        snapshot.header.controls.rejected &&
+        snapshot.rows.some((row) => row.kind === 'action' && row.state === 'rejected'),
+    );
+    const rejectedRow = rejected?.rows.find((row) => row.kind === 'action' && row.state === 'rejected');
+    assert.ok(rejectedRow?.kind === 'action' && rejectedRow.result === 'not on this machine');
+    assert.equal(rejected?.header.controls.pendingActions.length, 0);
+    await eventually(
+      () => t.api.conversationsView.badge,
+      (badge) => badge === undefined,
+    );
+    // the agent stays idle until told
+    const idleEvents = (await stored(conversation.id)).length;
+    await new Promise((resolve) => setTimeout(resolve, 800));
+    assert.equal((await stored(conversation.id)).length, idleEvents, 'nothing happens after a reject');
+
+    panels(t.api).sendFromWebview(conversation.id, { type: 'continue' });
+    await eventually(
+      () => header(conversation.id)?.executionStatus,
+      (status) => status === 'finished' || status === 'waiting_for_confirmation',
+      20_000,
+    );
+    assert.equal(header(conversation.id)?.controls.rejected, false);
+
+    // approve: a new request waits, Approve runs it
+    panels(t.api).sendFromWebview(conversation.id, {
+      type: 'send',
+      text: 'Now list the files',
+      resume: false,
+    });
+    await eventually(
+      () => header(conversation.id),
+      (h) => h?.executionStatus === 'waiting_for_confirmation' && h.controls.pendingActions.length > 0,
+      20_000,
+    );
+    const approvedId = header(conversation.id)?.controls.pendingActions[0]?.id;
+    panels(t.api).sendFromWebview(conversation.id, { type: 'approve' });
+    const approved = await eventually(
+      () => panels(t.api).snapshot(conversation.id),
+      (snapshot) =>
+        snapshot?.rows.some(
+          (row) => row.id === approvedId && row.kind === 'action' && row.state === 'done',
+        ) ?? false,
+      20_000,
+    );
+    assert.ok(approved);
+    assert.equal(header(conversation.id)?.controls.error, null);
+  });
+
+  it('pause between steps, continue, a second continue is a quiet no-op, stop now', async () => {
+    const conversation = resting();
+    await agentServer.setOptions({ agentStepMs: 1500 });
+    await openLive(conversation.id);
+    panels(t.api).sendFromWebview(conversation.id, { type: 'send', text: 'Take your time', resume: false });
+    await eventually(
+      () => header(conversation.id)?.executionStatus,
+      (status) => status === 'running',
+      10_000,
+    );
+    panels(t.api).sendFromWebview(conversation.id, { type: 'pause' });
+    await eventually(
+      () => header(conversation.id)?.executionStatus,
+      (status) => status === 'paused',
+      10_000,
+    );
+    assert.ok((await stored(conversation.id)).some((event) => event.kind === 'PauseEvent'));
+    panels(t.api).sendFromWebview(conversation.id, { type: 'continue' });
+    await eventually(
+      () => header(conversation.id)?.executionStatus,
+      (status) => status === 'running',
+      10_000,
+    );
+    await eventually(
+      () => header(conversation.id)?.controls.busy,
+      (busy) => busy === null,
+    );
+    panels(t.api).sendFromWebview(conversation.id, { type: 'continue' });
+    await eventually(
+      () => header(conversation.id)?.controls.busy,
+      (busy) => busy === null,
+    );
+    assert.equal(header(conversation.id)?.controls.error, null, 'Continue while running is no error');
+    panels(t.api).sendFromWebview(conversation.id, { type: 'stop' });
+    await eventually(
+      () => header(conversation.id)?.executionStatus,
+      (status) => status === 'paused',
+      10_000,
+    );
+    assert.equal(header(conversation.id)?.controls.error, null);
+  });
+
+  it('resume and send: a paused sandbox is resumed, its agent server waited for, then the message sent', async () => {
+    const conversation = resting();
+    assert.equal(
+      await vscode.commands.executeCommand('openhands.pauseSandbox', conversation.sandbox_id),
+      true,
+    );
+    await openLive(conversation.id).catch(() => undefined);
+    await eventually(
+      () => header(conversation.id)?.feed,
+      (feed) => feed === 'offline',
+    );
+    const steps: string[] = [];
+    const record = setInterval(() => {
+      const state = header(conversation.id)?.controls.outbox[0]?.state;
+      if (state && steps.at(-1) !== state) steps.push(state);
+    }, 20);
+    try {
+      panels(t.api).sendFromWebview(conversation.id, { type: 'send', text: 'Back to work', resume: true });
+      await eventually(
+        () => stored(conversation.id),
+        (events) => events.some((event) => textOf(event) === 'Back to work'),
+        30_000,
+      );
+      await eventually(
+        () => header(conversation.id),
+        (h) => h?.feed === 'live' && h.controls.outbox.length === 0,
+        15_000,
+      );
+    } finally {
+      clearInterval(record);
+    }
+    assert.equal(steps[0], 'resuming');
+    assert.ok(steps.includes('connecting') || steps.includes('sending'), `steps: ${steps.join(', ')}`);
+    assert.equal(t.api.store.findSandbox(conversation.sandbox_id)?.status, 'RUNNING');
+  });
+
+  it('a message that cannot be sent comes back with the reason', async () => {
+    const conversation = resting();
+    assert.equal(
+      await vscode.commands.executeCommand('openhands.pauseSandbox', conversation.sandbox_id),
+      true,
+    );
+    await vscode.commands.executeCommand('openhands.openConversation', conversation.id);
+    await eventually(
+      () => header(conversation.id)?.feed,
+      (feed) => feed === 'offline',
+    );
+    panels(t.api).sendFromWebview(conversation.id, { type: 'send', text: 'Lost?', resume: false });
+    const failed = await eventually(
+      () => header(conversation.id)?.controls.outbox[0],
+      (entry) => entry?.state === 'failed',
+    );
+    assert.equal(failed?.text, 'Lost?');
+    assert.match(failed?.reason ?? '', /paused/i);
+  });
+
+  it('Send Message from the palette (by id) and Send Selection with the code after the instruction', async () => {
+    const conversation = resting();
+    const sent = await vscode.commands.executeCommand('openhands.sendMessage', {
+      conversationId: conversation.id,
+      message: 'From the palette',
+    });
+    assert.equal(sent, true);
+    await eventually(
+      () => stored(conversation.id),
+      (events) => events.some((event) => textOf(event) === 'From the palette'),
+    );
+    assert.equal(t.api.watch.isWatched(conversation.id), true);
+
+    const document = await vscode.workspace.openTextDocument({
+      language: 'typescript',
+      content: 'const a = 1;\nexport function twice(x: number) {\n  return x * 2;\n}\n',
+    });
+    const editor = await vscode.window.showTextDocument(document);
+    editor.selection = new vscode.Selection(1, 0, 3, 1);
+    await eventually(
+      () => stored(conversation.id),
+      (events) => statusUpdates(events).at(-1) !== 'running',
+      20_000,
+    );
+    const selectionSent = await vscode.commands.executeCommand('openhands.sendSelectionToConversation', {
+      conversationId: conversation.id,
+      instruction: 'Add a test for this',
+    });
+    assert.equal(selectionSent, true);
+    const events = await eventually(
+      () => stored(conversation.id),
+      (all) => all.some((event) => textOf(event).startsWith('Add a test for this')),
+    );
+    const message = textOf(
+      events.find((event) => textOf(event).startsWith('Add a test for this')) as StoredEvent,
+    );
+    assert.match(message, /\(lines 2-4\):/);
+    assert.match(
+      message,
+      /```typescript\nexport function twice\(x: number\) \{\n {2}return x \* 2;\n\}\n```/,
+    );
+  });
+
+  it('a new conversation with confirmation "always" gets the policy before its first message', async () => {
+    await setSetting('confirmationPolicy', 'always');
+    const sandbox = t.api.store.sandboxes.find((s) => s.status === 'RUNNING');
+    assert.ok(sandbox);
+    const id = await vscode.commands.executeCommand<string | undefined>('openhands.newConversation', {
+      message: 'Remove the temp files',
+      repository: null,
+      sandboxId: sandbox.id,
+    });
+    assert.ok(id, 'the conversation started');
+    const events = await eventually(
+      () => stored(id),
+      (all) =>
+        all.some((event) => event.kind === 'MessageEvent' && textOf(event) === 'Remove the temp files'),
+      20_000,
+    );
+    const policyAt = events.findIndex(
+      (event) => event.kind === 'ConversationStateUpdateEvent' && event['key'] === 'confirmation_policy',
+    );
+    const messageAt = events.findIndex((event) => textOf(event) === 'Remove the temp files');
+    assert.ok(policyAt >= 0 && policyAt < messageAt, 'the policy is set before the message is stored');
+    assert.deepEqual(events[policyAt]?.['value'], { kind: 'AlwaysConfirm' });
+    assert.equal(t.api.watch.isWatched(id), true, 'started here: watched');
+  });
+
+  it('notifications off: no notification, and no feed held for watching', async () => {
+    await setSetting('notifications', 'off');
+    const conversation = resting();
+    assert.equal(
+      await vscode.commands.executeCommand('openhands.sendMessage', {
+        conversationId: conversation.id,
+        message: 'Quietly',
+      }),
+      true,
+    );
+    await eventually(
+      () => stored(conversation.id),
+      (events) => statusUpdates(events).at(-1) === 'finished',
+      20_000,
+    );
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    assert.equal(shown.length, 0);
+    assert.equal(t.api.watch.followingCount, 0);
+  });
+});
