@@ -77,7 +77,7 @@ export function composerView(state: ComposerState, actions: ComposerActions): Te
             <vscode-button
               id="continue-after-reject"
               icon="debug-continue"
-              ?disabled=${busy !== null}
+              ?disabled=${busy !== null || !online}
               @click=${actions.continueAgent}
               >Let the Agent Continue</vscode-button
             >
@@ -243,7 +243,7 @@ function confirmationView(
               .value=${live(state.reason)}
               @input=${(event: Event) => actions.reasonInput((event.target as HTMLInputElement).value)}
               @keydown=${(event: KeyboardEvent) => {
-                if (event.key === 'Enter' && !event.isComposing) actions.confirmReject();
+                if (event.key === 'Enter' && !event.isComposing && busy === null) actions.confirmReject();
                 if (event.key === 'Escape') actions.cancelReject();
               }}
             />

@@ -65,6 +65,8 @@ class ConversationPage {
     confirmRun: false,
     note: null,
   };
+  /** The pending actions (ids) "Send and Run" was shown for. */
+  private confirmedFor = '';
   /** Failed messages already put back into the input. */
   private readonly restored = new Set<string>();
   private conversationId: string | undefined;
@@ -136,10 +138,11 @@ class ConversationPage {
   private readonly composerActions: ComposerActions = {
     input: (text) => {
       const hadText = this.composer.draft.trim() !== '';
+      const hadNote = this.composer.note !== null;
       this.composer = { ...this.composer, draft: text, note: null };
       this.persistSoon();
-      // the Send button follows whether there is anything to send
-      if (hadText !== (text.trim() !== '')) this.renderComposer();
+      // the Send button follows whether there is anything to send; a "Not sent" note goes once typed over
+      if (hadNote || hadText !== (text.trim() !== '')) this.renderComposer();
     },
     send: () => this.send(),
     cancelRun: () => this.updateComposer({ confirmRun: false }),
@@ -150,6 +153,8 @@ class ConversationPage {
     },
     reasonInput: (text) => (this.composer = { ...this.composer, reason: text }),
     confirmReject: () => {
+      // the host takes one control at a time: the form stays open until it can
+      if (this.header?.controls.busy) return;
       const reason = this.composer.reason.trim();
       this.post({ type: 'reject', ...(reason ? { reason } : {}) });
       this.updateComposer({ rejecting: false, reason: '' });
@@ -286,7 +291,9 @@ class ConversationPage {
   private setHeader(header: Header): void {
     this.header = header;
     this.restoreFailed(header);
-    if (this.composer.confirmRun && header.controls.pendingActions.length === 0)
+    // "Send and Run" was agreed for the actions shown then: other actions ask again
+    const pendingIds = header.controls.pendingActions.map((action) => action.id).join(' ');
+    if (this.composer.confirmRun && pendingIds !== this.confirmedFor)
       this.composer = { ...this.composer, confirmRun: false };
     if (this.conversationId !== header.conversationId) {
       this.conversationId = header.conversationId;
@@ -361,6 +368,7 @@ class ConversationPage {
     if (!text || mode === 'unavailable') return;
     // a message runs the actions waiting for approval: say so once before it goes
     if (mode === 'send' && (this.header?.controls.pendingActions.length ?? 0) > 0) {
+      this.confirmedFor = (this.header?.controls.pendingActions ?? []).map((action) => action.id).join(' ');
       this.updateComposer({ confirmRun: true });
       return;
     }
