@@ -108,11 +108,14 @@ describe('conversation page in Chromium: sanitised markdown', function () {
         pwned: (window as unknown as { __pwned?: unknown }).__pwned,
         onAttributes,
         scriptsInDocument: document.querySelectorAll('script').length,
+        // the page's own controls (the composer's input and checkbox) are not the agent's
         inApp: Array.from(
           app.querySelectorAll(
             'script, iframe, frame, style, form, input, img, picture, source, object, embed, svg, math, link, meta, base, noscript, video, audio',
           ),
-        ).map((e) => e.tagName),
+        )
+          .filter((e) => !e.closest('.composer-slot'))
+          .map((e) => e.tagName),
         markdownTags: [
           ...new Set(Array.from(markdown.querySelectorAll('*')).map((e) => e.tagName.toLowerCase())),
         ].sort(),
