@@ -131,8 +131,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<OpenHa
     steering,
     watch,
     notifier,
-    // a message or a Continue from anywhere in VS Code makes the conversation watched
-    steering.onDidSteer((id) => watch.watch(id)),
+    // a message or a Continue from anywhere in VS Code makes the conversation watched, and working
+    steering.onWillSteer((id) => watch.watch(id, { working: true })),
     connection.onDidChange(() => watch.reconcile()),
     vscode.workspace.onDidChangeConfiguration((event) => {
       // after the connection has read the new settings

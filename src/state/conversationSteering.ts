@@ -48,8 +48,11 @@ const REACH_INTERVAL_MS = 1000;
 
 export class ConversationSteering {
   private readonly steered = new vscode.EventEmitter<string>();
-  /** The user sent a message or let the agent go on (fired with the conversation id): worth watching. */
-  readonly onDidSteer = this.steered.event;
+  /**
+   * The user is about to send a message or let the agent go on (fired with the conversation id, just
+   * before the call, so a watcher sees every status the agent goes through): worth watching.
+   */
+  readonly onWillSteer = this.steered.event;
 
   constructor(
     private readonly connection: Connection,
@@ -70,16 +73,16 @@ export class ConversationSteering {
       client = await this.resumeAndReach(conversationId, options);
     }
     options.onStep?.('sending');
+    this.steered.fire(conversationId);
     await client.sendMessage(text, true, { signal: options.signal });
     this.log.info(`Sent a message to conversation ${conversationId}.`);
-    this.steered.fire(conversationId);
     this.feeds.openFeed(conversationId)?.wake();
   }
 
   async approve(conversationId: string): Promise<void> {
     const client = await this.locate(conversationId);
-    await client.respondToConfirmation(true);
     this.steered.fire(conversationId);
+    await client.respondToConfirmation(true);
   }
 
   /** Rejects every pending action; the agent then waits (it goes on only when told: `continue`). */
@@ -91,13 +94,13 @@ export class ConversationSteering {
   /** Lets the agent run again; when it already runs, nothing happens (the server's 409 is no error here). */
   async continue(conversationId: string): Promise<void> {
     const client = await this.locate(conversationId);
+    this.steered.fire(conversationId);
     try {
       await client.run();
     } catch (error) {
       if (!(error instanceof ApiError && error.status === 409)) throw error;
       this.log.info(`Conversation ${conversationId} is already running; Continue did nothing.`);
     }
-    this.steered.fire(conversationId);
   }
 
   /** Pauses between steps (the current step finishes). */

@@ -42,6 +42,8 @@ interface Followed {
   subscription: { dispose(): void };
   /** Lets go of a conversation that stays idle or paused. */
   releaseTimer: ReturnType<typeof setTimeout> | undefined;
+  /** The feed's status when the user made the agent run: old news until the feed reports another. */
+  stale: string | undefined;
 }
 
 /** An idle or paused conversation's feed is let go after this long (a reply usually comes sooner). */
@@ -82,15 +84,20 @@ export class ConversationWatch implements vscode.Disposable {
     );
   }
 
-  /** Watch this conversation from now on (started, opened or steered here) and follow it at once. */
-  watch(conversationId: string): void {
+  /**
+   * Watch this conversation from now on (started, opened or steered here) and follow it at once.
+   * `working`: the user is about to make the agent run (a message, Continue, Approve), so the status
+   * the feed holds now is about to be old news: the agent counts as running until the feed says more.
+   */
+  watch(conversationId: string, options: { working?: boolean } = {}): void {
     const id = normalizeUuid(conversationId);
     if (!this.watched.has(id)) {
       this.watched.add(id);
       void this.deps.mementos.setWatchedConversations([...this.watched]);
     }
     this.staleWorking.delete(id);
-    if (this.deps.scope() !== 'off') this.follow(id, undefined);
+    if (this.deps.scope() === 'off') return;
+    this.follow(id, undefined, options.working ?? false);
   }
 
   isWatched(conversationId: string): boolean {
@@ -146,37 +153,80 @@ export class ConversationWatch implements vscode.Disposable {
     this.changed.fire();
   }
 
-  private follow(id: string, knownStatus: string | undefined): void {
-    if (this.followed.has(id)) return;
-    this.staleWorking.delete(id);
-    const lease = this.deps.feeds.acquire(id);
-    const followed: Followed = {
-      lease,
-      status: lease.feed.current.executionStatus ?? knownStatus,
-      subscription: lease.feed.onState((state) => this.statusChanged(id, state.executionStatus)),
-      releaseTimer: undefined,
-    };
-    this.followed.set(id, followed);
-    this.statusChanged(id, lease.feed.current.executionStatus);
+  private follow(id: string, knownStatus: string | undefined, working = false): void {
+    let followed = this.followed.get(id);
+    if (!followed) {
+      this.staleWorking.delete(id);
+      const lease = this.deps.feeds.acquire(id);
+      const now = lease.feed.current.executionStatus;
+      followed = {
+        lease,
+        // what the list said: when the feed already knows better (it finished meanwhile), that is news
+        status: working ? 'running' : (knownStatus ?? now),
+        subscription: lease.feed.onState((state) => this.statusChanged(id, state.executionStatus)),
+        releaseTimer: undefined,
+        stale: undefined,
+      };
+      this.followed.set(id, followed);
+      if (!working) {
+        if (now !== undefined && now !== followed.status) return this.statusChanged(id, now);
+        if (followed.status !== undefined) this.scheduleRelease(id, followed, followed.status);
+        return;
+      }
+    } else if (working && !WORKING.has(followed.status ?? '')) {
+      followed.status = 'running';
+    }
+    if (!working) return;
+    followed.stale = followed.lease.feed.current.executionStatus;
+    // the feed says how it goes from here; if it never says anything (the call failed), take its word
+    // as it stands then, quietly
+    this.clearTimer(followed);
+    const current = followed;
+    current.releaseTimer = setTimeout(() => {
+      current.releaseTimer = undefined;
+      this.adopt(id, current.lease.feed.current.executionStatus);
+    }, this.deps.idleReleaseMs ?? IDLE_RELEASE_MS);
   }
 
-  private statusChanged(id: string, status: string | undefined): void {
+  /** Takes the feed's status as it is, without a notification, and lets go when nothing is under way. */
+  private adopt(id: string, status: string | undefined): void {
     const followed = this.followed.get(id);
-    if (!followed || status === undefined) return;
-    const previous = followed.status;
-    if (status !== previous) {
-      followed.status = status;
-      if (previous !== undefined && ATTENTION.has(status)) this.emit(id, status as AttentionStatus, followed);
-      this.changed.fire();
-    }
+    if (!followed || status === undefined || followed.status === status) return;
+    followed.stale = undefined;
+    followed.status = status;
+    this.changed.fire();
+    this.scheduleRelease(id, followed, status);
+  }
+
+  private clearTimer(followed: Followed): void {
     if (followed.releaseTimer) clearTimeout(followed.releaseTimer);
     followed.releaseTimer = undefined;
+  }
+
+  private scheduleRelease(id: string, followed: Followed, status: string): void {
+    this.clearTimer(followed);
     if (DONE.has(status)) {
       // after the listeners ran: the feed's last events are still readable for the notification
       setTimeout(() => this.release(id), 0);
     } else if (!WORKING.has(status)) {
       followed.releaseTimer = setTimeout(() => this.release(id), this.deps.idleReleaseMs ?? IDLE_RELEASE_MS);
     }
+  }
+
+  private statusChanged(id: string, status: string | undefined): void {
+    const followed = this.followed.get(id);
+    if (!followed || status === undefined) return;
+    if (followed.stale !== undefined) {
+      if (status === followed.stale) return;
+      followed.stale = undefined;
+    }
+    const previous = followed.status;
+    // the same status again (any other change of the feed's state): nothing to do
+    if (status === previous) return;
+    followed.status = status;
+    if (previous !== undefined && ATTENTION.has(status)) this.emit(id, status as AttentionStatus, followed);
+    this.changed.fire();
+    this.scheduleRelease(id, followed, status);
   }
 
   private emit(id: string, status: AttentionStatus, followed: Followed): void {
@@ -199,7 +249,7 @@ export class ConversationWatch implements vscode.Disposable {
     const followed = this.followed.get(id);
     if (!followed) return;
     this.followed.delete(id);
-    if (followed.releaseTimer) clearTimeout(followed.releaseTimer);
+    this.clearTimer(followed);
     followed.subscription.dispose();
     followed.lease.dispose();
     if (WORKING.has(this.deps.store.findConversation(id)?.execution_status ?? '')) this.staleWorking.add(id);

@@ -52,15 +52,22 @@ describe('steering the agent from a real VS Code', function () {
     await agentServer.setOptions({ agentStepMs: 150 });
   });
 
-  /** A conversation whose sandbox runs and whose agent is at rest. */
-  const resting = (): AppConversation => {
-    const conversation = t.api.store.conversations.find(
+  /**
+   * A conversation whose sandbox runs and whose agent is at rest; each test takes another (`index`):
+   * the server is reset between tests, and what the extension holds of one (a kept transcript, the
+   * watch) must not carry over into the next.
+   */
+  const resting = (index: number): AppConversation => {
+    const candidates = t.api.store.conversations.filter(
       (c) =>
         c.sandbox_status === 'RUNNING' &&
         (c.execution_status === 'finished' || c.execution_status === 'idle'),
     );
-    assert.ok(conversation, 'the seed has a resting conversation in a running sandbox');
-    return conversation;
+    assert.ok(
+      candidates.length > index,
+      `the seed has ${index + 1} resting conversations in running sandboxes`,
+    );
+    return candidates[index] as AppConversation;
   };
 
   async function openLive(id: string) {
@@ -81,8 +88,9 @@ describe('steering the agent from a real VS Code', function () {
   }
 
   it('a message from the panel shows as pending, is echoed, runs the agent to finished, and notifies once', async () => {
-    const conversation = resting();
+    const conversation = resting(0);
     await openLive(conversation.id);
+    await lookElsewhere();
     panels(t.api).sendFromWebview(conversation.id, {
       type: 'send',
       text: 'Run the tests once more',
@@ -129,13 +137,14 @@ describe('steering the agent from a real VS Code', function () {
   });
 
   it('confirmation on: the action waits with its arguments; the badge counts it; reject, then continue; then approve', async () => {
-    const conversation = resting();
+    const conversation = resting(1);
     await openLive(conversation.id);
     panels(t.api).sendFromWebview(conversation.id, { type: 'setConfirmation', on: true });
     await eventually(
       () => header(conversation.id)?.controls.confirmationPolicy,
       (policy) => policy === 'AlwaysConfirm',
     );
+    await lookElsewhere();
     panels(t.api).sendFromWebview(conversation.id, {
       type: 'send',
       text: 'Clean the build folder',
@@ -214,7 +223,7 @@ describe('steering the agent from a real VS Code', function () {
   });
 
   it('pause between steps, continue, a second continue is a quiet no-op, stop now', async () => {
-    const conversation = resting();
+    const conversation = resting(2);
     await agentServer.setOptions({ agentStepMs: 1500 });
     await openLive(conversation.id);
     panels(t.api).sendFromWebview(conversation.id, { type: 'send', text: 'Take your time', resume: false });
@@ -256,7 +265,7 @@ describe('steering the agent from a real VS Code', function () {
   });
 
   it('resume and send: a paused sandbox is resumed, its agent server waited for, then the message sent', async () => {
-    const conversation = resting();
+    const conversation = resting(3);
     assert.equal(
       await vscode.commands.executeCommand('openhands.pauseSandbox', conversation.sandbox_id),
       true,
@@ -292,7 +301,7 @@ describe('steering the agent from a real VS Code', function () {
   });
 
   it('a message that cannot be sent comes back with the reason', async () => {
-    const conversation = resting();
+    const conversation = resting(4);
     assert.equal(
       await vscode.commands.executeCommand('openhands.pauseSandbox', conversation.sandbox_id),
       true,
@@ -312,7 +321,7 @@ describe('steering the agent from a real VS Code', function () {
   });
 
   it('Send Message from the palette (by id) and Send Selection with the code after the instruction', async () => {
-    const conversation = resting();
+    const conversation = resting(5);
     const sent = await vscode.commands.executeCommand('openhands.sendMessage', {
       conversationId: conversation.id,
       message: 'From the palette',
@@ -338,6 +347,8 @@ describe('steering the agent from a real VS Code', function () {
     const selectionSent = await vscode.commands.executeCommand('openhands.sendSelectionToConversation', {
       conversationId: conversation.id,
       instruction: 'Add a test for this',
+      // the first message may have left actions waiting (the seed sets some conversations to confirm)
+      runPending: true,
     });
     assert.equal(selectionSent, true);
     const events = await eventually(
@@ -381,7 +392,7 @@ describe('steering the agent from a real VS Code', function () {
 
   it('notifications off: no notification, and no feed held for watching', async () => {
     await setSetting('notifications', 'off');
-    const conversation = resting();
+    const conversation = resting(6);
     assert.equal(
       await vscode.commands.executeCommand('openhands.sendMessage', {
         conversationId: conversation.id,
@@ -391,7 +402,7 @@ describe('steering the agent from a real VS Code', function () {
     );
     await eventually(
       () => stored(conversation.id),
-      (events) => statusUpdates(events).at(-1) === 'finished',
+      (events) => ['finished', 'waiting_for_confirmation'].includes(statusUpdates(events).at(-1) ?? ''),
       20_000,
     );
     await new Promise((resolve) => setTimeout(resolve, 300));
