@@ -25,8 +25,15 @@ import type { StepRunner } from '../e2e/runner';
 import { CONVERSATIONS_VIEW, PAUSE_SANDBOX, RESUME_SANDBOX, SANDBOXES_VIEW } from '../e2e/selectors';
 import { eventually } from '../e2e/wait';
 import { realRequest } from './env';
-import { SCRIPTED_COMMAND, SCRIPTED_FILE, SCRIPTED_FINISH } from './scriptedLlm';
-import { waitForFeed, waitForTranscript } from '../e2e/conversationPanel';
+import {
+  SCRIPTED_COMMAND,
+  SCRIPTED_FILE,
+  SCRIPTED_FINISH,
+  SCRIPTED_FOLLOW_UP_COMMAND,
+  SCRIPTED_FOLLOW_UP_FINISH,
+  SCRIPTED_REJECTED_FINISH,
+} from './scriptedLlm';
+import { panelFrame, waitForFeed, waitForTranscript } from '../e2e/conversationPanel';
 
 export interface RealStepsContext {
   page: Page;
@@ -108,6 +115,11 @@ const RESUME = 'resume it (inline button): RUNNING again';
 const CONVERSATION = 'New Conversation with a message in that sandbox: READY, listed in the tree';
 const PANEL =
   'Conversation panel: the scripted run shows the message, the command with its output and exit 0, the new file as a diff, the finish';
+const FOLLOW_UP = 'Steer: a follow-up message from the panel makes the agent run a command and finish';
+const CONFIRM =
+  'Steer: with confirmation on, the command waits; Reject leaves the agent idle; Continue finishes; the next one is approved and finishes';
+const NOTIFY =
+  'Steer: a message from the palette to a conversation not in view; its finish notification fires';
 const MCP = "MCP & Git Providers: save an MCP server; the server's settings then hold it";
 const TOKEN = "MCP & Git Providers: a token the real server rejects shows the server's message at the token";
 const DELETE = 'Delete Sandbox…: confirm, the sandbox leaves the tree and the server';
@@ -300,6 +312,174 @@ export function defineRealSteps(runner: StepRunner, ctx: RealStepsContext): void
       await ctx.screenshot('conversation-panel-real');
     },
     { needs: [CONVERSATION] },
+  );
+
+  /** The agent's status as the panel's header shows it. */
+  const panelStatus = async () =>
+    (
+      (await panelFrame(ctx.page).locator('.exec-status').first().textContent({ timeout: 5_000 })) ?? ''
+    ).trim();
+  const waitForStatus = (status: RegExp, timeoutMs = 120_000) =>
+    eventually(
+      `the agent ${status.source}`,
+      async () => (status.test(await panelStatus()) ? true : undefined),
+      {
+        timeoutMs,
+        lastSeen: panelStatus,
+      },
+    );
+  const sendFromPanel = async (text: string) => {
+    const input = panelFrame(ctx.page).locator('#message-input');
+    await input.click();
+    await input.fill(text);
+    await input.press('Enter');
+  };
+  /** The events the real agent server stored, read as the extension does (the app server names where). */
+  const agentEvents = async (conversationId: string): Promise<Record<string, unknown>[]> => {
+    const [conversation] = await get<
+      ({ conversation_url: string | null; session_api_key: string | null } | null)[]
+    >(ctx, `/api/v1/app-conversations?ids=${conversationId}`);
+    if (!conversation?.conversation_url) throw new Error('the conversation has no agent server now');
+    const events: Record<string, unknown>[] = [];
+    let pageId: string | undefined;
+    do {
+      const url = new URL(`${conversation.conversation_url}/events/search`);
+      url.searchParams.set('limit', '100');
+      if (pageId) url.searchParams.set('page_id', pageId);
+      const response = await fetch(url, {
+        headers: { 'X-Session-API-Key': conversation.session_api_key ?? '' },
+      });
+      const page = (await response.json()) as {
+        items: Record<string, unknown>[];
+        next_page_id: string | null;
+      };
+      events.push(...page.items);
+      pageId = page.next_page_id ?? undefined;
+    } while (pageId);
+    return events;
+  };
+
+  /** The confirmation policy the agent server last stored for the conversation. */
+  const latestPolicy = async (conversationId: string): Promise<string | undefined> => {
+    const update = (await agentEvents(conversationId))
+      .filter((e) => e['kind'] === 'ConversationStateUpdateEvent' && e['key'] === 'confirmation_policy')
+      .at(-1);
+    return (update?.['value'] as { kind?: string } | undefined)?.kind;
+  };
+
+  runner.step(
+    FOLLOW_UP,
+    async () => {
+      const frame = panelFrame(ctx.page);
+      await sendFromPanel('Run one more command from the panel.');
+      const shown = (text: string) =>
+        frame.getByText(text, { exact: false }).first().waitFor({ state: 'visible', timeout: 120_000 });
+      await shown('Run one more command from the panel.');
+      await shown(SCRIPTED_FOLLOW_UP_COMMAND);
+      await shown('scripted-follow-up-was-here');
+      await shown(SCRIPTED_FOLLOW_UP_FINISH);
+      await waitForStatus(/finished/i);
+      if ((await frame.locator('.outbox-entry').count()) !== 0)
+        throw new Error('the sent message still shows as pending');
+      await ctx.screenshot('steer-follow-up-real');
+    },
+    { needs: [PANEL] },
+  );
+
+  runner.step(
+    CONFIRM,
+    async () => {
+      const conversation = startedConversation!;
+      const frame = panelFrame(ctx.page);
+      await frame.locator('#confirm-mode').check();
+      await eventually(
+        'AlwaysConfirm on the agent server',
+        async () => ((await latestPolicy(conversation.id)) === 'AlwaysConfirm' ? true : undefined),
+        { timeoutMs: 20_000 },
+      );
+      await sendFromPanel('Another command, please.');
+      await frame
+        .locator('#confirmation .pending-action')
+        .first()
+        .waitFor({ state: 'visible', timeout: 120_000 });
+      await waitForStatus(/waiting/i);
+      const pending = (await frame.locator('#confirmation').textContent()) ?? '';
+      if (!pending.includes(SCRIPTED_FOLLOW_UP_COMMAND))
+        throw new Error(`the approval card says "${pending}"`);
+      await ctx.screenshot('steer-approval-real');
+      await frame.locator('#reject').click();
+      await frame.locator('#reject-reason').fill('not from the real test');
+      await frame.locator('#reject-reason').press('Enter');
+      await frame.locator('#after-reject').waitFor({ state: 'visible', timeout: 30_000 });
+      await frame.getByText('not from the real test').first().waitFor({ state: 'visible', timeout: 30_000 });
+      await waitForStatus(/idle/i, 30_000);
+      const rejected = (await agentEvents(conversation.id)).filter(
+        (e) => e['kind'] === 'UserRejectObservation',
+      );
+      if (!rejected.some((e) => e['rejection_reason'] === 'not from the real test'))
+        throw new Error('the agent server stored no rejection with the reason');
+      // the agent stays idle until told
+      const before = (await agentEvents(conversation.id)).length;
+      await ctx.page.waitForTimeout(3000);
+      if (!/idle/i.test(await panelStatus()))
+        throw new Error(`after a reject the agent is "${await panelStatus()}"`);
+      if ((await agentEvents(conversation.id)).length !== before)
+        throw new Error('the agent went on after a reject');
+      await ctx.screenshot('steer-rejected-real');
+      await frame.locator('#continue-after-reject').click();
+      await frame.getByText(SCRIPTED_REJECTED_FINISH).first().waitFor({ state: 'visible', timeout: 120_000 });
+      await waitForStatus(/finished/i);
+      // the next command waits again, and is approved
+      await sendFromPanel('And one more, approved this time.');
+      await frame.locator('#approve').waitFor({ state: 'visible', timeout: 120_000 });
+      await frame.locator('#approve').click();
+      await eventually(
+        'the approved command run and the agent finished',
+        async () => {
+          const events = await agentEvents(conversation.id);
+          const last = events
+            .filter((e) => e['kind'] === 'ConversationStateUpdateEvent' && e['key'] === 'execution_status')
+            .at(-1);
+          const observed = events.filter(
+            (e) =>
+              e['kind'] === 'ObservationEvent' &&
+              JSON.stringify(e['observation'] ?? {}).includes('scripted-follow-up-was-here'),
+          ).length;
+          return last?.['value'] === 'finished' && observed >= 2 ? true : undefined;
+        },
+        { timeoutMs: 120_000 },
+      );
+      await waitForStatus(/finished/i);
+      // confirmation off again, for the next step
+      await frame.locator('#confirm-mode').uncheck();
+      await eventually(
+        'NeverConfirm on the agent server',
+        async () => ((await latestPolicy(conversation.id)) === 'NeverConfirm' ? true : undefined),
+        { timeoutMs: 20_000 },
+      );
+    },
+    { needs: [FOLLOW_UP] },
+  );
+
+  runner.step(
+    NOTIFY,
+    async () => {
+      const conversation = startedConversation!;
+      await runCommand(ctx.page, 'Notifications: Clear All Notifications');
+      await runCommand(ctx.page, 'View: Close All Editors');
+      await runCommand(ctx.page, 'OpenHands: Send Message to Conversation…');
+      await answerInputBox(ctx.page, conversation.id);
+      await answerInputBox(ctx.page, 'One last command, from the palette.');
+      const toast = ctx.page.locator('.notification-toast', { hasText: 'finished' });
+      await toast.first().waitFor({ state: 'visible', timeout: 150_000 });
+      const text = ((await toast.first().textContent()) ?? '').replace(/\s+/g, ' ');
+      if (!text.includes(SCRIPTED_FOLLOW_UP_FINISH)) throw new Error(`the notification says "${text}"`);
+      await ctx.screenshot('steer-notification-real');
+      await toast.first().locator('.monaco-button', { hasText: 'Open' }).first().click({ timeout: 5_000 });
+      await waitForTranscript(ctx.page, 30_000);
+      await runCommand(ctx.page, 'Notifications: Clear All Notifications');
+    },
+    { needs: [CONFIRM] },
   );
 
   runner.step(
