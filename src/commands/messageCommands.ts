@@ -148,12 +148,8 @@ async function send(
       });
     return false;
   }
-  const open = vscode.l10n.t('Open Conversation');
-  void vscode.window
-    .showInformationMessage(vscode.l10n.t('Message sent to “{0}”.', title), open)
-    .then((choice) => {
-      if (choice === open) void vscode.commands.executeCommand('openhands.openConversation', conversation.id);
-    });
+  // quiet: the conversation's notification says how it went
+  vscode.window.setStatusBarMessage(vscode.l10n.t('$(check) Message sent to “{0}”', title), 5000);
   return true;
 }
 
