@@ -217,7 +217,8 @@ async function screenshots(browser: Browser): Promise<string[]> {
         id: 'a-pending',
         tool: 'terminal',
         summary: 'Drop the test database and re-create it from the schema',
-        detail: '{\n  "command": "dropdb app_test && createdb app_test && psql app_test < schema.sql",\n  "is_input": false\n}',
+        detail:
+          '{\n  "command": "dropdb app_test && createdb app_test && psql app_test < schema.sql",\n  "is_input": false\n}',
         risk: 'HIGH' as const,
       },
     ],
@@ -249,7 +250,9 @@ async function screenshots(browser: Browser): Promise<string[]> {
             ...pendingControls,
             pendingActions: [],
             rejected: true,
-            outbox: [{ id: 'out-1', text: 'Use the staging database instead.', state: 'sending', reason: null }],
+            outbox: [
+              { id: 'out-1', text: 'Use the staging database instead.', state: 'sending', reason: null },
+            ],
           },
         }),
       ),
