@@ -40,14 +40,16 @@ interface Followed {
   lease: FeedLease;
   status: string | undefined;
   subscription: { dispose(): void };
-  /** Lets go of a conversation that stays idle or paused. */
+  /** Takes the feed's word when the agent was expected to run and never said so. */
   releaseTimer: ReturnType<typeof setTimeout> | undefined;
   /** The feed's status when the user made the agent run: old news until the feed reports another. */
   stale: string | undefined;
+  /** The user made the agent run and it has not been seen running yet (a message passes through idle). */
+  expectRun: boolean;
 }
 
-/** An idle or paused conversation's feed is let go after this long (a reply usually comes sooner). */
-const IDLE_RELEASE_MS = 30_000;
+/** How long the agent may take to start after the user made it run before the watch takes the feed's word. */
+const EXPECT_RUN_MS = 30_000;
 
 export interface ConversationWatchDeps {
   store: OpenHandsStore;
@@ -56,7 +58,7 @@ export interface ConversationWatchDeps {
   scope(): NotificationScope;
   /** Secrets that must not reach a notification (the API key). */
   secrets(): readonly (string | undefined)[];
-  idleReleaseMs?: number;
+  expectRunMs?: number;
 }
 
 export class ConversationWatch implements vscode.Disposable {
@@ -166,6 +168,7 @@ export class ConversationWatch implements vscode.Disposable {
         subscription: lease.feed.onState((state) => this.statusChanged(id, state.executionStatus)),
         releaseTimer: undefined,
         stale: undefined,
+        expectRun: false,
       };
       this.followed.set(id, followed);
       if (!working) {
@@ -178,6 +181,7 @@ export class ConversationWatch implements vscode.Disposable {
     }
     if (!working) return;
     followed.stale = followed.lease.feed.current.executionStatus;
+    followed.expectRun = true;
     // the feed says how it goes from here; if it never says anything (the call failed), take its word
     // as it stands then, quietly
     this.clearTimer(followed);
@@ -185,17 +189,20 @@ export class ConversationWatch implements vscode.Disposable {
     current.releaseTimer = setTimeout(() => {
       current.releaseTimer = undefined;
       this.adopt(id, current.lease.feed.current.executionStatus);
-    }, this.deps.idleReleaseMs ?? IDLE_RELEASE_MS);
+    }, this.deps.expectRunMs ?? EXPECT_RUN_MS);
   }
 
   /** Takes the feed's status as it is, without a notification, and lets go when nothing is under way. */
   private adopt(id: string, status: string | undefined): void {
     const followed = this.followed.get(id);
-    if (!followed || status === undefined || followed.status === status) return;
+    if (!followed) return;
     followed.stale = undefined;
-    followed.status = status;
-    this.changed.fire();
-    this.scheduleRelease(id, followed, status);
+    followed.expectRun = false;
+    if (status !== undefined && followed.status !== status) {
+      followed.status = status;
+      this.changed.fire();
+    }
+    this.scheduleRelease(id, followed, followed.status ?? 'unknown');
   }
 
   private clearTimer(followed: Followed): void {
@@ -203,14 +210,19 @@ export class ConversationWatch implements vscode.Disposable {
     followed.releaseTimer = undefined;
   }
 
+  /**
+   * The feed is held while the agent works (or is about to: `expectRun`), and let go as soon as it
+   * does not (after the listeners ran: the feed's last events are still readable for a notification).
+   */
   private scheduleRelease(id: string, followed: Followed, status: string): void {
-    this.clearTimer(followed);
-    if (DONE.has(status)) {
-      // after the listeners ran: the feed's last events are still readable for the notification
-      setTimeout(() => this.release(id), 0);
-    } else if (!WORKING.has(status)) {
-      followed.releaseTimer = setTimeout(() => this.release(id), this.deps.idleReleaseMs ?? IDLE_RELEASE_MS);
+    if (WORKING.has(status)) {
+      followed.expectRun = false;
+      this.clearTimer(followed);
+      return;
     }
+    if (followed.expectRun && !DONE.has(status)) return;
+    this.clearTimer(followed);
+    setTimeout(() => this.release(id), 0);
   }
 
   private statusChanged(id: string, status: string | undefined): void {
