@@ -64,6 +64,12 @@ export const agentDouble = {
     control(serverUrl, 'POST', `conversations/${id}/drop`, { refuseMs }),
   sockets: async (serverUrl: string, id: string) =>
     (await control<{ count: number }>(serverUrl, 'GET', `conversations/${id}/sockets`)).count,
+  /** Changes the double's tunables (e.g. `agentStepMs`, the pause between the scripted agent's steps). */
+  options: (serverUrl: string, patch: { agentStepMs?: number }) =>
+    control(serverUrl, 'POST', 'options', patch),
+  /** The conversation's stored events, in storage order. */
+  events: (serverUrl: string, id: string) =>
+    control<Record<string, unknown>[]>(serverUrl, 'GET', `conversations/${id}/events`),
 };
 
 /** A user message, an agent's terminal command with its output, as the agent server stores them. */

@@ -7,6 +7,7 @@ import { newConversationSteps } from './newConversation.steps';
 import { openHandsViewSteps } from './openhands-view.steps';
 import type { StepRunner } from './runner';
 import { sidebarStateSteps } from './sidebar-states.steps';
+import { steeringSteps } from './steering.steps';
 import { themeSteps } from './theme.steps';
 import { plainHttpSteps, trustSteps } from './trust.steps';
 import { workbenchSteps } from './workbench.steps';
@@ -19,6 +20,7 @@ export function defineSteps(runner: StepRunner, ctx: E2EContext): void {
   sidebarStateSteps(runner, ctx);
   mcpFormSteps(runner, ctx);
   conversationPanelSteps(runner, ctx);
+  steeringSteps(runner, ctx);
   trustSteps(runner, ctx);
   plainHttpSteps(runner, ctx);
   // last: it leaves the workbench in a dark theme
