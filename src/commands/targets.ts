@@ -83,7 +83,8 @@ export async function resolveConversation(
       detail: conversation.id,
       conversation,
     })),
-    { title, matchOnDetail: true },
+    // a webview taking the focus back as the palette closes must not close the pick
+    { title, matchOnDetail: true, ignoreFocusOut: true },
   );
   return chosen?.conversation;
 }

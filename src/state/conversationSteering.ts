@@ -144,12 +144,13 @@ export class ConversationSteering {
   private async resumeAndReach(conversationId: string, options: SendOptions): Promise<AgentServerClient> {
     options.onStep?.('resuming');
     const conversation = await this.read(conversationId, options.signal);
-    const sandboxId = conversation.sandbox_id;
-    const sandbox =
-      this.store.findSandbox(sandboxId) ??
-      (await this.connection.requireClient().getSandboxes([sandboxId], { signal: options.signal }))[0];
+    // the sandbox as the server says it now (the polled list may not know it was paused)
+    const [sandbox] = await this.connection
+      .requireClient()
+      .getSandboxes([conversation.sandbox_id], { signal: options.signal });
     if (!sandbox) throw new SteeringError(vscode.l10n.t('The sandbox of this conversation is gone.'));
-    if (sandbox.status !== 'RUNNING') {
+    this.store.upsertSandbox(sandbox);
+    if (sandbox.status !== 'RUNNING' || conversation.sandbox_status !== 'RUNNING') {
       const outcome = await this.actions.resume(sandbox);
       if (!outcome.ok) throw new SteeringError(outcome.message);
     }

@@ -139,6 +139,7 @@ export class ConversationWatch implements vscode.Disposable {
       this.changed.fire();
       return;
     }
+    const waitingBefore = this.waiting().join(' ');
     for (const conversation of this.deps.store.conversations) {
       const id = normalizeUuid(conversation.id);
       if (this.followed.has(id)) continue;
@@ -152,7 +153,8 @@ export class ConversationWatch implements vscode.Disposable {
       if (this.staleWorking.has(id)) continue;
       this.follow(id, conversation.execution_status ?? undefined);
     }
-    this.changed.fire();
+    // the trees redraw on the store's change anyway: only news of the watch's own is worth another
+    if (this.waiting().join(' ') !== waitingBefore) this.changed.fire();
   }
 
   private follow(id: string, knownStatus: string | undefined, working = false): void {
