@@ -6,7 +6,6 @@
 //     (test/real/vscode.steps.ts), a screenshot per step in .artifacts/screenshots/real/.
 // Prints `N passed, N failed` over both. Everything it started is stopped by process group, also on
 // Ctrl-C and on failure.
-import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { REAL_ENV } from '../../test/real/env';
@@ -20,6 +19,7 @@ import { startCodeServer } from '../vscode/code-server';
 import { recordConsole } from '../vscode/console-log';
 import { since } from '../vscode/elapsed';
 import { ROOT, RUNS_DIR, SCREENSHOTS_DIR } from '../vscode/paths';
+import { killGroup, spawnGroup } from '../vscode/process-group';
 import { provision } from '../vscode/provision';
 import { screenshot } from '../vscode/workbench';
 import { workbenchUrl } from '../vscode/workbench-url';
@@ -30,14 +30,28 @@ import { ensureOpenHands, installedVersions } from './venv';
 const ARTIFACTS_NAME = 'real';
 const REAL_SCREENSHOTS = path.join(SCREENSHOTS_DIR, 'real');
 const CLIENT_SUITE = path.join(ROOT, 'test', 'real', 'client.real.test.ts');
+/**
+ * The whole client suite normally takes 2-3 minutes; past this it is stopped and counted as failed.
+ * (mocha's per-test timeout cannot fire while the event loop is blocked: a failing `assert.ok(x)`
+ * without a message under tsx once did that, Node 20 re-parsing the source for ever.)
+ */
+const CLIENT_SUITE_DEADLINE_MS = 20 * 60_000;
 
 interface Counts {
   passed: number;
   failed: number;
 }
 
-/** Runs the mocha suite in a child process (its own output on our stdout) and reads its tallies. */
-function runClientSuite(server: RealOpenHands, llmBaseUrl: string, logFile: string): Promise<Counts> {
+/**
+ * Runs the mocha suite in a child process group (its own output on our stdout) and reads its tallies.
+ * The group is stopped at the deadline and by the cleanup (Ctrl-C, SIGTERM).
+ */
+function runClientSuite(
+  cleanup: Cleanup,
+  server: RealOpenHands,
+  llmBaseUrl: string,
+  logFile: string,
+): Promise<Counts> {
   const mocha = path.join(ROOT, 'node_modules', 'mocha', 'bin', 'mocha.js');
   const args = [
     mocha,
@@ -51,7 +65,7 @@ function runClientSuite(server: RealOpenHands, llmBaseUrl: string, logFile: stri
     CLIENT_SUITE,
   ];
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, args, {
+    const child = spawnGroup(process.execPath, args, {
       cwd: ROOT,
       env: {
         ...process.env,
@@ -61,22 +75,36 @@ function runClientSuite(server: RealOpenHands, llmBaseUrl: string, logFile: stri
       },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
+    const pid = child.pid as number;
+    cleanup.add('client suite', () => killGroup(pid));
     let output = '';
+    let timedOut = false;
+    const deadline = setTimeout(() => {
+      timedOut = true;
+      const line = `[real] the client suite ran past ${CLIENT_SUITE_DEADLINE_MS / 60_000} min: stopped\n`;
+      output += line;
+      process.stdout.write(line);
+      void killGroup(pid);
+    }, CLIENT_SUITE_DEADLINE_MS);
     const log = fs.createWriteStream(logFile);
     for (const stream of [child.stdout, child.stderr]) {
-      stream.on('data', (chunk: Buffer) => {
+      stream?.on('data', (chunk: Buffer) => {
         output += chunk.toString();
         log.write(chunk);
         process.stdout.write(chunk);
       });
     }
-    child.once('error', reject);
+    child.once('error', (error) => {
+      clearTimeout(deadline);
+      reject(error);
+    });
     child.once('exit', () => {
+      clearTimeout(deadline);
       log.end();
       const passed = Number(/(\d+) passing/.exec(output)?.[1] ?? 0);
       const failed = Number(/(\d+) failing/.exec(output)?.[1] ?? 0);
-      // a suite that did not even load counts as one failure, never as zero tests
-      resolve(passed + failed === 0 ? { passed: 0, failed: 1 } : { passed, failed });
+      // a suite that did not even load, or was stopped, counts as one failure more, never as zero tests
+      resolve(passed + failed === 0 || timedOut ? { passed, failed: failed + 1 } : { passed, failed });
     });
   });
 }
@@ -143,7 +171,12 @@ async function main(): Promise<number> {
     log(`[real] OpenHands app server pid ${server.pid} at ${server.url} (${since(step)})`);
 
     step = Date.now();
-    const client = await runClientSuite(server, llm.baseUrl, path.join(artifacts, 'client-suite.log'));
+    const client = await runClientSuite(
+      cleanup,
+      server,
+      llm.baseUrl,
+      path.join(artifacts, 'client-suite.log'),
+    );
     log(`[real] client suite: ${client.passed} passed, ${client.failed} failed (${since(step)})`);
     totals.passed += client.passed;
     totals.failed += client.failed;

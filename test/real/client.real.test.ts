@@ -1,7 +1,11 @@
 // The client suite's real-server part: every OpenHandsClient method, over HTTP, against the real
-// OpenHands app server (openhands-ai 1.11.0, local process sandboxes) with the scripted LLM. Run by
+// OpenHands app server (openhands-ai 1.11.0, local process sandboxes) with the scripted LLM, and the
+// agent server's controls (AgentServerClient: a follow-up message, run, pause, interrupt, confirmation
+// policy, accept and reject) with the event feed following along. Run by
 // scripts/real-openhands/run-tests.ts (`npm run test:real`), which starts both and sets the environment.
 // The tests run in order and share what they create: each sandbox is a real agent-server process.
+// Every `assert.ok` carries a message: without one, a failing call under tsx can hang Node 20 for ever
+// (it re-reads the source to build the message, at positions that do not match the TypeScript file).
 import * as assert from 'node:assert/strict';
 import {
   AgentServerClient,
@@ -15,7 +19,17 @@ import {
 import { Transcript } from '../../src/webviews/conversation/host/transcript';
 import type { AppConversation, AppConversationStartTask, SandboxInfo } from '../../src/api/models';
 import { agentEvents, realRequest, realServerEnv, sleep, type RealServerEnv } from './env';
-import { SCRIPTED_COMMAND, SCRIPTED_FILE, SCRIPTED_FILE_TEXT, SCRIPTED_FINISH } from './scriptedLlm';
+import {
+  SCRIPTED_COMMAND,
+  SCRIPTED_FILE,
+  SCRIPTED_FILE_TEXT,
+  SCRIPTED_FINISH,
+  SCRIPTED_FOLLOW_UP_COMMAND,
+  SCRIPTED_FOLLOW_UP_FINISH,
+  SCRIPTED_REJECTED_FINISH,
+  SCRIPTED_SLOW,
+  SCRIPTED_SLOW_MS,
+} from './scriptedLlm';
 import { FormSave } from '../../src/webviews/mcpForm/host/formSave';
 import { emptyFormSecrets, type FormSecrets } from '../../src/webviews/mcpForm/host/formStorage';
 import type { FormModel } from '../../src/webviews/mcpForm/shared/formSchema';
@@ -23,6 +37,8 @@ import { ENGLISH_STRINGS } from '../../src/webviews/mcpForm/shared/uiStrings';
 import { draftFromModel, toProtocolDraft } from '../../src/webviews/mcpForm/webview/editorDraft';
 
 const MESSAGE = 'Run one shell command for the VS Code client test, then finish.';
+const FOLLOW_UP = 'Now run the follow-up command, then finish.';
+const SLOW_FOLLOW_UP = `${SCRIPTED_SLOW} Run the follow-up command, taking your time.`;
 
 /** `call` may throw before returning a promise (the client checks arguments synchronously). */
 async function rejection(call: () => Promise<unknown>): Promise<ApiError> {
@@ -52,6 +68,140 @@ async function until<T>(what: string, probe: () => Promise<T | undefined>, timeo
   }
 }
 
+/** The fields of the agent server's events these tests read (events are loose objects). */
+interface EventView {
+  id: string;
+  kind: string;
+  source: string;
+  key?: string;
+  value?: unknown;
+  action?: { kind?: string; command?: string; message?: string };
+  observation?: { kind?: string; exit_code?: number; content?: { text?: string }[] };
+  action_id?: string;
+  tool_name?: string;
+  rejection_reason?: string;
+  rejection_source?: string;
+  llm_message?: { role?: string; content?: { text?: string }[] };
+}
+
+const view = (event: AgentEvent) => event as unknown as EventView;
+
+/** Every stored event of a conversation in storage order, read page by page with `searchEvents`. */
+async function storedEvents(agent: AgentServerClient): Promise<EventView[]> {
+  const events: EventView[] = [];
+  const ids = new Set<string>();
+  const pages = new Set<string>();
+  let pageId: string | undefined;
+  for (;;) {
+    const page = await agent.searchEvents({ pageId, limit: 100 });
+    for (const event of page.items) {
+      if (ids.has(event.id)) continue;
+      ids.add(event.id);
+      events.push(view(event));
+    }
+    const next = page.next_page_id ?? undefined;
+    if (next === undefined || pages.has(next)) return events;
+    pages.add(next);
+    pageId = next;
+  }
+}
+
+const statusesIn = (events: EventView[]) =>
+  events.flatMap((e) =>
+    e.kind === 'ConversationStateUpdateEvent' && e.key === 'execution_status' ? [String(e.value)] : [],
+  );
+const actionsIn = (events: EventView[]) => events.filter((e) => e.kind === 'ActionEvent');
+const observationOf = (events: EventView[], action: EventView) =>
+  events.find((e) => e.kind === 'ObservationEvent' && e.action_id === action.id);
+const textOf = (content: { text?: string }[] | undefined) =>
+  (content ?? []).map((c) => c.text ?? '').join('');
+
+/**
+ * One conversation's agent server, driven with `AgentServerClient` and followed live with an
+ * `EventFeed` (the panel's feed), as the extension does.
+ */
+interface Driven {
+  agent: AgentServerClient;
+  feed: EventFeed;
+  logs: string[];
+}
+
+/**
+ * Follows the conversation and waits until the feed is live with its whole history before the test
+ * acts on it. (Acting at once races the feed's first history read: a state update that arrives on
+ * the socket while the feed pages its history is also in that page, and as a duplicate it then never
+ * updates the feed's status or policy.)
+ */
+async function drive(conversation: AppConversation): Promise<Driven> {
+  const endpoint = agentEndpointOf(conversation);
+  assert.ok(endpoint?.sessionApiKey, 'a running conversation has an agent-server URL and key');
+  const agent = new AgentServerClient({ endpoint, timeoutMs: 30_000 });
+  const logs: string[] = [];
+  const feed = new EventFeed({
+    resolve: async () => ({ endpoint }),
+    clientFor: (target) => new AgentServerClient({ endpoint: target, timeoutMs: 30_000 }),
+    log: (line) => logs.push(line),
+  });
+  feed.start();
+  try {
+    await until(
+      'the feed is live with the whole history',
+      async () => (feed.current.status === 'live' && feed.current.historyComplete ? true : undefined),
+      30_000,
+    );
+  } catch (error) {
+    feed.dispose();
+    throw error;
+  }
+  return { agent, feed, logs };
+}
+
+async function status(agent: AgentServerClient): Promise<string | null> {
+  return (await agent.getConversation()).execution_status;
+}
+
+function untilStatus(agent: AgentServerClient, wanted: string, timeoutMs = 60_000): Promise<true> {
+  return until(
+    `execution_status ${wanted}`,
+    async () => ((await status(agent)) === wanted ? true : undefined),
+    timeoutMs,
+  );
+}
+
+/** Waits until the stored events from `from` on satisfy `done`; returns those events. */
+function untilEvents(
+  what: string,
+  agent: AgentServerClient,
+  from: number,
+  done: (added: EventView[]) => boolean,
+  timeoutMs = 60_000,
+): Promise<EventView[]> {
+  return until(
+    what,
+    async () => {
+      const added = (await storedEvents(agent)).slice(from);
+      return done(added) ? added : undefined;
+    },
+    timeoutMs,
+  );
+}
+
+/** The live feed caught up: the status the server reports and every stored event, once. */
+async function feedCaughtUp(driven: Driven, wanted: string): Promise<void> {
+  const count = await driven.agent.countEvents();
+  await until(
+    `the feed at ${wanted} with ${count} events`,
+    async () =>
+      driven.feed.current.status === 'live' &&
+      driven.feed.current.executionStatus === wanted &&
+      driven.feed.events.size === count
+        ? true
+        : undefined,
+    15_000,
+  );
+  assert.deepEqual(driven.logs, [], 'no feed problems along the way');
+}
+
 describe('OpenHandsClient against the real OpenHands app server', function () {
   this.timeout(180_000);
   let env: RealServerEnv;
@@ -77,7 +227,7 @@ describe('OpenHandsClient against the real OpenHands app server', function () {
   describe('sandbox specs', () => {
     it('searchSandboxSpecs lists the process spec (python -m openhands.agent_server)', async () => {
       const page = await client.searchSandboxSpecs();
-      assert.ok(page.items.length >= 1);
+      assert.ok(page.items.length >= 1, 'at least one sandbox spec');
       assert.equal(page.next_page_id, null);
       const spec = page.items[0]!;
       assert.match(spec.id, /agent-server/);
@@ -134,7 +284,10 @@ describe('OpenHandsClient against the real OpenHands app server', function () {
       const [paused] = await client.getSandboxes([sandbox.id]);
       assert.equal(paused?.status, 'PAUSED');
       assert.equal(paused?.session_api_key, null);
-      assert.ok(paused?.exposed_urls === null || paused?.exposed_urls.length === 0);
+      assert.ok(
+        paused?.exposed_urls === null || paused?.exposed_urls.length === 0,
+        'no exposed URLs while paused',
+      );
     });
 
     it('resumeSandbox resumes it: RUNNING again', async () => {
@@ -147,7 +300,7 @@ describe('OpenHandsClient against the real OpenHands app server', function () {
         },
         30_000,
       );
-      assert.ok(resumed.session_api_key);
+      assert.ok(resumed.session_api_key, 'a resumed sandbox has a session key');
     });
 
     it('pause, resume and delete of an unknown sandbox are 404 not_found', async () => {
@@ -190,7 +343,7 @@ describe('OpenHandsClient against the real OpenHands app server', function () {
     it('getConversations returns it (and null for an unknown id)', async () => {
       const unknown = '0'.repeat(32);
       const [found, missing] = await client.getConversations([task.app_conversation_id!, unknown]);
-      assert.ok(found);
+      assert.ok(found, 'the conversation is found');
       assert.equal(missing, null);
       conversation = found;
       assert.equal(conversation.sandbox_id, sandbox.id);
@@ -248,14 +401,14 @@ describe('OpenHandsClient against the real OpenHands app server', function () {
         const user = rows.find((row) => row.kind === 'message' && row.role === 'user');
         assert.ok(user?.kind === 'message' && user.markdown === MESSAGE, 'the user message');
         const terminal = rows.find((row) => row.kind === 'action' && row.terminal);
-        assert.ok(terminal?.kind === 'action' && terminal.terminal);
+        assert.ok(terminal?.kind === 'action' && terminal.terminal, 'a terminal row');
         assert.equal(terminal.terminal.command, SCRIPTED_COMMAND);
         assert.match(terminal.terminal.output ?? '', /scripted-llm-was-here/);
         assert.equal(terminal.terminal.exitCode, 0);
         assert.equal(terminal.state, 'done');
         const edit = rows.find((row) => row.kind === 'action' && row.edit);
         assert.ok(edit?.kind === 'action' && edit.edit, 'the file edit');
-        assert.ok(edit.edit.path.endsWith(`/${SCRIPTED_FILE}`));
+        assert.ok(edit.edit.path.endsWith(`/${SCRIPTED_FILE}`), 'the edit row names the created file');
         assert.equal(edit.edit.created, true);
         assert.deepEqual(
           edit.edit.lines.map((line) => `${line.op}${line.text}`),
@@ -277,7 +430,7 @@ describe('OpenHandsClient against the real OpenHands app server', function () {
     it('the event socket: first-message auth is live at once, a wrong key is refused (4001)', async () => {
       const [current] = await client.getConversations([conversation.id]);
       const endpoint = current ? agentEndpointOf(current) : undefined;
-      assert.ok(endpoint);
+      assert.ok(endpoint, 'the conversation has an agent-server endpoint');
       const frames: AgentEvent[] = [];
       const socket = await openEventSocket({
         endpoint,
@@ -306,13 +459,13 @@ describe('OpenHandsClient against the real OpenHands app server', function () {
       );
       assert.equal(refusedQuery.kind, 'unauthorized');
       assert.equal(refusedQuery.status, 403, 'a wrong query key is a refused handshake');
-      assert.ok(!String(refusedQuery.message).includes('not-the-key'));
+      assert.ok(!String(refusedQuery.message).includes('not-the-key'), 'the refusal does not echo the key');
     });
 
     it('searchConversations lists it with its sandbox status; titleContains filters', async () => {
       const page = await client.searchConversations({ limit: 100 });
       const row = page.items.find((c) => c.id === conversation.id);
-      assert.ok(row);
+      assert.ok(row, 'the conversation is listed');
       assert.equal(row.sandbox_id, sandbox.id);
       assert.match(row.title ?? '', /^Conversation [0-9a-f]{5}$/);
       const filtered = await client.searchConversations({ titleContains: row.title!.slice(-5) });
@@ -325,7 +478,7 @@ describe('OpenHandsClient against the real OpenHands app server', function () {
     });
 
     it('countConversations counts it, with and without a filter', async () => {
-      assert.ok((await client.countConversations()) >= 1);
+      assert.ok((await client.countConversations()) >= 1, 'at least one conversation');
       assert.equal(await client.countConversations({ titleContains: 'no-such-title-anywhere' }), 0);
     });
 
@@ -365,9 +518,311 @@ describe('OpenHandsClient against the real OpenHands app server', function () {
     it('searchConversations pages with next_page_id', async () => {
       const first = await client.searchConversations({ limit: 1 });
       assert.equal(first.items.length, 1);
-      assert.ok(first.next_page_id);
+      assert.ok(first.next_page_id, 'a next page');
       const second = await client.searchConversations({ limit: 1, pageId: first.next_page_id });
       assert.notEqual(second.items[0]?.id, first.items[0]?.id);
+    });
+  });
+
+  describe('agent control on the agent server (AgentServerClient: send, run, pause, interrupt, confirmation)', () => {
+    let first: Driven | undefined;
+    let confirming: Driven | undefined;
+    let confirmingConversation: AppConversation;
+
+    after(() => {
+      first?.feed.dispose();
+      confirming?.feed.dispose();
+    });
+
+    it('sendMessage(text, true) on a finished conversation: the agent runs the follow-up command and finishes', async () => {
+      const [current] = await client.getConversations([conversation.id]);
+      assert.ok(current, 'the first conversation is found');
+      first = await drive(current);
+      const { agent } = first;
+      assert.equal(await status(agent), 'finished');
+      const before = (await storedEvents(agent)).length;
+      assert.deepEqual(await agent.sendMessage(FOLLOW_UP, true), { success: true });
+      const added = await untilEvents(
+        'the follow-up run finished',
+        agent,
+        before,
+        (events) => statusesIn(events).at(-1) === 'finished',
+      );
+      const user = added.find((e) => e.kind === 'MessageEvent' && e.source === 'user');
+      assert.equal(textOf(user?.llm_message?.content), FOLLOW_UP, 'the user message');
+      // a message to a finished conversation makes it idle first, then the run starts
+      assert.deepEqual(statusesIn(added), ['idle', 'running', 'finished']);
+      const actions = actionsIn(added);
+      assert.deepEqual(
+        actions.map((e) => e.action?.kind),
+        ['TerminalAction', 'FinishAction'],
+      );
+      const terminal = actions[0]!;
+      assert.equal(terminal.action?.command, SCRIPTED_FOLLOW_UP_COMMAND);
+      const observation = observationOf(added, terminal);
+      assert.equal(observation?.observation?.kind, 'TerminalObservation');
+      assert.equal(observation.observation.exit_code, 0);
+      assert.match(textOf(observation.observation.content), /scripted-follow-up-was-here/);
+      assert.equal(actions[1]?.action?.message, SCRIPTED_FOLLOW_UP_FINISH);
+      assert.equal(await status(agent), 'finished');
+
+      await feedCaughtUp(first, 'finished');
+      const transcript = new Transcript();
+      transcript.append(first.feed.events.events);
+      const terminals = transcript.all.flatMap((row) => (row.kind === 'action' && row.terminal ? [row] : []));
+      assert.deepEqual(
+        terminals.map((row) => [row.terminal?.command, row.terminal?.exitCode, row.state]),
+        [
+          [SCRIPTED_COMMAND, 0, 'done'],
+          [SCRIPTED_FOLLOW_UP_COMMAND, 0, 'done'],
+        ],
+      );
+      const last = transcript.all.at(-1);
+      assert.ok(
+        last?.kind === 'message' && last.role === 'agent' && last.markdown === SCRIPTED_FOLLOW_UP_FINISH,
+        'the follow-up finish message last',
+      );
+    });
+
+    it('run() while the agent runs is a 409; run() on a finished conversation is a no-op success', async () => {
+      assert.ok(first, 'the first conversation is driven');
+      const { agent } = first;
+      const before = (await storedEvents(agent)).length;
+      // the scripted LLM holds each answer of this turn back: the run is still on when run() comes
+      assert.deepEqual(await agent.sendMessage(SLOW_FOLLOW_UP, true), { success: true });
+      await untilStatus(agent, 'running', 10_000);
+      const refused = await rejection(() => agent.run());
+      assert.equal(refused.status, 409);
+      assert.equal(refused.kind, 'validation');
+      assert.match(refused.message, /already running/i);
+      const added = await untilEvents(
+        'the slow follow-up finished',
+        agent,
+        before,
+        (events) => statusesIn(events).at(-1) === 'finished',
+      );
+      assert.deepEqual(
+        actionsIn(added).map((e) => e.action?.kind),
+        ['TerminalAction', 'FinishAction'],
+        'the refused run() changed nothing in the run',
+      );
+
+      const count = await agent.countEvents();
+      assert.deepEqual(await agent.run(), { success: true });
+      await sleep(2000);
+      assert.equal(await status(agent), 'finished');
+      assert.equal(await agent.countEvents(), count, 'run() on a finished conversation stored nothing');
+      await feedCaughtUp(first, 'finished');
+    });
+
+    it('interrupt() while the model call is in flight: paused with an InterruptEvent; run() carries on to finished', async () => {
+      assert.ok(first, 'the first conversation is driven');
+      const { agent } = first;
+      const before = (await storedEvents(agent)).length;
+      assert.deepEqual(await agent.sendMessage(SLOW_FOLLOW_UP, true), { success: true });
+      await untilStatus(agent, 'running', 10_000);
+      await sleep(1000); // the model call has started and is held back by the scripted LLM
+      assert.deepEqual(await agent.interrupt(), { success: true });
+      const interrupted = await untilEvents(
+        'paused after the interrupt',
+        agent,
+        before,
+        (events) => statusesIn(events).at(-1) === 'paused',
+        10_000,
+      );
+      assert.ok(
+        interrupted.some((e) => e.kind === 'InterruptEvent' && e.source === 'user'),
+        `an InterruptEvent: ${interrupted.map((e) => e.kind).join(', ')}`,
+      );
+      assert.deepEqual(actionsIn(interrupted), [], 'the cancelled model call made no action');
+      await sleep(SCRIPTED_SLOW_MS);
+      assert.equal(await status(agent), 'paused', 'still paused once the held-back answer would have come');
+
+      assert.deepEqual(await agent.run(), { success: true });
+      const added = await untilEvents(
+        'finished after run()',
+        agent,
+        before,
+        (events) => statusesIn(events).at(-1) === 'finished',
+      );
+      assert.deepEqual(
+        actionsIn(added).map((e) => [e.action?.kind, e.action?.command ?? e.action?.message]),
+        [
+          ['TerminalAction', SCRIPTED_FOLLOW_UP_COMMAND],
+          ['FinishAction', SCRIPTED_FOLLOW_UP_FINISH],
+        ],
+      );
+      await feedCaughtUp(first, 'finished');
+    });
+
+    it('a conversation started without a message is idle; setConfirmationPolicy(AlwaysConfirm) holds', async () => {
+      const started = await client.createConversation({ sandbox_id: sandbox.id });
+      const ready = await client.waitForStartTask(started.id, { timeoutMs: 150_000, intervalMs: 1000 });
+      const [found] = await client.getConversations([ready.app_conversation_id!]);
+      assert.ok(found, 'the new conversation is found');
+      confirmingConversation = found;
+      confirming = await drive(confirmingConversation);
+      const { agent } = confirming;
+      const info = await agent.getConversation();
+      assert.equal(info.execution_status, 'idle');
+      assert.equal(info.confirmation_policy?.kind, 'NeverConfirm');
+      assert.deepEqual(await agent.setConfirmationPolicy({ kind: 'AlwaysConfirm' }), { success: true });
+      assert.equal((await agent.getConversation()).confirmation_policy?.kind, 'AlwaysConfirm');
+      const events = await storedEvents(agent);
+      const policy = events.find(
+        (e) => e.kind === 'ConversationStateUpdateEvent' && e.key === 'confirmation_policy',
+      );
+      assert.deepEqual(policy?.value, { kind: 'AlwaysConfirm' });
+      await until(
+        'the feed knows the policy',
+        async () => (confirming?.feed.current.confirmationPolicy === 'AlwaysConfirm' ? true : undefined),
+        15_000,
+      );
+      await feedCaughtUp(confirming, 'idle');
+    });
+
+    it('with AlwaysConfirm the terminal action waits: waiting_for_confirmation, an ActionEvent without observation', async () => {
+      assert.ok(confirming, 'the confirming conversation is driven');
+      const { agent } = confirming;
+      assert.deepEqual(await agent.sendMessage(MESSAGE, true), { success: true });
+      await untilStatus(agent, 'waiting_for_confirmation');
+      const events = await storedEvents(agent);
+      const actions = actionsIn(events);
+      // a lone think never waits; the terminal action does
+      assert.deepEqual(
+        actions.map((e) => e.action?.kind),
+        ['ThinkAction', 'TerminalAction'],
+      );
+      assert.ok(observationOf(events, actions[0]!), 'the think ran');
+      const terminal = actions[1]!;
+      assert.equal(terminal.action?.command, SCRIPTED_COMMAND);
+      assert.equal(observationOf(events, terminal), undefined, 'the terminal action has not run');
+      assert.ok(!events.some((e) => e.kind === 'UserRejectObservation'), 'nothing rejected yet');
+      assert.equal(statusesIn(events).at(-1), 'waiting_for_confirmation');
+
+      await feedCaughtUp(confirming, 'waiting_for_confirmation');
+      const transcript = new Transcript();
+      transcript.append(confirming.feed.events.events);
+      const row = transcript.all.find((r) => r.kind === 'action' && r.terminal);
+      assert.ok(row?.kind === 'action', 'a terminal action row');
+      assert.equal(row.state, 'awaiting', 'the panel shows the action as awaiting approval');
+    });
+
+    it('respondToConfirmation(false, reason): a UserRejectObservation with the reason, idle, and the agent stays idle', async () => {
+      assert.ok(confirming, 'the confirming conversation is driven');
+      const { agent } = confirming;
+      const before = await storedEvents(agent);
+      const terminal = actionsIn(before).at(-1)!;
+      const reason = 'The client test rejects this command.';
+      assert.deepEqual(await agent.respondToConfirmation(false, reason), { success: true });
+      await untilStatus(agent, 'idle', 10_000);
+      const added = await untilEvents('the rejection', agent, before.length, (events) =>
+        events.some((e) => e.kind === 'UserRejectObservation'),
+      );
+      const rejected = added.find((e) => e.kind === 'UserRejectObservation');
+      assert.equal(rejected?.action_id, terminal.id);
+      assert.equal(rejected.rejection_reason, reason);
+      assert.equal(rejected.rejection_source, 'user');
+      assert.equal(rejected.tool_name, 'terminal');
+      assert.deepEqual(statusesIn(added), ['idle']);
+
+      // the agent does not go on by itself
+      await sleep(2000);
+      const later = await storedEvents(agent);
+      assert.deepEqual(actionsIn(later.slice(before.length)), [], 'no new action');
+      assert.equal(observationOf(later, terminal), undefined, 'the rejected command never ran');
+      assert.equal(await status(agent), 'idle');
+
+      await feedCaughtUp(confirming, 'idle');
+      const transcript = new Transcript();
+      transcript.append(confirming.feed.events.events);
+      const row = transcript.all.find((r) => r.kind === 'action' && r.terminal);
+      assert.ok(row?.kind === 'action', 'a terminal action row');
+      assert.equal(row.state, 'rejected');
+      assert.equal(row.result, reason);
+    });
+
+    it('pause() while idle: paused, with a PauseEvent', async () => {
+      assert.ok(confirming, 'the confirming conversation is driven');
+      const { agent } = confirming;
+      const before = (await storedEvents(agent)).length;
+      assert.deepEqual(await agent.pause(), { success: true });
+      await untilStatus(agent, 'paused', 10_000);
+      const added = await untilEvents('the PauseEvent', agent, before, (events) =>
+        events.some((e) => e.kind === 'PauseEvent'),
+      );
+      assert.deepEqual(statusesIn(added), ['paused']);
+      assert.equal(added.find((e) => e.kind === 'PauseEvent')?.source, 'user');
+      assert.deepEqual(actionsIn(added), []);
+      await feedCaughtUp(confirming, 'paused');
+    });
+
+    it('a second message: a new terminal action waits; respondToConfirmation(true) runs it and the agent finishes', async () => {
+      assert.ok(confirming, 'the confirming conversation is driven');
+      const { agent } = confirming;
+      const before = (await storedEvents(agent)).length;
+      assert.deepEqual(await agent.sendMessage(FOLLOW_UP, true), { success: true });
+      const waiting = await untilEvents(
+        'the follow-up terminal action waits',
+        agent,
+        before,
+        (events) => statusesIn(events).at(-1) === 'waiting_for_confirmation',
+      );
+      assert.equal(await status(agent), 'waiting_for_confirmation');
+      const [terminal, ...more] = actionsIn(waiting);
+      assert.deepEqual(more, []);
+      assert.equal(terminal?.action?.command, SCRIPTED_FOLLOW_UP_COMMAND);
+      assert.equal(observationOf(waiting, terminal), undefined);
+
+      assert.deepEqual(await agent.respondToConfirmation(true), { success: true });
+      const added = await untilEvents(
+        'finished after the accept',
+        agent,
+        before,
+        (events) => statusesIn(events).at(-1) === 'finished',
+      );
+      const observation = observationOf(added, terminal);
+      assert.equal(observation?.observation?.kind, 'TerminalObservation');
+      assert.equal(observation.observation.exit_code, 0);
+      assert.match(textOf(observation.observation.content), /scripted-follow-up-was-here/);
+      assert.deepEqual(
+        actionsIn(added).map((e) => e.action?.kind),
+        ['TerminalAction', 'FinishAction'],
+        'a lone finish needs no confirmation',
+      );
+      assert.equal(actionsIn(added)[1]?.action?.message, SCRIPTED_FOLLOW_UP_FINISH);
+      assert.ok(!added.some((e) => e.kind === 'UserRejectObservation'), 'nothing rejected');
+      await feedCaughtUp(confirming, 'finished');
+    });
+
+    it('a rejection and then run(): the model reads "Action rejected" and finishes', async () => {
+      assert.ok(confirming, 'the confirming conversation is driven');
+      const { agent } = confirming;
+      const before = (await storedEvents(agent)).length;
+      assert.deepEqual(await agent.sendMessage(FOLLOW_UP, true), { success: true });
+      await untilEvents(
+        'the terminal action waits',
+        agent,
+        before,
+        (events) => statusesIn(events).at(-1) === 'waiting_for_confirmation',
+      );
+      assert.deepEqual(await agent.respondToConfirmation(false, 'not this time'), { success: true });
+      await untilStatus(agent, 'idle', 10_000);
+      assert.deepEqual(await agent.run(), { success: true });
+      const added = await untilEvents(
+        'finished after run()',
+        agent,
+        before,
+        (events) => statusesIn(events).at(-1) === 'finished',
+      );
+      const [terminal, finish, ...more] = actionsIn(added);
+      assert.deepEqual(more, []);
+      assert.equal(terminal?.action?.command, SCRIPTED_FOLLOW_UP_COMMAND);
+      assert.equal(observationOf(added, terminal), undefined, 'the rejected command never ran');
+      assert.equal(added.find((e) => e.kind === 'UserRejectObservation')?.rejection_reason, 'not this time');
+      assert.equal(finish?.action?.kind, 'FinishAction');
+      assert.equal(finish.action.message, SCRIPTED_REJECTED_FINISH);
+      await feedCaughtUp(confirming, 'finished');
     });
   });
 
@@ -416,7 +871,7 @@ describe('OpenHandsClient against the real OpenHands app server', function () {
       const save = async (draft: ReturnType<typeof toProtocolDraft>) => {
         const result = await form.save(env.url, draft, client);
         assert.equal(result.kind, 'saved', JSON.stringify(result));
-        assert.ok(result.kind === 'saved');
+        assert.ok(result.kind === 'saved', 'the save result is saved');
         assert.equal(result.outcome.mcp.status, 'synced', JSON.stringify(result.outcome));
         return result;
       };

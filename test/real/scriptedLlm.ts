@@ -1,5 +1,5 @@
 // An OpenAI-compatible chat-completions server on loopback that answers from a script, so the real
-// OpenHands agent loop runs with no model and no network: a `think` call, one shell command, then `finish`.
+// OpenHands agent loop runs with no model and no network.
 //
 // What the installed OpenHands (openhands-sdk 1.34.0, litellm 1.84.1) sends, read in its source:
 // - native tool calls for every model name (`LLM.native_tool_calling` defaults to true; prompt-mocked
@@ -8,8 +8,17 @@
 //   answers are streamed as `chat.completion.chunk` server-sent events ending in `data: [DONE]`;
 //   non-streaming requests get one `chat.completion` object;
 // - the Chat Completions API for model names outside the GPT-5/Codex family (those use Responses).
-// The step is derived from the request itself (how many tool results it carries), so the server keeps
-// no per-conversation state and any number of conversations can run at once.
+//
+// The script (see `nextStep`), by what the request itself holds, so the server keeps no
+// per-conversation state and any number of conversations can run at once:
+// - the first user message: `think` → terminal `SCRIPTED_COMMAND` → file_editor create
+//   `SCRIPTED_FILE` → finish `SCRIPTED_FINISH`, by the number of tool results so far;
+// - every later user message (a follow-up): terminal `SCRIPTED_FOLLOW_UP_COMMAND` → finish
+//   `SCRIPTED_FOLLOW_UP_FINISH`, by the number of tool results since that message;
+// - a rejected action since the last user message (a tool result "Action rejected: …"):
+//   finish `SCRIPTED_REJECTED_FINISH`;
+// - while the last user message holds `SCRIPTED_SLOW`, every answer waits `SCRIPTED_SLOW_MS` first
+//   (the model call stays in flight: a run that can be seen running, paused or interrupted).
 import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
 
@@ -21,6 +30,15 @@ export const SCRIPTED_FINISH = 'Done: the scripted LLM ran one command.';
 /** The file the `file_editor` step creates in the sandbox's working folder (the shell step's `pwd`). */
 export const SCRIPTED_FILE = 'scripted-notes.md';
 export const SCRIPTED_FILE_TEXT = '# Notes\n\nwritten by the scripted LLM\n';
+/** What the terminal step of a follow-up message runs. */
+export const SCRIPTED_FOLLOW_UP_COMMAND = 'echo scripted-follow-up-was-here';
+export const SCRIPTED_FOLLOW_UP_FINISH = 'Done: the scripted LLM ran the follow-up command.';
+/** The finish after a rejected action. */
+export const SCRIPTED_REJECTED_FINISH =
+  'Understood: the action was rejected, so the scripted LLM stops here.';
+/** A user message holding this makes every answer of its turn wait `SCRIPTED_SLOW_MS`. */
+export const SCRIPTED_SLOW = '[scripted-llm: slow]';
+export const SCRIPTED_SLOW_MS = 4000;
 
 export interface ChatRequestSummary {
   stream: boolean;
@@ -28,6 +46,11 @@ export interface ChatRequestSummary {
   toolNames: string[];
   /** The reply's kind: a tool name, or `text` when the request offered no tools. */
   answered: string;
+  /** The user messages in the request, and the tool results since the last one. */
+  userMessages: number;
+  turnResults: number;
+  /** How long the answer was held back (`SCRIPTED_SLOW`), in ms. */
+  delayedMs?: number;
 }
 
 export interface ScriptedLlm {
@@ -77,16 +100,68 @@ function argumentsFor(tool: ToolSpec, ours: Record<string, unknown>): Record<str
   return args;
 }
 
-/** The script: think → one shell command → finish, by the number of tool results seen so far. */
+/** The text of a message's content (a string, or text parts). */
+function textOf(message: ChatMessage): string {
+  const { content } = message;
+  if (typeof content === 'string') return content;
+  if (Array.isArray(content)) {
+    return content
+      .map((part: unknown) =>
+        part && typeof part === 'object' && typeof (part as { text?: unknown }).text === 'string'
+          ? (part as { text: string }).text
+          : '',
+      )
+      .join('');
+  }
+  return '';
+}
+
+/** The messages since the last user message (all of them when there is none). */
+function currentTurn(messages: ChatMessage[]): ChatMessage[] {
+  for (let i = messages.length - 1; i >= 0; i--) {
+    if (messages[i]?.role === 'user') return messages.slice(i + 1);
+  }
+  return messages;
+}
+
+/** Whether the request's last user message asks for slow answers (`SCRIPTED_SLOW`). */
+export function wantsSlowAnswers(request: ChatRequest): boolean {
+  const messages = request.messages ?? [];
+  const user = [...messages].reverse().find((m) => m.role === 'user');
+  return user !== undefined && textOf(user).includes(SCRIPTED_SLOW);
+}
+
+/** The script (see the top of this file): the answer to this request. */
 export function nextStep(request: ChatRequest): ToolCall | { text: string } {
   const tools = request.tools ?? [];
   if (tools.length === 0) return { text: 'Scripted conversation' };
-  const toolResults = (request.messages ?? []).filter((m) => m.role === 'tool').length;
+  const messages = request.messages ?? [];
+  const turnResults = currentTurn(messages).filter((m) => m.role === 'tool');
+  const userMessages = messages.filter((m) => m.role === 'user').length;
   const think = toolNamed(tools, /^think$/);
   const shell = toolNamed(tools, /^(terminal|execute_bash|bash)$/);
   const editor = toolNamed(tools, /^(file_editor|str_replace_editor)$/);
   const finish = toolNamed(tools, /^finish$/);
+  const finishWith = (message: string): ToolCall | { text: string } =>
+    finish ? { name: 'finish', arguments: argumentsFor(finish, { message }) } : { text: message };
+
+  if (turnResults.some((m) => /Action rejected/.test(textOf(m)))) return finishWith(SCRIPTED_REJECTED_FINISH);
+
   const steps: ToolCall[] = [];
+  if (userMessages > 1) {
+    // a follow-up: one command, then finish
+    if (shell) {
+      steps.push({
+        name: shell.function?.name ?? 'terminal',
+        arguments: argumentsFor(shell, { command: SCRIPTED_FOLLOW_UP_COMMAND }),
+      });
+    }
+    if (finish) {
+      steps.push({ name: 'finish', arguments: argumentsFor(finish, { message: SCRIPTED_FOLLOW_UP_FINISH }) });
+    }
+    return steps[turnResults.length] ?? { text: SCRIPTED_FOLLOW_UP_FINISH };
+  }
+
   if (think) {
     steps.push({
       name: 'think',
@@ -100,7 +175,7 @@ export function nextStep(request: ChatRequest): ToolCall | { text: string } {
     });
   }
   // the editor wants an absolute path: the folder the shell step printed
-  const folder = shell ? workingFolder(request.messages ?? []) : undefined;
+  const folder = shell ? workingFolder(messages) : undefined;
   if (editor && folder) {
     steps.push({
       name: editor.function?.name ?? 'file_editor',
@@ -112,7 +187,7 @@ export function nextStep(request: ChatRequest): ToolCall | { text: string } {
     });
   }
   if (finish) steps.push({ name: 'finish', arguments: argumentsFor(finish, { message: SCRIPTED_FINISH }) });
-  return steps[toolResults] ?? { text: SCRIPTED_FINISH };
+  return steps[turnResults.length] ?? { text: SCRIPTED_FINISH };
 }
 
 /** The line after the marker in the shell step's result: what `pwd` printed. */
@@ -216,6 +291,21 @@ function chunks(model: string, step: ToolCall | { text: string }): object[] {
   ];
 }
 
+/** Waits `ms`, or until the client goes away (then true). */
+function holdBack(res: http.ServerResponse, ms: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const onClose = () => {
+      clearTimeout(timer);
+      resolve(true);
+    };
+    const timer = setTimeout(() => {
+      res.off('close', onClose);
+      resolve(false);
+    }, ms);
+    res.once('close', onClose);
+  });
+}
+
 function readBody(req: http.IncomingMessage): Promise<string> {
   return new Promise((resolve, reject) => {
     const parts: Buffer[] = [];
@@ -253,12 +343,23 @@ async function handle(
   }
   const model = request.model ?? 'scripted-llm';
   const step = nextStep(request);
-  requests.push({
+  const messages = request.messages ?? [];
+  const summary: ChatRequestSummary = {
     stream: request.stream === true,
     model,
     toolNames: (request.tools ?? []).map((t) => t.function?.name ?? '?'),
     answered: 'text' in step ? 'text' : step.name,
-  });
+    userMessages: messages.filter((m) => m.role === 'user').length,
+    turnResults: currentTurn(messages).filter((m) => m.role === 'tool').length,
+  };
+  requests.push(summary);
+  if (wantsSlowAnswers(request)) {
+    const started = Date.now();
+    // the caller may give up first (an interrupt cancels the model call): then nothing is sent
+    const gone = await holdBack(res, SCRIPTED_SLOW_MS);
+    summary.delayedMs = Date.now() - started;
+    if (gone) return;
+  }
   if (request.stream !== true) {
     sendJson(res, 200, completion(model, step));
     return;
