@@ -65,10 +65,13 @@ export class ConversationWatch implements vscode.Disposable {
   private readonly watched: Set<string>;
   private readonly followed = new Map<string, Followed>();
   /**
-   * Feeds let go while the polled list still said "working" (it lags behind the feed): the list must
-   * show the conversation not working before it is followed again on the list's word.
+   * What a feed said last when it was let go, and what the polled list said then: the list lags
+   * behind the feed, so until it says something else the feed's word stands (no badge for a
+   * conversation the user has already answered, no second follow of one that is done).
    */
-  private readonly staleWorking = new Set<string>();
+  private readonly settled = new Map<string, { status: string | undefined; listed: string | null }>();
+  /** The conversations waiting for the user when `onDidChange` last fired. */
+  private waitingShown = '';
   private readonly transitioned = new vscode.EventEmitter<ConversationTransition>();
   private readonly changed = new vscode.EventEmitter<void>();
   /** A watched conversation finished, waits for confirmation, failed or got stuck. */
@@ -97,7 +100,7 @@ export class ConversationWatch implements vscode.Disposable {
       this.watched.add(id);
       void this.deps.mementos.setWatchedConversations([...this.watched]);
     }
-    this.staleWorking.delete(id);
+    this.settled.delete(id);
     if (this.deps.scope() === 'off') return;
     this.follow(id, undefined, options.working ?? false);
   }
@@ -117,8 +120,12 @@ export class ConversationWatch implements vscode.Disposable {
 
   /** The conversation's execution status as its live feed says, or as the server last said. */
   statusOf(conversation: AppConversation): string | null {
-    const live = this.followed.get(normalizeUuid(conversation.id))?.status;
-    return live ?? conversation.execution_status ?? null;
+    const id = normalizeUuid(conversation.id);
+    const live = this.followed.get(id)?.status;
+    if (live) return live;
+    const settled = this.settled.get(id);
+    if (settled?.status && settled.listed === (conversation.execution_status ?? null)) return settled.status;
+    return conversation.execution_status ?? null;
   }
 
   /** Conversations waiting for the user (confirmation), among those the store knows or the watch follows. */
@@ -139,28 +146,32 @@ export class ConversationWatch implements vscode.Disposable {
       this.changed.fire();
       return;
     }
-    const waitingBefore = this.waiting().join(' ');
     for (const conversation of this.deps.store.conversations) {
       const id = normalizeUuid(conversation.id);
       if (this.followed.has(id)) continue;
+      const settled = this.settled.get(id);
+      if (settled && settled.listed !== (conversation.execution_status ?? null)) this.settled.delete(id);
       if (scope === 'watched' && !this.watched.has(id)) continue;
       const working =
         WORKING.has(conversation.execution_status ?? '') && conversation.sandbox_status === 'RUNNING';
-      if (!working) {
-        this.staleWorking.delete(id);
-        continue;
-      }
-      if (this.staleWorking.has(id)) continue;
-      this.follow(id, conversation.execution_status ?? undefined);
+      // on the list's word only when the list says something the feed did not
+      if (working && !this.settled.has(id)) this.follow(id, conversation.execution_status ?? undefined);
     }
-    // the trees redraw on the store's change anyway: only news of the watch's own is worth another
-    if (this.waiting().join(' ') !== waitingBefore) this.changed.fire();
+    this.changedIfWaiting();
+  }
+
+  /** The trees redraw on the store's change anyway: another redraw only when who waits changed. */
+  private changedIfWaiting(): void {
+    const waiting = this.waiting().sort().join(' ');
+    if (waiting === this.waitingShown) return;
+    this.waitingShown = waiting;
+    this.changed.fire();
   }
 
   private follow(id: string, knownStatus: string | undefined, working = false): void {
     let followed = this.followed.get(id);
     if (!followed) {
-      this.staleWorking.delete(id);
+      this.settled.delete(id);
       const lease = this.deps.feeds.acquire(id);
       const now = lease.feed.current.executionStatus;
       followed = {
@@ -266,7 +277,10 @@ export class ConversationWatch implements vscode.Disposable {
     this.clearTimer(followed);
     followed.subscription.dispose();
     followed.lease.dispose();
-    if (WORKING.has(this.deps.store.findConversation(id)?.execution_status ?? '')) this.staleWorking.add(id);
+    this.settled.set(id, {
+      status: followed.status,
+      listed: this.deps.store.findConversation(id)?.execution_status ?? null,
+    });
     this.changed.fire();
   }
 

@@ -231,7 +231,8 @@ export class EventFeed {
       const older = await this.readMissing(client);
       const buffered = this.pending ?? [];
       this.pending = undefined;
-      this.take(buffered);
+      // every buffered event says what the status is now, also one the history page held already
+      this.take(buffered, true);
       this.setState({ status: 'live', detail: undefined, retryAt: undefined });
       // until the history is whole (a first read stopped after its newest page, an earlier read of
       // older pages failed, or an earlier feed's events stop short of the start), older pages go on
@@ -359,9 +360,9 @@ export class EventFeed {
     else this.take([event]);
   }
 
-  private take(events: readonly AgentEvent[]): void {
+  private take(events: readonly AgentEvent[], followAll = false): void {
     const added = this.apply('end', events);
-    for (const event of added) this.follows(event);
+    for (const event of followAll ? events : added) this.follows(event);
   }
 
   private apply(at: 'start' | 'end', events: readonly AgentEvent[]): AgentEvent[] {

@@ -663,10 +663,17 @@ describe('conversation page composer in Chromium', function () {
       assert.equal(await h.page.isChecked('#confirm-mode'), false, 'NeverConfirm: off');
       await h.page.click('#confirm-mode');
       assert.deepEqual(await sent(h), [{ type: 'setConfirmation', on: true }]);
+      // the host works on it: the box shows the choice, not the old policy
+      await setHeader(h, withControls({ confirmationPolicy: 'NeverConfirm', busy: 'policy' }));
+      assert.equal(await h.page.isChecked('#confirm-mode'), true, 'the choice shows while the host works');
       await setHeader(h, withControls({ confirmationPolicy: 'AlwaysConfirm' }));
       assert.equal(await h.page.isChecked('#confirm-mode'), true);
       await h.page.click('#confirm-mode');
       assert.deepEqual((await sent(h)).slice(1), [{ type: 'setConfirmation', on: false }]);
+      // refused: once the host is done, the box shows the server's policy again
+      await setHeader(h, withControls({ confirmationPolicy: 'AlwaysConfirm', busy: 'policy' }));
+      await setHeader(h, withControls({ confirmationPolicy: 'AlwaysConfirm', error: 'refused' }));
+      assert.equal(await h.page.isChecked('#confirm-mode'), true, 'the server kept it on');
       await setHeader(h, withControls({ confirmationPolicy: 'ConfirmRisky' }));
       assert.equal(await h.page.isChecked('#confirm-mode'), true);
       assert.match(await label(h, '.confirm-mode'), /Ask before actions \(risky ones\)/);

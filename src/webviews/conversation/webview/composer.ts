@@ -19,6 +19,8 @@ export interface ComposerState {
   confirmRun: boolean;
   /** Why the last message was not sent (its text is back in the input). */
   note: string | null;
+  /** Confirmation mode as the user just set it, shown until the host has answered. */
+  wantedConfirmation?: boolean | null;
 }
 
 export interface ComposerActions {
@@ -63,7 +65,7 @@ export function composerView(state: ComposerState, actions: ComposerActions): Te
   const mode = sendMode(state);
   const pending = controls?.pendingActions ?? [];
   const policy = controls?.confirmationPolicy ?? null;
-  const confirming = policy !== null && policy !== 'NeverConfirm';
+  const confirming = state.wantedConfirmation ?? (policy !== null && policy !== 'NeverConfirm');
   const online = state.header?.feed === 'live';
   return html`${pending.length ? confirmationView(pending, state, actions, busy) : nothing}
     ${

@@ -65,6 +65,9 @@ class ConversationPage {
     confirmRun: false,
     note: null,
   };
+  /** Confirmation mode as the user just set it, until the host has answered. */
+  private wantedConfirmation: boolean | null = null;
+  private policyBusySeen = false;
   /** The pending actions (ids) "Send and Run" was shown for. */
   private confirmedFor = '';
   /** Failed messages already put back into the input. */
@@ -163,7 +166,11 @@ class ConversationPage {
     continueAgent: () => this.post({ type: 'continue' }),
     pause: () => this.post({ type: 'pause' }),
     stop: () => this.post({ type: 'stop' }),
-    setConfirmation: (on) => this.post({ type: 'setConfirmation', on }),
+    setConfirmation: (on) => {
+      // the box shows the choice until the server has the policy (or said no)
+      this.wantedConfirmation = on;
+      this.post({ type: 'setConfirmation', on });
+    },
   };
 
   constructor() {
@@ -291,6 +298,13 @@ class ConversationPage {
   private setHeader(header: Header): void {
     this.header = header;
     this.restoreFailed(header);
+    if (this.wantedConfirmation !== null) {
+      if (header.controls.busy === 'policy') this.policyBusySeen = true;
+      else if (this.policyBusySeen) {
+        this.wantedConfirmation = null;
+        this.policyBusySeen = false;
+      }
+    }
     // "Send and Run" was agreed for the actions shown then: other actions ask again
     const pendingIds = header.controls.pendingActions.map((action) => action.id).join(' ');
     if (this.composer.confirmRun && pendingIds !== this.confirmedFor)
@@ -395,7 +409,13 @@ class ConversationPage {
   }
 
   private renderComposer(): void {
-    render(composerView({ header: this.header, ...this.composer }, this.composerActions), this.composerEl);
+    render(
+      composerView(
+        { header: this.header, ...this.composer, wantedConfirmation: this.wantedConfirmation },
+        this.composerActions,
+      ),
+      this.composerEl,
+    );
   }
 
   private renderJump(): void {
