@@ -8,7 +8,7 @@
  * say each change once. No UI: `views/conversationNotifier.ts` and the views read it.
  */
 import * as vscode from 'vscode';
-import { normalizeUuid, scrubSecrets, type AgentEvent, type AppConversation } from '../api';
+import { messageText, normalizeUuid, scrubSecrets, type AgentEvent, type AppConversation } from '../api';
 import { showable } from '../api/serverText';
 import type { NotificationScope } from '../core/config';
 import type { MementoManager } from '../core/mementoManager';
@@ -301,14 +301,7 @@ function detailOf(status: AttentionStatus, events: readonly AgentEvent[]): strin
       const action = event['action'];
       if (isRecord(action) && action['kind'] === 'FinishAction') return stringOf(action['message']);
     }
-    if (event.kind === 'MessageEvent' && event.source === 'agent') {
-      const message = event['llm_message'];
-      const content = isRecord(message) ? message['content'] : undefined;
-      if (Array.isArray(content))
-        return content
-          .map((part) => (isRecord(part) && typeof part['text'] === 'string' ? part['text'] : ''))
-          .join(' ');
-    }
+    if (event.kind === 'MessageEvent' && event.source === 'agent') return messageText(event);
   }
   return undefined;
 }

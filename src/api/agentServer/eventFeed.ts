@@ -16,7 +16,7 @@ import type { TlsOptions } from '../transport';
 import type { AgentServerClient } from './agentServerClient';
 import type { AgentEndpoint } from './endpoint';
 import { EventLog, type EventLogChange } from './eventLog';
-import { isFullState, type AgentEvent } from './events';
+import { isFullState, isStatusUpdate, type AgentEvent } from './events';
 import { openEventSocket, type EventSocket, type EventSocketOptions, type SocketAuth } from './eventSocket';
 
 /** Where to follow the conversation now, or why there is nothing to follow. */
@@ -447,10 +447,6 @@ export class EventFeed {
     this.state = { ...this.state, ...patch };
     for (const listener of this.stateListeners) listener(this.state);
   }
-}
-
-function isStatusUpdate(event: AgentEvent): boolean {
-  return event.kind === 'ConversationStateUpdateEvent' && event['key'] === 'execution_status';
 }
 
 function isPolicyUpdate(event: AgentEvent): boolean {

@@ -50,3 +50,32 @@ export function isFullState(event: AgentEvent): boolean {
 export function isTransient(event: AgentEvent): boolean {
   return event.kind === 'StreamingDeltaEvent' || event.kind === 'ServerErrorEvent' || isFullState(event);
 }
+
+/** A change of the agent's execution status (stored; its `value` is the new status). */
+export function isStatusUpdate(event: AgentEvent): boolean {
+  return event.kind === 'ConversationStateUpdateEvent' && event['key'] === 'execution_status';
+}
+
+/** The text parts of an LLM content list (`[{type:'text', text}, …]`), or a bare string. */
+export function contentText(content: unknown): string {
+  if (typeof content === 'string') return content;
+  if (!Array.isArray(content)) return '';
+  return content
+    .map((part: unknown) =>
+      typeof part === 'object' &&
+      part !== null &&
+      typeof (part as Record<string, unknown>)['text'] === 'string'
+        ? String((part as Record<string, unknown>)['text'])
+        : '',
+    )
+    .filter(Boolean)
+    .join('\n');
+}
+
+/** The text of a message event (`llm_message.content`). */
+export function messageText(event: AgentEvent): string {
+  const message = event['llm_message'];
+  return typeof message === 'object' && message !== null && !Array.isArray(message)
+    ? contentText((message as Record<string, unknown>)['content'])
+    : '';
+}

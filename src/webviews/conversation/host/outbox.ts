@@ -4,7 +4,7 @@
  * user message event with the same text) arrives. One that fails stays, marked, until the page has
  * put its text back into the input, so a reload or a hidden page cannot lose it. Pure, no vscode.
  */
-import type { AgentEvent } from '../../../api/agentServer/events';
+import { messageText, type AgentEvent } from '../../../api/agentServer/events';
 import type { OutboxEntry } from '../shared/protocol';
 
 /** A sent message whose echo never comes (the feed is down) stops showing after this long. */
@@ -55,7 +55,7 @@ export class Outbox {
     let changed = false;
     for (const event of events) {
       if (event.kind !== 'MessageEvent' || event.source !== 'user') continue;
-      const text = messageText(event);
+      const text = messageText(event).trim();
       const index = this.entries.findIndex((entry) => entry.state !== 'failed' && entry.text.trim() === text);
       if (index < 0) continue;
       this.entries.splice(index, 1);
@@ -63,24 +63,4 @@ export class Outbox {
     }
     return changed;
   }
-}
-
-/** The text of a user message event, as the agent server stored it. */
-export function messageText(event: AgentEvent): string {
-  const message = event['llm_message'];
-  const content =
-    typeof message === 'object' && message !== null && !Array.isArray(message)
-      ? (message as Record<string, unknown>)['content']
-      : undefined;
-  if (!Array.isArray(content)) return '';
-  return content
-    .map((part: unknown) =>
-      typeof part === 'object' &&
-      part !== null &&
-      typeof (part as Record<string, unknown>)['text'] === 'string'
-        ? String((part as Record<string, unknown>)['text'])
-        : '',
-    )
-    .join('')
-    .trim();
 }

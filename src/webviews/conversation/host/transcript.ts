@@ -7,7 +7,7 @@
  * Texts are clipped here, before they travel to the page; `expand` builds a row whole.
  * No vscode import: unit-tested in Node.
  */
-import type { AgentEvent } from '../../../api/agentServer/events';
+import { contentText, isStatusUpdate, type AgentEvent } from '../../../api/agentServer/events';
 import {
   RISKS,
   type ActionRow,
@@ -450,16 +450,6 @@ function stringField(event: AgentEvent, key: string): string | undefined {
   return typeof value === 'string' ? value : undefined;
 }
 
-/** The text parts of an LLM content list (`[{type:'text', text}, …]`), or a bare string. */
-function contentText(content: unknown): string {
-  if (typeof content === 'string') return content;
-  if (!Array.isArray(content)) return '';
-  return content
-    .map((part) => (isRecord(part) && typeof part['text'] === 'string' ? part['text'] : ''))
-    .filter(Boolean)
-    .join('\n');
-}
-
 /**
  * The LLM's own summary, or one a reader can take in at a glance where the server made its own
  * (`"<tool>: <arguments JSON>"`, 1.34's fallback) for a tool the row already shows in full.
@@ -522,8 +512,4 @@ function dedupeChange(change: TranscriptChange): TranscriptChange {
     end: [...latest.values()],
     removed: change.removed,
   };
-}
-
-function isStatusUpdate(event: AgentEvent): boolean {
-  return event.kind === 'ConversationStateUpdateEvent' && event['key'] === 'execution_status';
 }
