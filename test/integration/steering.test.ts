@@ -57,17 +57,24 @@ describe('steering the agent from a real VS Code', function () {
    * the server is reset between tests, and what the extension holds of one (a kept transcript, the
    * watch) must not carry over into the next.
    */
-  const resting = (index: number): AppConversation => {
-    const candidates = t.api.store.conversations.filter(
-      (c) =>
-        c.sandbox_status === 'RUNNING' &&
-        (c.execution_status === 'finished' || c.execution_status === 'idle'),
-    );
-    assert.ok(
-      candidates.length > index,
-      `the seed has ${index + 1} resting conversations in running sandboxes`,
-    );
-    return candidates[index] as AppConversation;
+  const resting = async (index: number): Promise<AppConversation> => {
+    const candidates = () =>
+      t.api.store.conversations.filter(
+        (c) =>
+          c.sandbox_status === 'RUNNING' &&
+          (c.execution_status === 'finished' || c.execution_status === 'idle'),
+      );
+    // the list is read again until it shows the reset server (a resume in the test before may have
+    // paused another sandbox, and the list may still say so)
+    const found = await eventually(
+      async () => {
+        await t.api.store.refresh();
+        return candidates();
+      },
+      (list) => list.length > index,
+    ).catch(() => candidates());
+    assert.ok(found.length > index, `the seed has ${index + 1} resting conversations in running sandboxes`);
+    return found[index] as AppConversation;
   };
 
   async function openLive(id: string) {
@@ -88,7 +95,7 @@ describe('steering the agent from a real VS Code', function () {
   }
 
   it('a message from the panel shows as pending, is echoed, runs the agent to finished, and notifies once', async () => {
-    const conversation = resting(0);
+    const conversation = await resting(0);
     await openLive(conversation.id);
     await lookElsewhere();
     panels(t.api).sendFromWebview(conversation.id, {
@@ -137,7 +144,7 @@ describe('steering the agent from a real VS Code', function () {
   });
 
   it('confirmation on: the action waits with its arguments; the badge counts it; reject, then continue; then approve', async () => {
-    const conversation = resting(1);
+    const conversation = await resting(1);
     await openLive(conversation.id);
     panels(t.api).sendFromWebview(conversation.id, { type: 'setConfirmation', on: true });
     await eventually(
@@ -223,7 +230,7 @@ describe('steering the agent from a real VS Code', function () {
   });
 
   it('pause between steps, continue, a second continue is a quiet no-op, stop now', async () => {
-    const conversation = resting(2);
+    const conversation = await resting(2);
     await agentServer.setOptions({ agentStepMs: 1500 });
     await openLive(conversation.id);
     panels(t.api).sendFromWebview(conversation.id, { type: 'send', text: 'Take your time', resume: false });
@@ -265,7 +272,7 @@ describe('steering the agent from a real VS Code', function () {
   });
 
   it('resume and send: a paused sandbox is resumed, its agent server waited for, then the message sent', async () => {
-    const conversation = resting(3);
+    const conversation = await resting(3);
     assert.equal(
       await vscode.commands.executeCommand('openhands.pauseSandbox', conversation.sandbox_id),
       true,
@@ -301,7 +308,7 @@ describe('steering the agent from a real VS Code', function () {
   });
 
   it('a message that cannot be sent comes back with the reason', async () => {
-    const conversation = resting(4);
+    const conversation = await resting(4);
     assert.equal(
       await vscode.commands.executeCommand('openhands.pauseSandbox', conversation.sandbox_id),
       true,
@@ -321,7 +328,7 @@ describe('steering the agent from a real VS Code', function () {
   });
 
   it('Send Message from the palette (by id) and Send Selection with the code after the instruction', async () => {
-    const conversation = resting(5);
+    const conversation = await resting(5);
     const sent = await vscode.commands.executeCommand('openhands.sendMessage', {
       conversationId: conversation.id,
       message: 'From the palette',
@@ -392,7 +399,7 @@ describe('steering the agent from a real VS Code', function () {
 
   it('notifications off: no notification, and no feed held for watching', async () => {
     await setSetting('notifications', 'off');
-    const conversation = resting(6);
+    const conversation = await resting(6);
     assert.equal(
       await vscode.commands.executeCommand('openhands.sendMessage', {
         conversationId: conversation.id,
