@@ -6,7 +6,6 @@
 // reject, Pause, Stop, Continue, confirmation mode) and hostile texts from the host shown as text.
 // Skipped only when /usr/bin/chromium is absent.
 import assert from 'node:assert/strict';
-import type { Browser } from 'playwright-core';
 import type {
   Controls,
   Header,
@@ -15,15 +14,8 @@ import type {
   WebviewToHost,
 } from '../../../src/webviews/conversation/shared/protocol';
 import { header, resendMessages } from './fixtureRows';
-import {
-  buildPage,
-  hasChromium,
-  launchChromium,
-  openHarness,
-  type Harness,
-  type HarnessOptions,
-  type HarnessWindow,
-} from './harness';
+import { type Harness, type HarnessOptions, type HarnessWindow } from './harness';
+import { usePages } from './pageSuite';
 
 const EPOCH = 1_700_000_000_000;
 /** The page saves its state this long after a change (main.ts PERSIST_DELAY_MS), plus a margin. */
@@ -63,39 +55,13 @@ function outbox(
 
 describe('conversation page composer in Chromium', function () {
   this.timeout(60_000);
-  let browser: Browser | undefined;
-  let dir = '';
-  const open: Harness[] = [];
+  const pages = usePages();
   /** The state each page was opened with (what getState returns until it calls setState). */
   const given = new Map<Harness, unknown>();
-
-  before(async function () {
-    if (!hasChromium()) return this.skip();
-    dir = await buildPage();
-    browser = await launchChromium();
-  });
-
-  after(async () => {
-    await browser?.close();
-  });
-
-  afterEach(async () => {
-    for (const harness of open.splice(0)) {
-      // whatever the test did, the page stayed within its CSP, threw nothing and posted only valid messages
-      const seen = await harness.page.evaluate(() => (window as unknown as HarnessWindow).__harness);
-      assert.deepEqual(seen.violations, [], 'CSP violations');
-      assert.deepEqual(seen.errors, [], 'page errors');
-      assert.equal(seen.acquired, 1, 'acquireVsCodeApi once');
-      assert.deepEqual(harness.foreignRequests, [], 'requests outside the page');
-      given.delete(harness);
-      await harness.close();
-    }
-  });
+  afterEach(() => given.clear());
 
   async function page(options: Omit<HarnessOptions, 'browser' | 'dir'> = {}): Promise<Harness> {
-    if (!browser) throw new Error('no browser');
-    const harness = await openHarness({ browser, dir, ...options });
-    open.push(harness);
+    const harness = await pages.page(options);
     given.set(harness, options.initialState);
     return harness;
   }

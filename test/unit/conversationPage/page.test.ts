@@ -4,19 +4,11 @@
 // rows near the viewport, stuck to the bottom, the reader's place kept when rows arrive above and
 // below, "↓ N new"), and what it keeps in setState. Skipped only when /usr/bin/chromium is absent.
 import assert from 'node:assert/strict';
-import type { Browser } from 'playwright-core';
 import type { Header, WebviewToHost } from '../../../src/webviews/conversation/shared/protocol';
 import type { Row } from '../../../src/webviews/conversation/shared/rows';
 import { generateRows, header, resendMessages, showcaseRows } from './fixtureRows';
-import {
-  buildPage,
-  hasChromium,
-  launchChromium,
-  openHarness,
-  type Harness,
-  type HarnessOptions,
-  type HarnessWindow,
-} from './harness';
+import { type Harness, type HarnessWindow } from './harness';
+import { usePages } from './pageSuite';
 
 const EPOCH = 1_700_000_000_000;
 
@@ -26,38 +18,7 @@ function message(id: string, markdown: string, timestamp = '2026-11-23T19:49:01.
 
 describe('conversation page in Chromium', function () {
   this.timeout(60_000);
-  let browser: Browser | undefined;
-  let dir = '';
-  const open: Harness[] = [];
-
-  before(async function () {
-    if (!hasChromium()) return this.skip();
-    dir = await buildPage();
-    browser = await launchChromium();
-  });
-
-  after(async () => {
-    await browser?.close();
-  });
-
-  afterEach(async () => {
-    for (const harness of open.splice(0)) {
-      // whatever the test did, the page stayed within its CSP and threw nothing
-      const seen = await harness.page.evaluate(() => (window as unknown as HarnessWindow).__harness);
-      assert.deepEqual(seen.violations, [], 'CSP violations');
-      assert.deepEqual(seen.errors, [], 'page errors');
-      assert.equal(seen.acquired, 1, 'acquireVsCodeApi once');
-      assert.deepEqual(harness.foreignRequests, [], 'requests outside the page');
-      await harness.close();
-    }
-  });
-
-  async function page(options: Omit<HarnessOptions, 'browser' | 'dir'> = {}): Promise<Harness> {
-    if (!browser) throw new Error('no browser');
-    const harness = await openHarness({ browser, dir, ...options });
-    open.push(harness);
-    return harness;
-  }
+  const { page } = usePages();
 
   /** Sends the transcript as the host does after `ready`, and waits for its last row. */
   async function load(h: Harness, rows: Row[], head: Partial<Header> = {}): Promise<void> {
