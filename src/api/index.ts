@@ -24,6 +24,8 @@ export { normalizeUuid, sameUuid } from './uuid';
 export {
   AgentServerClient,
   type AgentServerClientOptions,
+  type DeltaOptions,
+  type DownloadOptions,
   type EventSearchQuery,
 } from './agentServer/agentServerClient';
 export { agentEndpointOf, type AgentEndpoint } from './agentServer/endpoint';
@@ -42,3 +44,4 @@ export {
   type SocketAuth,
 } from './agentServer/eventSocket';
 export * from './agentServer/events';
+export * from './agentServer/workspace';

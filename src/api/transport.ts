@@ -1,5 +1,5 @@
 import axios, { type AxiosInstance, type AxiosRequestConfig, type AxiosResponse } from 'axios';
-import type * as z from 'zod/mini';
+import * as z from 'zod/mini';
 import { ClientRequest } from 'node:http';
 import { Agent as HttpsAgent } from 'node:https';
 import type { Readable } from 'node:stream';
@@ -78,6 +78,23 @@ export interface RequestSpec<T> {
   body?: unknown;
   schema: z.ZodMiniType<T>;
   signal?: AbortSignal;
+}
+
+/** A GET whose reply is bytes (a file, a patch), not JSON. */
+export interface BytesRequestSpec {
+  path: string;
+  query?: QueryParams;
+  signal?: AbortSignal;
+  /** From sending to the last byte; the transport's timeout when unset. */
+  timeoutMs?: number;
+  /** Larger replies are refused; the transport's limit when unset. */
+  maxBytes?: number;
+}
+
+export interface BytesReply {
+  bytes: Buffer;
+  /** Response headers, names in lower case. */
+  headers: Record<string, string>;
 }
 
 const DEFAULT_TIMEOUT_MS = 30_000;
@@ -186,6 +203,65 @@ export class HttpTransport {
       const error = call.failures.ensure(thrown);
       this.log(call, 1, { status, errorKind: error.kind });
       throw error;
+    }
+  }
+
+  /**
+   * A GET whose reply is kept as bytes (binary-safe: a patch or a file may hold any encoding). Failed
+   * replies are read as text and become the same `ApiError`s as JSON calls.
+   */
+  async requestBytes(bytesSpec: BytesRequestSpec): Promise<BytesReply> {
+    const spec: RequestSpec<unknown> = {
+      method: 'GET',
+      path: bytesSpec.path,
+      query: bytesSpec.query,
+      schema: BYTES_SCHEMA,
+      signal: bytesSpec.signal,
+    };
+    const call = this.newCall(spec);
+    const timeoutMs = bytesSpec.timeoutMs ?? this.timeoutMs;
+    const maxBytes = Math.min(bytesSpec.maxBytes ?? this.maxResponseBytes, this.maxResponseBytes);
+    const deadline = withDeadline(spec.signal, timeoutMs);
+    let status: number | undefined;
+    let response: AxiosResponse<Readable> | undefined;
+    const stop = () => {
+      if (response) closeReply(response);
+    };
+    deadline.signal.addEventListener('abort', stop, { once: true });
+    try {
+      response = await untilAborted(
+        this.http.request<Readable>({
+          ...this.requestConfig(call, deadline.signal),
+          headers: { ...this.headers(false), Accept: '*/*' },
+          responseType: 'stream',
+          transformResponse: undefined,
+        }),
+        deadline.signal,
+        closeReply,
+      );
+      status = response.status;
+      const body = response.data;
+      if (status < 200 || status >= 300) {
+        const text = await untilAborted(this.readText(call, body, deadline.signal), deadline.signal);
+        throw this.interpretFailure(call, status, contentTypeOf(response), text, response.headers);
+      }
+      const bytes = await untilAborted(
+        this.readBytes(call, body, maxBytes, deadline.signal),
+        deadline.signal,
+      );
+      this.log(call, 1, { status });
+      return { bytes, headers: plainHeaders(response.headers) };
+    } catch (thrown) {
+      const error =
+        thrown instanceof ApiError
+          ? call.failures.ensure(thrown)
+          : this.transportFailure(call, thrown, deadline);
+      this.log(call, 1, { status, errorKind: error.kind });
+      throw error;
+    } finally {
+      deadline.signal.removeEventListener('abort', stop);
+      deadline.dispose();
+      if (response && !response.data.readableEnded) closeReply(response);
     }
   }
 
@@ -367,6 +443,23 @@ export class HttpTransport {
     return text;
   }
 
+  private async readBytes(
+    call: Call<unknown>,
+    body: Readable,
+    maxBytes: number,
+    signal: AbortSignal,
+  ): Promise<Buffer> {
+    const chunks: Buffer[] = [];
+    let bytes = 0;
+    for await (const chunk of body as AsyncIterable<Buffer>) {
+      signal.throwIfAborted();
+      bytes += chunk.length;
+      if (bytes > maxBytes) throw call.failures.tooLarge(maxBytes);
+      chunks.push(chunk);
+    }
+    return Buffer.concat(chunks, bytes);
+  }
+
   private requestConfig(call: Call<unknown>, signal: AbortSignal): AxiosRequestConfig {
     const { method, body } = call.spec;
     return {
@@ -528,6 +621,18 @@ function closeReply(response: AxiosResponse<Readable>): void {
   const request: unknown = response.request;
   if (request instanceof ClientRequest && !request.destroyed) request.destroy();
   if (!response.data.destroyed) response.data.destroy();
+}
+
+/** Never consulted: a bytes call has no JSON to validate, but shares the call bookkeeping. */
+const BYTES_SCHEMA = z.unknown();
+
+function plainHeaders(headers: AxiosResponse['headers']): Record<string, string> {
+  const plain: Record<string, string> = {};
+  for (const [name, value] of Object.entries(headers as Record<string, unknown>)) {
+    if (typeof value === 'string') plain[name.toLowerCase()] = value;
+    else if (typeof value === 'number') plain[name.toLowerCase()] = String(value);
+  }
+  return plain;
 }
 
 function contentTypeOf(response: AxiosResponse): string {

@@ -18,6 +18,13 @@ import {
   type ConversationInfo,
   type EventSortOrder,
 } from './events';
+import {
+  GitChangesSchema,
+  GitDiffSchema,
+  type GitChange,
+  type GitDiff,
+  type WorkspaceDelta,
+} from './workspace';
 
 export interface AgentServerClientOptions {
   endpoint: AgentEndpoint;
@@ -39,7 +46,20 @@ export interface AgentCallOptions {
   signal?: AbortSignal;
 }
 
+export interface DeltaOptions extends AgentCallOptions {
+  /** Glob patterns left out of the patch, on top of the server's defaults (`node_modules/`, `.venv/`…). */
+  exclude?: readonly string[];
+  /** The ref to diff against; the server's own choice (origin branch, merge-base, empty tree) when unset. */
+  baseRef?: string;
+}
+
+export interface DownloadOptions extends AgentCallOptions {
+  maxBytes?: number;
+}
+
 const MAX_EVENT_PAGE = 100;
+/** A whole workspace's patch can be large and slow to build (the server runs git over the tree). */
+const DELTA_TIMEOUT_MS = 120_000;
 
 export class AgentServerClient {
   private readonly transport: HttpTransport;
@@ -135,6 +155,56 @@ export class AgentServerClient {
 
   setConfirmationPolicy(policy: ConfirmationPolicy, options: AgentCallOptions = {}): Promise<Success> {
     return this.post(`${this.conversationPath}/confirmation_policy`, { policy }, options);
+  }
+
+  /** The files the agent changed under `path` (a directory; relative paths resolve on the server). */
+  gitChanges(path: string, options: AgentCallOptions = {}): Promise<GitChange[]> {
+    return this.transport.request({
+      method: 'GET',
+      path: '/api/git/changes',
+      query: { path },
+      schema: GitChangesSchema,
+      signal: options.signal,
+    });
+  }
+
+  /** One file's base and current text; a deleted file, one over 1 MiB or a bad ref answer 400. */
+  gitDiff(path: string, options: AgentCallOptions = {}): Promise<GitDiff> {
+    return this.transport.request({
+      method: 'GET',
+      path: '/api/git/diff',
+      query: { path },
+      schema: GitDiffSchema,
+      signal: options.signal,
+    });
+  }
+
+  /** A file's bytes; `path` must be absolute (400 otherwise, 404 when missing). */
+  async downloadFile(path: string, options: DownloadOptions = {}): Promise<Buffer> {
+    const reply = await this.transport.requestBytes({
+      path: '/api/file/download',
+      query: { path },
+      signal: options.signal,
+      maxBytes: options.maxBytes,
+    });
+    return reply.bytes;
+  }
+
+  /** The working tree's change against its base as one `git diff --binary` patch; `dir` must be absolute. */
+  async workspaceDelta(dir: string, options: DeltaOptions = {}): Promise<WorkspaceDelta> {
+    const reply = await this.transport.requestBytes({
+      path: '/api/file/archive',
+      query: { path: dir, format: 'git-delta', base_ref: options.baseRef, exclude: options.exclude },
+      signal: options.signal,
+      timeoutMs: Math.max(DELTA_TIMEOUT_MS, this.options.timeoutMs ?? 0),
+    });
+    const baseCommit = reply.headers['x-archive-base-commit'];
+    const baseRef = reply.headers['x-archive-base-ref'];
+    return {
+      patch: reply.bytes,
+      ...(baseCommit && /^[0-9a-f]{7,64}$/i.test(baseCommit) ? { baseCommit } : {}),
+      ...(baseRef ? { baseRef } : {}),
+    };
   }
 
   private get<T>(path: string, schema: z.ZodMiniType<T>, options: AgentCallOptions): Promise<T> {
