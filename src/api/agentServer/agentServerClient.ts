@@ -30,6 +30,8 @@ export interface AgentServerClientOptions {
   endpoint: AgentEndpoint;
   timeoutMs?: number;
   maxResponseBytes?: number;
+  /** The whole-change patch's deadline (git runs over the whole tree first); 2 minutes when unset. */
+  archiveTimeoutMs?: number;
   onLog?: (entry: RequestLogEntry) => void;
   logBodies?: boolean | (() => boolean);
   tls?: TlsOptions;
@@ -196,7 +198,7 @@ export class AgentServerClient {
       path: '/api/file/archive',
       query: { path: dir, format: 'git-delta', base_ref: options.baseRef, exclude: options.exclude },
       signal: options.signal,
-      timeoutMs: Math.max(DELTA_TIMEOUT_MS, this.options.timeoutMs ?? 0),
+      timeoutMs: this.options.archiveTimeoutMs ?? Math.max(DELTA_TIMEOUT_MS, this.options.timeoutMs ?? 0),
     });
     const baseCommit = reply.headers['x-archive-base-commit'];
     const baseRef = reply.headers['x-archive-base-ref'];

@@ -7,6 +7,7 @@
 import * as z from 'zod/mini';
 import '../../zodLocale';
 import { nullable } from '../models/common';
+import { isStatusUpdate, type AgentEvent, type ConversationInfo } from './events';
 
 export const GIT_CHANGE_STATUSES = ['ADDED', 'DELETED', 'UPDATED', 'MOVED'] as const;
 export type GitChangeStatus = (typeof GIT_CHANGE_STATUSES)[number];
@@ -48,4 +49,102 @@ export interface WorkspaceDelta {
   baseCommit?: string;
   /** `auto` unless a base ref was asked for. */
   baseRef?: string;
+}
+
+/**
+ * What a process sandbox's agent server keeps in its own working directory, the same one the agent
+ * works in: its log, the bash routes' events and the conversations' state. Never the agent's change.
+ */
+const AGENT_SERVER_FILE = '.openhands-agent-server.log';
+const AGENT_SERVER_FOLDERS = ['workspace/bash_events/', 'workspace/conversations/'] as const;
+
+export function isAgentServerFile(path: string): boolean {
+  return path === AGENT_SERVER_FILE || AGENT_SERVER_FOLDERS.some((folder) => path.startsWith(folder));
+}
+
+/** The same files as `exclude` patterns of `/api/file/archive` (a bare name matches at any depth there). */
+export const AGENT_SERVER_EXCLUDES: readonly string[] = [AGENT_SERVER_FILE, ...AGENT_SERVER_FOLDERS];
+
+/** The agent's changes only, in the server's order. */
+export function agentChanges(changes: readonly GitChange[]): GitChange[] {
+  return changes.filter((change) => !isAgentServerFile(change.path));
+}
+
+const WORKSPACE_TOOLS = new Set(['file_editor', 'str_replace_editor', 'terminal', 'execute_bash', 'bash']);
+const WORKSPACE_OBSERVATIONS = new Set([
+  'FileEditorObservation',
+  'TerminalObservation',
+  'ExecuteBashObservation',
+]);
+const SETTLED_STATUSES = new Set([
+  'finished',
+  'idle',
+  'paused',
+  'error',
+  'stuck',
+  'waiting_for_confirmation',
+]);
+
+/**
+ * Whether an event may mean the workspace changed: a file edit or a command came back, or the agent
+ * stopped working (finished, paused…). What it did in between shows with the next one.
+ */
+export function mayChangeWorkspace(event: AgentEvent): boolean {
+  if (event.kind === 'ObservationEvent') {
+    const kind = observationOf(event)?.['kind'];
+    const tool = event['tool_name'];
+    return (
+      (typeof kind === 'string' && WORKSPACE_OBSERVATIONS.has(kind)) ||
+      (typeof tool === 'string' && WORKSPACE_TOOLS.has(tool))
+    );
+  }
+  return isStatusUpdate(event) && typeof event['value'] === 'string' && SETTLED_STATUSES.has(event['value']);
+}
+
+const POSIX_ABSOLUTE = /^\//;
+
+function observationOf(event: AgentEvent): Record<string, unknown> | undefined {
+  const observation = event['observation'];
+  return typeof observation === 'object' && observation !== null && !Array.isArray(observation)
+    ? (observation as Record<string, unknown>)
+    : undefined;
+}
+
+/**
+ * The workspace's absolute directory (the archive and download routes take nothing else). Docker and
+ * hosted sandboxes name it in `workspace.working_dir`; a process sandbox says `"."` (its state's
+ * `persistence_dir` is relative too), so it is read from what the agent did there: a file it edited
+ * that the change lists (its absolute path ends with the listed one), else the directory its first
+ * command ran in.
+ */
+export function absoluteWorkspaceDir(
+  info: ConversationInfo,
+  events: readonly AgentEvent[],
+  changedPaths: readonly string[] = [],
+): string | undefined {
+  const workingDir = info.workspace?.working_dir;
+  if (workingDir && POSIX_ABSOLUTE.test(workingDir)) return workingDir.replace(/\/+$/, '') || '/';
+  const listed = new Set(changedPaths);
+  let firstCommandDir: string | undefined;
+  for (const event of events) {
+    const observation = observationOf(event);
+    if (!observation) continue;
+    const path = observation['path'];
+    if (typeof path === 'string' && POSIX_ABSOLUTE.test(path)) {
+      for (let slash = path.indexOf('/', 1); slash > 0; slash = path.indexOf('/', slash + 1))
+        if (listed.has(path.slice(slash + 1))) return path.slice(0, slash) || '/';
+    }
+    const metadata = observation['metadata'];
+    if (firstCommandDir === undefined && typeof metadata === 'object' && metadata !== null) {
+      const dir = (metadata as Record<string, unknown>)['working_dir'];
+      if (typeof dir === 'string' && POSIX_ABSOLUTE.test(dir)) firstCommandDir = dir;
+    }
+  }
+  return firstCommandDir;
+}
+
+/** Where a file of the change is, as the server resolves it (`dir` may be relative: `"."`). */
+export function workspacePath(dir: string, path: string): string {
+  if (dir === '' || dir === '.') return path;
+  return `${dir.replace(/\/+$/, '')}/${path}`;
 }
