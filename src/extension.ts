@@ -3,6 +3,11 @@ import { registerConnectionCommands } from './commands/connectionCommands';
 import { registerConversationCommands } from './commands/conversationCommands';
 import { registerSandboxCommands } from './commands/sandboxCommands';
 import { registerMessageCommands } from './commands/messageCommands';
+import { registerChangeCommands } from './commands/changeCommands';
+import { ConversationChanges } from './state/conversationChanges';
+import { SteeringError } from './state/conversationSteering';
+import { ChangeDocuments } from './views/changeDocuments';
+import { registerChangeDecorations } from './views/changeDecorations';
 import { MementoManager } from './core/mementoManager';
 import { SecretsManager, type ApiKeys } from './core/secretsManager';
 import { Connection } from './state/connection';
@@ -54,6 +59,7 @@ export interface OpenHandsExtensionApi {
   steering: ConversationSteering;
   watch: ConversationWatch;
   notifier: ConversationNotifier;
+  changes: ConversationChanges;
 }
 
 export async function activate(context: vscode.ExtensionContext): Promise<OpenHandsExtensionApi | undefined> {
@@ -75,8 +81,17 @@ export async function activate(context: vscode.ExtensionContext): Promise<OpenHa
     secrets: () => [connection.apiKey],
   });
 
-  const sandboxesProvider = new SandboxTreeProvider(store, log, watch);
-  const conversationsProvider = new ConversationTreeProvider(store, watch);
+  const changes = new ConversationChanges({
+    store,
+    feeds,
+    log,
+    locate: (id, signal) => steering.locate(id, signal),
+    isOffline: (error) => error instanceof SteeringError,
+  });
+  const changeDocuments = new ChangeDocuments(changes);
+
+  const sandboxesProvider = new SandboxTreeProvider(store, log, watch, changes);
+  const conversationsProvider = new ConversationTreeProvider(store, watch, changes);
   const specs = new SpecCatalog(connection);
   const specsProvider = new SpecTreeProvider(specs, store);
   const sandboxesView = vscode.window.createTreeView<OpenHandsNode>('openhands.sandboxes', {
@@ -92,7 +107,14 @@ export async function activate(context: vscode.ExtensionContext): Promise<OpenHa
   const specsMessage = specs.onDidChange(() => (specsView.message = specsProvider.message()));
   const presenter = new ViewPresenter(store, connection, sandboxesView, conversationsView);
   const statusBar = new StatusBar(store, connection);
-  const conversationPanels = registerConversationPanels(context, { connection, feeds, steering, watch, log });
+  const conversationPanels = registerConversationPanels(context, {
+    connection,
+    feeds,
+    steering,
+    watch,
+    log,
+    changes,
+  });
   const notifier = new ConversationNotifier({
     watch,
     scope: () => connection.config.notifications,
@@ -131,6 +153,9 @@ export async function activate(context: vscode.ExtensionContext): Promise<OpenHa
     steering,
     watch,
     notifier,
+    changes,
+    changeDocuments,
+    registerChangeDecorations(),
     // a message or a Continue from anywhere in VS Code makes the conversation watched, and working
     steering.onWillSteer((id) => watch.watch(id, { working: true })),
     connection.onDidChange(() => watch.reconcile()),
@@ -158,6 +183,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<OpenHa
       watch,
     }),
     ...registerMessageCommands({ store, connection, steering, watch }),
+    ...registerChangeCommands({ store, connection, changes, documents: changeDocuments, log }),
   );
 
   const mcpForm = registerMcpForm(context, { connection, log, secrets, mementos });
@@ -191,6 +217,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<OpenHa
     steering,
     watch,
     notifier,
+    changes,
   };
 }
 

@@ -60,7 +60,11 @@ export async function resolveConversation(
   connection: Connection,
   title: string = vscode.l10n.t('Open Conversation'),
 ): Promise<AppConversation | undefined> {
-  if (typeof target === 'object' && target.kind === 'conversation') return target.conversation;
+  if (
+    typeof target === 'object' &&
+    (target.kind === 'conversation' || target.kind === 'changes' || target.kind === 'changedFile')
+  )
+    return target.conversation;
   if (typeof target === 'string') {
     const known = store.findConversation(target);
     if (known) return known;

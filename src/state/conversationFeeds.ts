@@ -10,6 +10,7 @@ import {
   agentEndpointOf,
   EventFeed,
   type AgentEndpoint,
+  type AgentEvent,
   type AppConversation,
   type EventLog,
   type FeedTarget,
@@ -28,6 +29,13 @@ export interface FeedLease extends vscode.Disposable {
 interface OpenFeed {
   feed: EventFeed;
   leases: number;
+  subscription: { dispose(): void };
+}
+
+/** New events of an open feed (live, or read on a reconnect), in order. */
+export interface AppendedEvents {
+  conversationId: string;
+  events: readonly AgentEvent[];
 }
 
 /** How many closed conversations' events are kept for a reopen. */
@@ -42,6 +50,9 @@ export class ConversationFeeds implements vscode.Disposable {
   private readonly changed = new vscode.EventEmitter<string>();
   /** A conversation's app-server view changed (fired with its id). */
   readonly onDidChangeConversation = this.changed.event;
+  private readonly appended = new vscode.EventEmitter<AppendedEvents>();
+  /** Newer events of any open feed (what the agent did next), for those that follow its work. */
+  readonly onDidAppendEvents = this.appended.event;
   private readonly disposables: vscode.Disposable[] = [];
 
   constructor(
@@ -51,6 +62,7 @@ export class ConversationFeeds implements vscode.Disposable {
   ) {
     this.disposables.push(
       this.changed,
+      this.appended,
       // another server or key: what closed feeds held may belong to another server; open ones ask
       // where their conversation is again
       connection.onDidChange(() => {
@@ -79,7 +91,10 @@ export class ConversationFeeds implements vscode.Disposable {
         events: kept,
         log: (message) => this.log.info(message),
       });
-      open = { feed, leases: 0 };
+      const subscription = feed.onEvents((change) => {
+        if (change.appended.length > 0) this.appended.fire({ conversationId: id, events: change.appended });
+      });
+      open = { feed, leases: 0, subscription };
       this.open.set(id, open);
       open.feed.start();
     }
@@ -125,6 +140,7 @@ export class ConversationFeeds implements vscode.Disposable {
     if (--open.leases > 0 || this.open.get(id) !== open) return;
     this.open.delete(id);
     this.conversations.delete(id);
+    open.subscription.dispose();
     open.feed.dispose();
     this.kept.set(id, open.feed.events);
     while (this.kept.size > KEPT_CLOSED) {

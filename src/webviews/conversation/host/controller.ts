@@ -12,7 +12,10 @@ import { scrubSecrets } from '../../../api/redact';
 import {
   dispatchMessage,
   WebviewToHostSchema,
+  type CHANGE_ACTIONS,
+  type ChangedFile,
   type Controls,
+  type PanelChanges,
   type Header,
   type HostToWebview,
   type MessageHandlers,
@@ -39,6 +42,14 @@ export interface Steering {
 
 type ControlName = NonNullable<Controls['busy']>;
 
+/** The agent's changed files for the panel's list, and what the list's buttons do. */
+export interface PanelChangesSource {
+  current(): PanelChanges;
+  onDidChange(listener: () => void): { dispose(): void };
+  open(file: ChangedFile): void;
+  act(action: (typeof CHANGE_ACTIONS)[number]): void;
+}
+
 export interface ControllerDeps {
   conversationId: string;
   feed: EventFeed;
@@ -53,6 +64,7 @@ export interface ControllerDeps {
   showLog(): void;
   warn(message: string): void;
   steer: Steering;
+  changes?: PanelChangesSource;
 }
 
 /** The newest rows sent first after a reset; the rest follows in older chunks. */
@@ -81,6 +93,7 @@ export class ConversationController {
         this.send(this.take(change));
       }),
       deps.feed.onState((state) => this.stateChanged(state)),
+      ...(deps.changes ? [deps.changes.onDidChange(() => this.headerChanged())] : []),
     ];
     this.handlers = {
       ready: (message) => this.ready(message.epoch, message.rev),
@@ -108,6 +121,8 @@ export class ConversationController {
       pause: () => this.control('pause', () => deps.steer.pause()),
       stop: () => this.control('stop', () => deps.steer.stop()),
       setConfirmation: (message) => this.control('policy', () => deps.steer.setConfirmation(message.on)),
+      openChange: (message) => deps.changes?.open(message.file),
+      changes: (message) => deps.changes?.act(message.action),
     };
   }
 
@@ -134,6 +149,16 @@ export class ConversationController {
       canResume: sandboxStatus === 'PAUSED' || sandboxStatus === 'MISSING' || sandboxStatus === 'ERROR',
       eventCount: this.deps.feed.events.size,
       controls: this.controls(),
+      ...(this.deps.changes ? { changes: this.changes(this.deps.changes.current()) } : {}),
+    };
+  }
+
+  /** Paths come from the agent: scrubbed like every other text it wrote. */
+  private changes(changes: PanelChanges): PanelChanges {
+    return {
+      state: changes.state,
+      files: changes.files.map((file) => ({ status: file.status, path: this.scrub(file.path) })),
+      message: changes.message === null ? null : this.scrub(changes.message),
     };
   }
 

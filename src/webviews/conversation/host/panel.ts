@@ -9,7 +9,7 @@ import type { FeedLease } from '../../../state/conversationFeeds';
 import { webviewDocument } from '../../kit/host/document';
 import { newNonce, postChecked, webviewAsset, webviewOptions } from '../../kit/host/panel';
 import { HostToWebviewSchema, VIEW_TYPE, type HostToWebview } from '../shared/protocol';
-import { ConversationController, type Steering } from './controller';
+import { ConversationController, type PanelChangesSource, type Steering } from './controller';
 
 export interface PanelEnvironment {
   extensionUri: vscode.Uri;
@@ -27,6 +27,8 @@ export interface PanelEnvironment {
   steer(conversationId: string): Steering;
   /** A panel opened: the conversation is watched from now on. */
   opened(conversationId: string): void;
+  /** The agent's changed files of a conversation, for the panel's list. */
+  changes?(conversationId: string): PanelChangesSource;
 }
 
 /** What VS Code keeps for a reload: the page's state must carry the conversation id. */
@@ -107,6 +109,7 @@ export class ConversationPanel implements vscode.Disposable {
       showLog: () => env.showLog(),
       warn: (message) => env.warn(message),
       steer: env.steer(conversationId),
+      changes: env.changes?.(conversationId),
     });
     env.opened(conversationId);
     this.retitle();

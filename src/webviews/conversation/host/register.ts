@@ -7,12 +7,14 @@ import * as vscode from 'vscode';
 import { normalizeUuid } from '../../../api';
 import type { Log } from '../../../core/log';
 import type { Connection } from '../../../state/connection';
+import type { ConversationChanges } from '../../../state/conversationChanges';
 import type { ConversationFeeds } from '../../../state/conversationFeeds';
 import type { ConversationSteering } from '../../../state/conversationSteering';
 import type { ConversationWatch } from '../../../state/conversationWatch';
 import { confirmationPolicyFor } from '../../../state/confirmationPolicy';
-import { VIEW_TYPE, type Header } from '../shared/protocol';
+import { VIEW_TYPE, type CHANGE_ACTIONS, type Header } from '../shared/protocol';
 import type { Row } from '../shared/rows';
+import type { PanelChangesSource } from './controller';
 import { ConversationPanel, type PanelEnvironment, type PanelState } from './panel';
 
 export interface ConversationPanels {
@@ -45,6 +47,7 @@ export function registerConversationPanels(
     steering: ConversationSteering;
     watch: ConversationWatch;
     log: Log;
+    changes?: ConversationChanges;
   },
 ): { panels: ConversationPanels; testApi: ConversationPanelTestApi | undefined } {
   const { connection, feeds, steering, log } = deps;
@@ -69,6 +72,7 @@ export function registerConversationPanels(
         steering.setConfirmationPolicy(id, confirmationPolicyFor(on, connection.config.confirmationPolicy)),
     }),
     opened: (id) => deps.watch.watch(id),
+    changes: deps.changes ? (id) => panelChanges(id, deps.changes as ConversationChanges) : undefined,
   };
 
   const recorded = new Map<string, unknown[]>();
@@ -152,4 +156,32 @@ async function openLink(url: string, log: Log): Promise<void> {
     return;
   }
   await vscode.env.openExternal(vscode.Uri.parse(parsed.toString(), true));
+}
+
+/** The panel's list of changed files: read when the panel opens, kept fresh by `ConversationChanges`. */
+function panelChanges(conversationId: string, changes: ConversationChanges): PanelChangesSource {
+  void changes.ensure(conversationId);
+  const commandOf: Record<(typeof CHANGE_ACTIONS)[number], string> = {
+    openAll: 'openhands.openAllChanges',
+    apply: 'openhands.applyChanges',
+    savePatch: 'openhands.saveChangesAsPatch',
+    refresh: 'openhands.refreshChanges',
+  };
+  return {
+    current: () => {
+      const state = changes.state(conversationId);
+      const files = changes.latest(conversationId)?.files ?? [];
+      return {
+        state: state.kind,
+        files: files.map((file) => ({ path: file.path, status: file.status })),
+        message: state.kind === 'failed' ? state.message : null,
+      };
+    },
+    onDidChange: (listener) =>
+      changes.onDidChange((id) => {
+        if (id === normalizeUuid(conversationId)) listener();
+      }),
+    open: (file) => void vscode.commands.executeCommand('openhands.openChange', { conversationId, ...file }),
+    act: (action) => void vscode.commands.executeCommand(commandOf[action], conversationId),
+  };
 }

@@ -80,6 +80,27 @@ export const ControlsSchema = z.strictObject({
 });
 export type Controls = z.infer<typeof ControlsSchema>;
 
+export const CHANGE_STATUSES = ['ADDED', 'UPDATED', 'DELETED', 'MOVED'] as const;
+
+/** One file the agent changed in its workspace. */
+export const ChangedFileSchema = z.strictObject({
+  path: z.string().check(z.maxLength(4096)),
+  status: z.enum(CHANGE_STATUSES),
+});
+export type ChangedFile = z.infer<typeof ChangedFileSchema>;
+
+/** The agent's changed files as the panel lists them. */
+export const PanelChangesSchema = z.strictObject({
+  /** `unread` before the first read; `failed` with `message` (the sandbox paused, an error). */
+  state: z.enum(['unread', 'loading', 'ready', 'failed']),
+  /** The last list read (kept while a newer read runs or after one failed). */
+  files: z.array(ChangedFileSchema),
+  message: z.nullable(z.string()),
+});
+export type PanelChanges = z.infer<typeof PanelChangesSchema>;
+
+export const CHANGE_ACTIONS = ['openAll', 'apply', 'savePatch', 'refresh'] as const;
+
 export const HeaderSchema = z.strictObject({
   conversationId: z.string(),
   title: z.string(),
@@ -98,6 +119,8 @@ export const HeaderSchema = z.strictObject({
   /** Events held (not rows): shown in the footer, and lets tests see the transcript is whole. */
   eventCount: z.number(),
   controls: ControlsSchema,
+  /** Absent where the host keeps no changes (tests of the transcript alone). */
+  changes: z.optional(PanelChangesSchema),
 });
 export type Header = z.infer<typeof HeaderSchema>;
 
@@ -137,6 +160,9 @@ export const WebviewToHostSchema = z.discriminatedUnion('type', [
   z.strictObject({ type: z.literal('stop') }),
   /** Confirmation mode on (the setting's policy) or off. */
   z.strictObject({ type: z.literal('setConfirmation'), on: z.boolean() }),
+  /** Open one changed file in the diff editor. */
+  z.strictObject({ type: z.literal('openChange'), file: ChangedFileSchema }),
+  z.strictObject({ type: z.literal('changes'), action: z.enum(CHANGE_ACTIONS) }),
 ]);
 export type WebviewToHost = z.infer<typeof WebviewToHostSchema>;
 

@@ -21,6 +21,7 @@ import {
 import type { Row } from '../shared/rows';
 import { composerView, sendMode, type ComposerActions, type ComposerState } from './composer';
 import { bannerView, headerView, type HeaderActions } from './header';
+import { changesView, type ChangesActions } from './changesList';
 import { safeLinkUrl } from './linkPolicy';
 import { RowStore, type Applied, type StoreChange } from './rowStore';
 import { formatCount, secondsLeft } from './text';
@@ -54,6 +55,7 @@ class ConversationPage {
   private readonly root: HTMLElement;
   private readonly headerEl: HTMLElement;
   private readonly bannerEl: HTMLElement;
+  private readonly changesEl: HTMLElement;
   private readonly emptyEl: HTMLElement;
   private readonly jumpEl: HTMLElement;
   private readonly composerEl: HTMLElement;
@@ -131,6 +133,16 @@ class ConversationPage {
     },
   };
 
+  /** Whether the changed-files fold is open (closed until the user opens it). */
+  private changesOpen = false;
+  private readonly changesActions: ChangesActions = {
+    open: (file) => this.post({ type: 'openChange', file }),
+    act: (action) => this.post({ type: 'changes', action }),
+    toggled: (open) => {
+      this.changesOpen = open;
+    },
+  };
+
   private readonly headerActions: HeaderActions = {
     openInBrowser: () => this.post({ type: 'openInBrowser' }),
     showLog: () => this.post({ type: 'showLog' }),
@@ -180,6 +192,7 @@ class ConversationPage {
     render(
       html`<div class="top">
           <header class="conv-header"></header>
+          <div class="changes-slot"></div>
           <div class="banner-slot"></div>
         </div>
         <div class="transcript-wrap">
@@ -209,6 +222,7 @@ class ConversationPage {
     };
     this.headerEl = find('.conv-header');
     this.bannerEl = find('.banner-slot');
+    this.changesEl = find('.changes-slot');
     this.emptyEl = find('.empty');
     this.jumpEl = find('.jump-slot');
     this.composerEl = find('.composer-slot');
@@ -370,6 +384,7 @@ class ConversationPage {
   private renderChrome(): void {
     this.root.setAttribute('aria-busy', String(!this.store.started));
     render(headerView(this.header, this.headerActions), this.headerEl);
+    render(changesView(this.header?.changes, this.changesOpen, this.changesActions), this.changesEl);
     render(bannerView(this.header, this.retrySeconds, this.headerActions), this.bannerEl);
     this.emptyEl.hidden = !(this.store.started && this.store.size === 0);
     this.renderJump();

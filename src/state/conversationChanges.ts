@@ -1,0 +1,302 @@
+/**
+ * What the agent changed in its workspace, per conversation: the list of changed files (read when
+ * someone looks, and again when the agent edits a file, runs a command or stops; never polled), one
+ * file's two sides for the diff editor, and the whole change as one patch.
+ */
+import * as vscode from 'vscode';
+import {
+  AGENT_SERVER_EXCLUDES,
+  absoluteWorkspaceDir,
+  agentChanges,
+  ApiError,
+  type AgentServerClient,
+  type GitChange,
+  MAX_DIFF_FILE_BYTES,
+  mayChangeWorkspace,
+  messageOf,
+  normalizeUuid,
+  type WorkspaceDelta,
+  workspacePath,
+} from '../api';
+import type { Log } from '../core/log';
+import type { ConversationFeeds } from './conversationFeeds';
+import type { OpenHandsStore } from './store';
+
+export interface ChangeSet {
+  conversationId: string;
+  files: readonly GitChange[];
+  /** The directory `files` are relative to, as the agent server names it (`"."` in a process sandbox). */
+  workspaceDir: string;
+  /** Bumped on every read: the diff editor's URIs carry it, so a newer read shows newer text. */
+  version: number;
+}
+
+export type ChangesState =
+  | { kind: 'unread' }
+  | { kind: 'loading'; previous?: ChangeSet }
+  | { kind: 'ready'; set: ChangeSet }
+  /** The agent server cannot be reached now (a paused sandbox) or answered with an error. */
+  | { kind: 'failed'; message: string; offline: boolean; previous?: ChangeSet };
+
+/** One file's two sides, or why they cannot be shown as text. */
+export type FileSides =
+  | { kind: 'text'; original: string; modified: string }
+  | { kind: 'deleted' }
+  | { kind: 'binary' }
+  | { kind: 'tooLarge' }
+  | { kind: 'unavailable'; message: string };
+
+export interface ConversationDelta extends WorkspaceDelta {
+  files: readonly GitChange[];
+}
+
+export interface ChangesDeps {
+  store: OpenHandsStore;
+  feeds: ConversationFeeds;
+  log: Log;
+  /** The conversation's agent server now; throws with a user-facing message when it cannot be reached. */
+  locate(conversationId: string, signal?: AbortSignal): Promise<AgentServerClient>;
+  /** Whether a failure of `locate` means the sandbox is not running (rather than an error). */
+  isOffline(error: unknown): boolean;
+}
+
+/** How far into a conversation's stored events its workspace is looked for (its first command, edit). */
+const STORED_PAGES_SEARCHED = 5;
+/** Edits come in bursts (a command, its observation, the next edit): one read after the burst. */
+const REFRESH_DELAY_MS = 400;
+
+interface Entry {
+  state: ChangesState;
+  /** The read in flight, and whether another was asked for meanwhile. */
+  reading?: Promise<ChangesState>;
+  again: boolean;
+  timer?: ReturnType<typeof setTimeout>;
+  /** The agent's and the sandbox's status when last seen in the store: a change of either reads again. */
+  statusKey?: string;
+}
+
+export class ConversationChanges implements vscode.Disposable {
+  private readonly entries = new Map<string, Entry>();
+  private readonly changed = new vscode.EventEmitter<string>();
+  /** A conversation's changes (or their state) changed; fired with its id. */
+  readonly onDidChange = this.changed.event;
+  private readonly disposables: vscode.Disposable[] = [];
+  private versions = 0;
+
+  constructor(private readonly deps: ChangesDeps) {
+    this.disposables.push(
+      this.changed,
+      deps.feeds.onDidAppendEvents(({ conversationId, events }) => {
+        if (events.some(mayChangeWorkspace)) this.soon(conversationId);
+      }),
+      deps.store.onDidChange(() => this.followStatuses()),
+    );
+  }
+
+  /** What is known now; `unread` until someone asks (`refresh`). */
+  state(conversationId: string): ChangesState {
+    return this.entries.get(normalizeUuid(conversationId))?.state ?? { kind: 'unread' };
+  }
+
+  /** The last list read, whatever happened since. */
+  latest(conversationId: string): ChangeSet | undefined {
+    const state = this.state(conversationId);
+    return state.kind === 'ready' ? state.set : state.kind === 'unread' ? undefined : state.previous;
+  }
+
+  /** Reads the list (again); a read already in flight is joined, and followed by one more. */
+  refresh(conversationId: string): Promise<ChangesState> {
+    const id = normalizeUuid(conversationId);
+    const entry = this.entry(id);
+    if (entry.timer) clearTimeout(entry.timer);
+    entry.timer = undefined;
+    if (entry.reading) {
+      entry.again = true;
+      return entry.reading;
+    }
+    const previous = this.latest(id);
+    this.set(id, { kind: 'loading', previous });
+    entry.reading = this.read(id, previous).then((state) => {
+      entry.reading = undefined;
+      this.set(id, state);
+      if (entry.again) {
+        entry.again = false;
+        return this.refresh(id);
+      }
+      return state;
+    });
+    return entry.reading;
+  }
+
+  /** Reads the list unless it was read already (a row expanded, a panel opened). */
+  ensure(conversationId: string): Promise<ChangesState> {
+    const state = this.state(conversationId);
+    const entry = this.entries.get(normalizeUuid(conversationId));
+    if (state.kind === 'unread') return this.refresh(conversationId);
+    return entry?.reading ?? Promise.resolve(state);
+  }
+
+  /** Both sides of one changed file, for the diff editor. */
+  async sides(conversationId: string, change: GitChange): Promise<FileSides> {
+    if (change.status === 'DELETED') return { kind: 'deleted' };
+    let client: AgentServerClient;
+    try {
+      client = await this.deps.locate(conversationId);
+    } catch (error) {
+      return { kind: 'unavailable', message: messageOf(error) };
+    }
+    const dir = this.latest(conversationId)?.workspaceDir ?? '.';
+    try {
+      const diff = await client.gitDiff(workspacePath(dir, change.path));
+      const modified = diff.modified ?? '';
+      // a binary file reads as "": only its bytes tell it from an emptied one
+      if (modified === '' && (await this.isBinary(client, conversationId, dir, change.path)))
+        return { kind: 'binary' };
+      return { kind: 'text', original: diff.original ?? '', modified };
+    } catch (error) {
+      if (error instanceof ApiError && error.status === 400 && /too large/i.test(error.message))
+        return { kind: 'tooLarge' };
+      if (error instanceof ApiError && error.status === 400 && /does not exist/i.test(error.message))
+        return { kind: 'deleted' };
+      // 1.34 fails with a 500 on a binary file's base (it decodes git's output as text)
+      if (error instanceof ApiError && error.status === 500) {
+        if (await this.isBinary(client, conversationId, dir, change.path)) return { kind: 'binary' };
+      }
+      return { kind: 'unavailable', message: messageOf(error) };
+    }
+  }
+
+  /** The whole change as one patch, without the agent server's own files, and the files it covers. */
+  async delta(conversationId: string, signal?: AbortSignal): Promise<ConversationDelta> {
+    const client = await this.deps.locate(conversationId, signal);
+    const state = await this.refresh(conversationId);
+    const files = state.kind === 'ready' ? state.set.files : (this.latest(conversationId)?.files ?? []);
+    const dir = await this.absoluteDir(client, conversationId, files, signal);
+    if (!dir)
+      throw new ApiError({
+        kind: 'validation',
+        message: vscode.l10n.t("The agent server does not say where the conversation's workspace is."),
+      });
+    const delta = await client.workspaceDelta(dir, { exclude: AGENT_SERVER_EXCLUDES, signal });
+    return { ...delta, files };
+  }
+
+  /**
+   * The workspace's absolute directory: named by the server, or read from the agent's events (the
+   * open feed's, else the first stored pages).
+   */
+  private async absoluteDir(
+    client: AgentServerClient,
+    conversationId: string,
+    files: readonly GitChange[],
+    signal?: AbortSignal,
+  ): Promise<string | undefined> {
+    const info = await client.getConversation({ signal });
+    const paths = files.map((file) => file.path);
+    const held = this.deps.feeds.openFeed(conversationId)?.events.events ?? [];
+    const fromFeed = absoluteWorkspaceDir(info, held, paths);
+    if (fromFeed) return fromFeed;
+    let pageId: string | undefined;
+    for (let page = 0; page < STORED_PAGES_SEARCHED; page++) {
+      const read = await client.searchEvents({ pageId, limit: 100 }, { signal });
+      const found = absoluteWorkspaceDir(info, read.items, paths);
+      if (found) return found;
+      if (!read.next_page_id) return undefined;
+      pageId = read.next_page_id;
+    }
+    return undefined;
+  }
+
+  private async read(id: string, previous: ChangeSet | undefined): Promise<ChangesState> {
+    try {
+      const client = await this.deps.locate(id);
+      const info = await client.getConversation();
+      const workspaceDir = info.workspace?.working_dir || '.';
+      const files = agentChanges(await client.gitChanges(workspaceDir));
+      return {
+        kind: 'ready',
+        set: { conversationId: id, files, workspaceDir, version: ++this.versions },
+      };
+    } catch (error) {
+      const offline = this.deps.isOffline(error);
+      if (!offline)
+        this.deps.log.warn(`Reading the changes of conversation ${id} failed: ${messageOf(error)}`);
+      return { kind: 'failed', message: messageOf(error), offline, previous };
+    }
+  }
+
+  /** Whether the file's bytes are not text (a NUL, or not UTF-8); false when it cannot be read. */
+  private async isBinary(
+    client: AgentServerClient,
+    conversationId: string,
+    dir: string,
+    path: string,
+  ): Promise<boolean> {
+    try {
+      const absolute = dir.startsWith('/')
+        ? dir
+        : await this.absoluteDir(client, conversationId, this.latest(conversationId)?.files ?? []);
+      if (!absolute) return false;
+      const bytes = await client.downloadFile(workspacePath(absolute, path), {
+        maxBytes: MAX_DIFF_FILE_BYTES + 1,
+      });
+      return looksBinary(bytes);
+    } catch {
+      return false;
+    }
+  }
+
+  private soon(conversationId: string): void {
+    const id = normalizeUuid(conversationId);
+    const entry = this.entries.get(id);
+    // nobody has looked at this conversation's changes: nothing to keep fresh
+    if (!entry || entry.state.kind === 'unread') return;
+    if (entry.timer) clearTimeout(entry.timer);
+    entry.timer = setTimeout(() => {
+      entry.timer = undefined;
+      void this.refresh(id);
+    }, REFRESH_DELAY_MS);
+  }
+
+  /** The polled list says the agent's status changed (it finished, a sandbox came back): read again. */
+  private followStatuses(): void {
+    for (const [id, entry] of this.entries) {
+      if (entry.state.kind === 'unread') continue;
+      const conversation = this.deps.store.findConversation(id);
+      if (!conversation) continue;
+      const statusKey = `${conversation.execution_status}/${conversation.sandbox_status}`;
+      if (entry.statusKey !== undefined && entry.statusKey !== statusKey) this.soon(id);
+      entry.statusKey = statusKey;
+    }
+  }
+
+  private entry(id: string): Entry {
+    let entry = this.entries.get(id);
+    if (!entry) {
+      entry = { state: { kind: 'unread' }, again: false };
+      this.entries.set(id, entry);
+    }
+    return entry;
+  }
+
+  private set(id: string, state: ChangesState): void {
+    this.entry(id).state = state;
+    this.changed.fire(id);
+  }
+
+  dispose(): void {
+    for (const entry of this.entries.values()) if (entry.timer) clearTimeout(entry.timer);
+    for (const disposable of this.disposables) disposable.dispose();
+  }
+}
+
+/** Git's own test: a NUL in the first 8000 bytes; plus text that is not valid UTF-8. */
+export function looksBinary(bytes: Buffer): boolean {
+  if (bytes.subarray(0, 8000).includes(0)) return true;
+  try {
+    new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+    return false;
+  } catch {
+    return true;
+  }
+}

@@ -1,0 +1,81 @@
+/** The rows of an agent's change in the trees: "Changes" under a conversation, and its files. */
+import * as vscode from 'vscode';
+import type { GitChangeStatus } from '../api';
+import type { ChangesState } from '../state/conversationChanges';
+import { changeUri } from './changeDocuments';
+import type { ChangedFileNode, ChangesNode, NoticeNode } from './nodes';
+
+export const STATUS_LABEL: Record<GitChangeStatus, () => string> = {
+  ADDED: () => vscode.l10n.t('added'),
+  UPDATED: () => vscode.l10n.t('updated'),
+  DELETED: () => vscode.l10n.t('deleted'),
+  MOVED: () => vscode.l10n.t('moved'),
+};
+
+function parentId(node: ChangesNode | ChangedFileNode): string {
+  return node.underSandbox
+    ? `sandbox/${node.underSandbox}/conversation/${node.conversation.id}`
+    : `conversation/${node.conversation.id}`;
+}
+
+export function changesTreeItem(node: ChangesNode, state: ChangesState): vscode.TreeItem {
+  const item = new vscode.TreeItem(vscode.l10n.t('Changes'), vscode.TreeItemCollapsibleState.Collapsed);
+  item.id = `${parentId(node)}/changes`;
+  item.iconPath = new vscode.ThemeIcon('diff-multiple');
+  const files =
+    state.kind === 'ready' ? state.set.files : state.kind === 'unread' ? undefined : state.previous?.files;
+  const count =
+    files === undefined
+      ? undefined
+      : files.length === 1
+        ? vscode.l10n.t('1 file')
+        : vscode.l10n.t('{0} files', files.length);
+  item.description =
+    state.kind === 'loading'
+      ? [count, vscode.l10n.t('reading…')].filter(Boolean).join(' · ')
+      : state.kind === 'failed'
+        ? state.offline
+          ? vscode.l10n.t('sandbox not running')
+          : vscode.l10n.t('could not be read')
+        : count;
+  item.contextValue = files && files.length > 0 ? 'changes.some' : 'changes.none';
+  item.tooltip =
+    state.kind === 'failed'
+      ? state.message
+      : vscode.l10n.t(
+          'The files the agent changed in its workspace. Open one to review it in the diff editor.',
+        );
+  return item;
+}
+
+export function changedFileTreeItem(node: ChangedFileNode): vscode.TreeItem {
+  const { change } = node;
+  const slash = change.path.lastIndexOf('/');
+  const name = change.path.slice(slash + 1);
+  const folder = slash > 0 ? change.path.slice(0, slash) : '';
+  const item = new vscode.TreeItem(name, vscode.TreeItemCollapsibleState.None);
+  item.id = `${parentId(node)}/changes/${change.status}/${change.path}`;
+  // the file's icon and the decoration (A, M, D) come from this URI
+  item.resourceUri = changeUri({
+    conversationId: node.conversation.id,
+    change,
+    side: 'modified',
+    version: node.version,
+  });
+  item.iconPath = vscode.ThemeIcon.File;
+  item.description = [folder, STATUS_LABEL[change.status]()].filter(Boolean).join(' · ');
+  item.tooltip = `${change.path} — ${STATUS_LABEL[change.status]()}`;
+  item.contextValue = `changedFile.${change.status.toLowerCase()}`;
+  item.command = { command: 'openhands.openChange', title: vscode.l10n.t('Open Change'), arguments: [node] };
+  item.accessibilityInformation = { label: `${change.path}, ${STATUS_LABEL[change.status]()}` };
+  return item;
+}
+
+export function noticeTreeItem(node: NoticeNode): vscode.TreeItem {
+  const item = new vscode.TreeItem(node.text, vscode.TreeItemCollapsibleState.None);
+  item.id = node.id;
+  item.iconPath = new vscode.ThemeIcon(node.icon ?? 'info');
+  item.contextValue = 'notice';
+  item.tooltip = node.text;
+  return item;
+}
