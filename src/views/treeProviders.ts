@@ -129,6 +129,9 @@ export class ConversationTreeProvider extends StoreTreeProvider {
     super(store, live, changes);
   }
 
+  /** The rows (synchronous: the loaded list); under a row, its changes (read when first expanded). */
+  getChildren(): OpenHandsNode[];
+  getChildren(element: OpenHandsNode | undefined): OpenHandsNode[] | Promise<OpenHandsNode[]>;
   getChildren(element?: OpenHandsNode): OpenHandsNode[] | Promise<OpenHandsNode[]> {
     if (element) return this.changeRows(element) ?? [];
     const rows: OpenHandsNode[] = this.store.conversations.map((conversation) => ({

@@ -71,4 +71,25 @@ export const agentServer = {
   },
   setOptions: (options: { legacy?: boolean; agentStepMs?: number }) =>
     control('POST', 'agent/options', options),
+  /** Writes (null: deletes) files in the conversation's sandbox folder; `commit` makes them the base. */
+  workspace: (
+    conversationId: string,
+    files: Record<string, string | { base64: string } | null>,
+    commit?: string,
+  ) =>
+    control('POST', `agent/conversations/${conversationId}/workspace`, {
+      files,
+      commit,
+    }) as Promise<WorkspaceReply>,
+  /** A base commit and the agent's change on top: an update, an add, a delete, a rename, a binary, a big file. */
+  sampleWorkspace: (conversationId: string) =>
+    control('POST', `agent/conversations/${conversationId}/workspace/sample`) as Promise<
+      WorkspaceReply & { changes: { status: string; path: string }[] }
+    >,
 };
+
+export interface WorkspaceReply {
+  /** The sandbox's folder on this machine (the double keeps it in a temporary folder). */
+  dir: string;
+  head: string | null;
+}

@@ -1,0 +1,295 @@
+// The agent's changes in a real VS Code against the test server's agent-server double, whose sandbox
+// folders are real git repositories: the Changes node and its files, the native diff editor on
+// `openhands-change:` documents, Open All Changes, the panel's list (refreshed when the agent edits),
+// Apply to a local clone (clean, conflict, dirty tree with and without stash, one file), Save as Patch.
+import * as assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import type { AppConversation } from '../../src/api';
+import type { ApplyOutcome } from '../../src/commands/changeCommands';
+import type { ChangedFileNode, ChangesNode, OpenHandsNode } from '../../src/views/nodes';
+import { eventually, useFreshExtension } from './extensionApi';
+import { agentServer } from './serverControl';
+
+function git(cwd: string, ...args: string[]): string {
+  return execFileSync('git', args, {
+    cwd,
+    encoding: 'utf8',
+    env: {
+      ...process.env,
+      GIT_AUTHOR_NAME: 't',
+      GIT_AUTHOR_EMAIL: 't@t',
+      GIT_COMMITTER_NAME: 't',
+      GIT_COMMITTER_EMAIL: 't@t',
+    },
+  });
+}
+
+/** A local clone of the sandbox's repository at its base commit: what a user has on their machine. */
+function localClone(sandboxDir: string): string {
+  const parent = fs.mkdtempSync(path.join(os.tmpdir(), 'openhands-local-'));
+  const clone = path.join(parent, 'local');
+  git(parent, 'clone', '--quiet', sandboxDir, clone);
+  return clone;
+}
+
+/** Every file of a work tree (not .git) with its bytes, for "nothing changed" checks. */
+function treeOf(dir: string): Map<string, string> {
+  const files = new Map<string, string>();
+  const walk = (at: string) => {
+    for (const entry of fs.readdirSync(at, { withFileTypes: true })) {
+      if (entry.name === '.git') continue;
+      const full = path.join(at, entry.name);
+      if (entry.isDirectory()) walk(full);
+      else files.set(path.relative(dir, full), fs.readFileSync(full).toString('base64'));
+    }
+  };
+  walk(dir);
+  return files;
+}
+
+describe("the agent's changes in a real VS Code", function () {
+  this.timeout(90_000);
+  const t = useFreshExtension();
+  let conversation: AppConversation;
+  let sample: Awaited<ReturnType<typeof agentServer.sampleWorkspace>>;
+  const agentFiles = () =>
+    sample.changes.filter(
+      (change) =>
+        change.path !== '.openhands-agent-server.log' &&
+        !change.path.startsWith('workspace/bash_events/') &&
+        !change.path.startsWith('workspace/conversations/'),
+    );
+
+  beforeEach(async () => {
+    const running = await eventually(
+      async () => {
+        await t.api.store.refresh();
+        return t.api.store.conversations.filter((c) => c.sandbox_status === 'RUNNING');
+      },
+      (list) => list.length > 0,
+    );
+    conversation = running[0] as AppConversation;
+    sample = await agentServer.sampleWorkspace(conversation.id);
+  });
+  afterEach(async () => {
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+  });
+
+  it('lists exactly the agent’s files under the conversation’s Changes node', async () => {
+    assert.ok(
+      sample.changes.some((change) => change.path.startsWith('workspace/conversations/')),
+      "the double's sandbox folder holds the agent server's own files, as a process sandbox does",
+    );
+    const provider = t.api.conversationsProvider;
+    const row: OpenHandsNode = { kind: 'conversation', conversation };
+    assert.equal(provider.getTreeItem(row).collapsibleState, vscode.TreeItemCollapsibleState.Collapsed);
+    const [changesNode] = (await provider.getChildren(row)) as ChangesNode[];
+    assert.equal(changesNode?.kind, 'changes');
+    const files = (await provider.getChildren(changesNode)) as ChangedFileNode[];
+    assert.deepEqual(
+      files.map((file) => `${file.change.status} ${file.change.path}`).sort(),
+      agentFiles()
+        .map((change) => `${change.status} ${change.path}`)
+        .sort(),
+    );
+    const item = provider.getTreeItem(changesNode as ChangesNode);
+    assert.equal(item.description, `${files.length} files`);
+  });
+
+  it('opens an updated file in the diff editor: the base on the left, the agent’s version on the right', async () => {
+    const updated = agentFiles().find((change) => change.status === 'UPDATED' && change.path.endsWith('.ts'));
+    assert.ok(updated, 'the sample updates a .ts file');
+    const opened = await vscode.commands.executeCommand<boolean>('openhands.openChange', {
+      conversationId: conversation.id,
+      path: updated.path,
+    });
+    assert.equal(opened, true);
+    const tab = await eventually(
+      () => vscode.window.tabGroups.activeTabGroup.activeTab,
+      (active) => active?.input instanceof vscode.TabInputTextDiff,
+    );
+    const input = tab?.input as vscode.TabInputTextDiff;
+    assert.equal(input.original.scheme, 'openhands-change');
+    assert.equal(input.modified.scheme, 'openhands-change');
+    const left = await vscode.workspace.openTextDocument(input.original);
+    const right = await vscode.workspace.openTextDocument(input.modified);
+    const base = git(sample.dir, 'show', `${sample.head}:${updated.path}`);
+    const current = fs.readFileSync(path.join(sample.dir, updated.path), 'utf8');
+    // the agent server strips the base and re-joins the current file's lines (no final newline)
+    assert.equal(left.getText(), base.trim());
+    assert.equal(right.getText(), current.split(/\r?\n/).join('\n').replace(/\n$/, ''));
+    assert.notEqual(left.getText(), right.getText());
+    assert.equal(right.languageId, 'typescript', 'the language comes from the file name');
+  });
+
+  it('an added file diffs against nothing; deleted, binary and big files say why instead of failing', async () => {
+    const added = agentFiles().find((change) => change.status === 'ADDED' && change.path.endsWith('.md'));
+    assert.ok(added, 'the sample adds a markdown file');
+    const sides = await t.api.changes.sides(conversation.id, added as never);
+    assert.equal(sides.kind, 'text');
+    assert.equal(sides.kind === 'text' && sides.original, '');
+    const kinds: Record<string, string> = {};
+    for (const change of agentFiles())
+      kinds[change.path] = (await t.api.changes.sides(conversation.id, change as never)).kind;
+    const deleted = agentFiles().filter((change) => change.status === 'DELETED');
+    assert.ok(deleted.length > 0, 'the sample deletes a file');
+    for (const change of deleted) assert.equal(kinds[change.path], 'deleted', change.path);
+    assert.equal(kinds['logo.png'], 'binary');
+    assert.equal(kinds['big.txt'], 'tooLarge');
+    const opened = await vscode.commands.executeCommand<boolean>('openhands.openChange', {
+      conversationId: conversation.id,
+      path: 'big.txt',
+    });
+    assert.equal(opened, false, 'a message instead of a diff');
+  });
+
+  it('opens all changes in the multi-file diff', async () => {
+    const count = await vscode.commands.executeCommand<number>('openhands.openAllChanges', conversation.id);
+    assert.equal(count, agentFiles().length);
+    const tab = await eventually(
+      () => vscode.window.tabGroups.activeTabGroup.activeTab,
+      (active) => Boolean(active?.label.includes('Agent’s changes')),
+    );
+    assert.ok(tab, 'the multi-file diff is the active tab');
+  });
+
+  it('applies the whole change to a local clone: every byte as the agent left it', async () => {
+    const clone = localClone(sample.dir);
+    const outcome = await vscode.commands.executeCommand<ApplyOutcome>('openhands.applyChanges', {
+      conversationId: conversation.id,
+      folder: clone,
+      anyRepository: true,
+    });
+    assert.equal(outcome.kind, 'applied', JSON.stringify(outcome));
+    for (const change of agentFiles()) {
+      const local = path.join(clone, change.path);
+      if (change.status === 'DELETED') assert.equal(fs.existsSync(local), false, `${change.path} deleted`);
+      else
+        assert.ok(
+          fs.readFileSync(local).equals(fs.readFileSync(path.join(sample.dir, change.path))),
+          `${change.path} equals the agent's`,
+        );
+    }
+    assert.equal(
+      fs.existsSync(path.join(clone, '.openhands-agent-server.log')),
+      false,
+      'no agent-server file',
+    );
+  });
+
+  it('a conflict changes nothing; one file can still be accepted alone', async () => {
+    const clone = localClone(sample.dir);
+    const updated = agentFiles().find((change) => change.status === 'UPDATED' && change.path.endsWith('.ts'));
+    assert.ok(updated);
+    // the user committed their own version of the same lines
+    fs.writeFileSync(path.join(clone, updated.path), 'export const mine = 1;\n');
+    git(clone, 'commit', '-qam', 'mine');
+    const before = treeOf(clone);
+    const head = git(clone, 'rev-parse', 'HEAD');
+    const refused = await vscode.commands.executeCommand<ApplyOutcome>('openhands.applyChanges', {
+      conversationId: conversation.id,
+      folder: clone,
+      anyRepository: true,
+      anyHead: true,
+      skipConflicts: false,
+    });
+    assert.equal(refused.kind, 'refused', JSON.stringify(refused));
+    assert.deepEqual(refused.kind === 'refused' && refused.paths, [updated.path]);
+    assert.deepEqual(treeOf(clone), before, 'not one byte changed');
+    assert.equal(git(clone, 'status', '--porcelain'), '', 'nothing staged or changed');
+    assert.equal(git(clone, 'rev-parse', 'HEAD'), head);
+    const added = agentFiles().find((change) => change.status === 'ADDED' && change.path.endsWith('.md'));
+    assert.ok(added);
+    const accepted = await vscode.commands.executeCommand<ApplyOutcome>('openhands.acceptChangeFile', {
+      conversationId: conversation.id,
+      folder: clone,
+      only: [added.path],
+      anyRepository: true,
+      anyHead: true,
+    });
+    assert.equal(accepted.kind, 'applied', JSON.stringify(accepted));
+    assert.deepEqual(git(clone, 'status', '--porcelain', '--untracked-files=all').trim(), `?? ${added.path}`);
+  });
+
+  it('refuses over uncommitted edits to the same files; stashes them first when asked', async () => {
+    const clone = localClone(sample.dir);
+    const updated = agentFiles().find((change) => change.status === 'UPDATED' && change.path.endsWith('.ts'));
+    assert.ok(updated);
+    fs.appendFileSync(path.join(clone, updated.path), '// my unsaved idea\n');
+    const before = treeOf(clone);
+    const refused = await vscode.commands.executeCommand<ApplyOutcome>('openhands.applyChanges', {
+      conversationId: conversation.id,
+      folder: clone,
+      anyRepository: true,
+      stash: false,
+    });
+    assert.equal(refused.kind, 'refused', JSON.stringify(refused));
+    assert.equal(refused.kind === 'refused' && refused.reason, 'dirty');
+    assert.deepEqual(treeOf(clone), before, 'the user’s edit untouched');
+    const applied = await vscode.commands.executeCommand<ApplyOutcome>('openhands.applyChanges', {
+      conversationId: conversation.id,
+      folder: clone,
+      anyRepository: true,
+      stash: true,
+    });
+    assert.equal(applied.kind, 'applied', JSON.stringify(applied));
+    assert.match(git(clone, 'stash', 'list'), /OpenHands/);
+    assert.match(git(clone, 'stash', 'show', '-p'), /my unsaved idea/);
+  });
+
+  it('saves the whole change as a patch that git applies to the base', async () => {
+    const target = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'openhands-patch-')), 'agent.patch');
+    const saved = await vscode.commands.executeCommand<string>('openhands.saveChangesAsPatch', {
+      conversationId: conversation.id,
+      file: target,
+    });
+    assert.equal(saved, target);
+    const patch = fs.readFileSync(target, 'utf8');
+    assert.match(patch, /^diff --git /);
+    assert.doesNotMatch(patch, /openhands-agent-server\.log|workspace\/conversations\//);
+    const clone = localClone(sample.dir);
+    git(clone, 'apply', '--check', target);
+  });
+
+  it('the panel lists the changes and follows the agent’s next edit without polling', async () => {
+    await vscode.commands.executeCommand('openhands.openConversation', conversation.id);
+    const panelApi = t.api.conversationPanels;
+    assert.ok(panelApi);
+    const listed = await eventually(
+      () => panelApi.snapshot(conversation.id)?.header.changes,
+      (changes) => changes?.state === 'ready' && changes.files.length === agentFiles().length,
+      15_000,
+    );
+    assert.ok(listed);
+    // the agent writes one more file and says so with a file_editor observation
+    await agentServer.workspace(conversation.id, { 'later.txt': 'written later\n' });
+    await agentServer.append(conversation.id, [
+      {
+        kind: 'ObservationEvent',
+        source: 'environment',
+        tool_name: 'file_editor',
+        tool_call_id: 'call-later',
+        action_id: 'action-later',
+        observation: { kind: 'FileEditorObservation', command: 'create', path: `${sample.dir}/later.txt` },
+      },
+    ]);
+    const followed = await eventually(
+      () => panelApi.snapshot(conversation.id)?.header.changes,
+      (changes) => Boolean(changes?.files.some((file) => file.path === 'later.txt')),
+      15_000,
+    );
+    assert.ok(followed);
+    panelApi.sendFromWebview(conversation.id, {
+      type: 'openChange',
+      file: { path: 'later.txt', status: 'ADDED' },
+    });
+    await eventually(
+      () => vscode.window.tabGroups.activeTabGroup.activeTab,
+      (active) => active?.input instanceof vscode.TabInputTextDiff,
+    );
+  });
+});
