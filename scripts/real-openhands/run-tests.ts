@@ -143,6 +143,7 @@ async function runVsCode(
       extensionDevelopmentPath: ROOT,
     }),
     screenshot: (name) => screenshot(browser.page, path.join(REAL_SCREENSHOTS, `extra-${name}.png`)),
+    workspaceFolder: codeServer.workspaceFolder,
   });
   const results = await runner.run();
   const passed = results.filter((r) => r.passed).length;

@@ -1,6 +1,9 @@
 // The extension in a real VS Code (code-server + Chromium) against the REAL OpenHands app server with
 // the scripted LLM. Driven by scripts/real-openhands/run-tests.ts; a screenshot after every step.
 // What the tree shows is compared with what the server itself answers (read over plain HTTP here).
+import { execFileSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
 import type { Page } from 'playwright-core';
 import { openExtensionWorkbench } from '../e2e/workbench.steps';
 import {
@@ -26,6 +29,12 @@ import { CONVERSATIONS_VIEW, PAUSE_SANDBOX, RESUME_SANDBOX, SANDBOXES_VIEW } fro
 import { eventually } from '../e2e/wait';
 import { realRequest } from './env';
 import {
+  SCRIPTED_CHANGES,
+  SCRIPTED_CHANGES_ADDED,
+  SCRIPTED_CHANGES_ADDED_TEXT,
+  SCRIPTED_CHANGES_EDITED,
+  SCRIPTED_CHANGES_EDITED_TEXT,
+  SCRIPTED_CHANGES_FINISH,
   SCRIPTED_COMMAND,
   SCRIPTED_FILE,
   SCRIPTED_FINISH,
@@ -40,6 +49,8 @@ export interface RealStepsContext {
   server: { url: string; apiKey: string };
   workbenchUrl: string;
   screenshot(name: string): Promise<string>;
+  /** The folder code-server opened: made a clone of a sandbox's repository to apply changes to. */
+  workspaceFolder: string;
 }
 
 interface Sandbox {
@@ -82,9 +93,12 @@ function mentions(label: string, word: string): boolean {
 }
 
 /** A conversation (in a sandbox of its own) for the tree to show, started over the API. */
-async function startFixtureConversation(ctx: RealStepsContext): Promise<Conversation> {
+async function startFixtureConversation(
+  ctx: RealStepsContext,
+  text = 'Fixture conversation for the tree.',
+): Promise<Conversation> {
   const created = await realRequest<StartTask>(ctx.server, 'POST', '/api/v1/app-conversations', {
-    initial_message: { content: [{ type: 'text', text: 'Fixture conversation for the tree.' }] },
+    initial_message: { content: [{ type: 'text', text }] },
   });
   if (created.status !== 200) throw new Error(`start: HTTP ${created.status}`);
   const task = await eventually(
@@ -123,6 +137,8 @@ const NOTIFY =
 const MCP = "MCP & Git Providers: save an MCP server; the server's settings then hold it";
 const TOKEN = "MCP & Git Providers: a token the real server rejects shows the server's message at the token";
 const DELETE = 'Delete Sandbox…: confirm, the sandbox leaves the tree and the server';
+const CHANGES =
+  'Changes: the agent edits a file with file_editor and creates one with the terminal; the panel lists exactly those two, their diffs open, Apply brings them into a local clone';
 
 export function defineRealSteps(runner: StepRunner, ctx: RealStepsContext): void {
   let started: Sandbox | undefined;
@@ -569,6 +585,103 @@ export function defineRealSteps(runner: StepRunner, ctx: RealStepsContext): void
         // an unreachable MCP server makes every later conversation start fail
         await store({});
       }
+    },
+    { needs: [OPEN] },
+  );
+
+  runner.step(
+    CHANGES,
+    async () => {
+      // a sandbox of its own: the sandbox folder is shared by its conversations, and other steps' agents
+      // leave files there
+      const conversation = await startFixtureConversation(
+        ctx,
+        `${SCRIPTED_CHANGES} Commit a base, edit one file, create another.`,
+      );
+      await eventually(
+        'the changes turn finished',
+        async () => {
+          const events = await agentEvents(conversation.id);
+          return events.some((e) => JSON.stringify(e).includes(SCRIPTED_CHANGES_FINISH)) ? events : undefined;
+        },
+        { timeoutMs: 150_000, intervalMs: 2000 },
+      );
+      // the sandbox's folder is on this machine (a process sandbox): the local clone is made from it
+      const sandboxDir = (await agentEvents(conversation.id))
+        .map(
+          (e) =>
+            (e['observation'] as { metadata?: { working_dir?: string } } | undefined)?.metadata?.working_dir,
+        )
+        .find((dir): dir is string => typeof dir === 'string' && dir.startsWith('/'));
+      if (!sandboxDir) throw new Error('no terminal observation names the sandbox folder');
+      const local = ctx.workspaceFolder;
+      const git = (...args: string[]) => execFileSync('git', ['-C', local, ...args], { encoding: 'utf8' });
+      git('init', '-q');
+      git('fetch', '-q', sandboxDir, 'HEAD');
+      git('reset', '-q', '--hard', 'FETCH_HEAD');
+      const baseCommit = git('rev-parse', 'HEAD').trim();
+
+      await runCommand(ctx.page, 'View: Close All Editors');
+      await runCommand(ctx.page, 'OpenHands: Open Conversation');
+      await answerInputBox(ctx.page, conversation.id);
+      const frame = await waitForTranscript(ctx.page, 30_000);
+      await waitForFeed(frame, 'live', 30_000);
+      await frame.locator('.changes summary').click({ timeout: 30_000 });
+      const listed = await eventually(
+        'the panel lists the two changed files',
+        async () => {
+          const names = (await frame.locator('.change-file').allTextContents()).map((t) =>
+            t.replace(/\s+/g, ' ').trim(),
+          );
+          return names.length === 2 ? names : undefined;
+        },
+        { timeoutMs: 30_000, lastSeen: async () => (await frame.locator('.changes').textContent()) ?? '' },
+      );
+      const expected = [`M ${SCRIPTED_CHANGES_EDITED}`, `A ${SCRIPTED_CHANGES_ADDED}`];
+      if ([...listed].sort().join('|') !== [...expected].sort().join('|'))
+        throw new Error(`the panel lists ${listed.join(', ')}, not exactly ${expected.join(', ')}`);
+      await ctx.screenshot('changes-panel-real');
+
+      // each file's diff in the native diff editor
+      for (const name of [SCRIPTED_CHANGES_EDITED, SCRIPTED_CHANGES_ADDED]) {
+        // the page is rebuilt when the panel comes back to the front: open the fold again
+        if ((await frame.locator('.changes[open]').count()) === 0)
+          await frame.locator('.changes summary').click();
+        await frame.locator('.change-file', { hasText: name }).click();
+        await ctx.page.locator('.monaco-diff-editor').first().waitFor({ state: 'visible', timeout: 20_000 });
+        const tab = ctx.page.locator('.tab.active');
+        const label = (await tab.textContent({ timeout: 5_000 })) ?? '';
+        if (!label.includes(name)) throw new Error(`the active tab is "${label}", not ${name}'s diff`);
+        await ctx.screenshot(`changes-diff-${name.replace(/\W+/g, '-')}-real`);
+        await runCommand(ctx.page, 'View: Open Previous Editor');
+      }
+
+      // Apply from the panel: the conversation has no repository, so the extension asks first
+      if ((await frame.locator('.changes[open]').count()) === 0)
+        await frame.locator('.changes summary').click();
+      await frame.locator('#changes-apply').click();
+      const dialog = ctx.page.locator('.monaco-dialog-box');
+      await dialog.waitFor({ state: 'visible', timeout: 30_000 });
+      await ctx.screenshot('changes-apply-confirm-real');
+      await dialog
+        .locator('.monaco-button', { hasText: /^Apply to/ })
+        .first()
+        .click({ timeout: 5_000 });
+      await ctx.page
+        .locator('.notifications-toasts', { hasText: /Applied 2 files/ })
+        .first()
+        .waitFor({ state: 'visible', timeout: 60_000 });
+      await ctx.screenshot('changes-applied-real');
+      const edited = fs.readFileSync(path.join(local, SCRIPTED_CHANGES_EDITED), 'utf8');
+      const added = fs.readFileSync(path.join(local, SCRIPTED_CHANGES_ADDED), 'utf8');
+      if (edited !== SCRIPTED_CHANGES_EDITED_TEXT)
+        throw new Error(`${SCRIPTED_CHANGES_EDITED} locally: ${JSON.stringify(edited)}`);
+      if (added !== SCRIPTED_CHANGES_ADDED_TEXT)
+        throw new Error(`${SCRIPTED_CHANGES_ADDED} locally: ${JSON.stringify(added)}`);
+      const status = git('status', '--porcelain', '--untracked-files=all').split('\n');
+      for (const wanted of [` M ${SCRIPTED_CHANGES_EDITED}`, `?? ${SCRIPTED_CHANGES_ADDED}`])
+        if (!status.includes(wanted)) throw new Error(`git status lacks "${wanted}": ${status.join(', ')}`);
+      if (git('rev-parse', 'HEAD').trim() !== baseCommit) throw new Error('the local HEAD moved');
     },
     { needs: [OPEN] },
   );
