@@ -16,9 +16,11 @@ export default tseslint.config(
       eqeqeq: ['error', 'always'],
     },
   },
-  // Which folder may import which (docs/architecture.md): api ← core ← state ← views ← commands ← extension.
+  // Which folder may import which (docs/architecture.md): api ← core ← state ← views ← commands ← extension;
+  // changes (plain Node, like api) sits on api alone.
   // Each block lists what its folder must not reach; a later block for the same files replaces the rule.
   layer('src/api/**/*.ts', 'src/api is the pure client: no VS Code, nothing of the extension.', [
+    'changes',
     'core',
     'state',
     'views',
@@ -27,6 +29,11 @@ export default tseslint.config(
     'webviews',
     'extension',
   ]),
+  layer(
+    'src/changes/**/*.ts',
+    "src/changes brings an agent's change into a local repository with git: plain Node, no VS Code, only src/api below it.",
+    ['core', 'state', 'views', 'commands', 'conversations', 'webviews', 'extension'],
+  ),
   layer('src/core/**/*.ts', 'src/core holds settings, secrets, the log and the connection: no state or UI.', [
     'state',
     'views',
@@ -77,7 +84,7 @@ export default tseslint.config(
   },
 );
 
-/** A folder's import rule: no `vscode` in src/api, and none of the named sibling folders. */
+/** A folder's import rule: no `vscode` in plain Node (src/api, src/changes), and none of the named sibling folders. */
 function layer(files, message, forbidden) {
   return {
     files: [files],
@@ -85,7 +92,7 @@ function layer(files, message, forbidden) {
       'no-restricted-imports': [
         'error',
         {
-          paths: files.startsWith('src/api/') ? [{ name: 'vscode', message }] : [],
+          paths: /^src\/(api|changes)\//.test(files) ? [{ name: 'vscode', message }] : [],
           patterns: [{ regex: `(^|/)(${forbidden.join('|')})(/|$)`, message }],
         },
       ],
