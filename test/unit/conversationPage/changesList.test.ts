@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import type { Header, PanelChanges, WebviewToHost } from '../../../src/webviews/conversation/shared/protocol';
 import { header, resendMessages } from './fixtureRows';
-import type { Harness } from './harness';
+import type { Harness, HarnessWindow } from './harness';
 import { usePages } from './pageSuite';
 
 const EPOCH = 1_700_000_000_000;
@@ -90,6 +90,21 @@ describe('conversation page: the agent’s changed files in Chromium', function 
     });
     assert.match(await text(h, '.changes'), /The sandbox is paused\./);
     assert.equal(await h.page.locator('.change-file').count(), 1, 'the last list stays');
+  });
+
+  it('keeps the fold open across a reload (the page is rebuilt whenever the panel comes back)', async () => {
+    const head = withChanges({ state: 'ready', files: FILES, message: null });
+    const h = await load(head);
+    await h.page.click('.changes summary');
+    // the page saves its state shortly after a change
+    await h.page.waitForTimeout(400);
+    const states = await h.page.evaluate(() => (window as unknown as HarnessWindow).__harness.states);
+    const kept = states[states.length - 1] as Record<string, unknown> | undefined;
+    assert.equal(kept?.['changesOpen'], true, 'saved as open');
+    const next = await pages.page({ initialState: kept });
+    for (const m of resendMessages([], EPOCH, head)) await next.post(m);
+    await next.page.waitForSelector('.changes');
+    assert.equal(await next.page.locator('.changes[open]').count(), 1, 'open again after the reload');
   });
 
   it('shows no list where the host keeps no changes', async () => {

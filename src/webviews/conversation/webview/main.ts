@@ -139,7 +139,9 @@ class ConversationPage {
     open: (file) => this.post({ type: 'openChange', file }),
     act: (action) => this.post({ type: 'changes', action }),
     toggled: (open) => {
+      if (this.changesOpen === open) return;
       this.changesOpen = open;
+      this.persistSoon();
     },
   };
 
@@ -240,6 +242,7 @@ class ConversationPage {
     if (kept) {
       this.conversationId = kept.conversationId;
       this.composer = { ...this.composer, draft: kept.draft ?? '' };
+      this.changesOpen = kept.changesOpen ?? false;
       this.view.restore(kept);
     }
     // links never navigate the page: the host opens them (http, https and mailto only)
@@ -361,7 +364,13 @@ class ConversationPage {
     this.persistTimer = setTimeout(() => {
       this.persistTimer = undefined;
       const position = this.view.position;
-      const state = viewState(this.conversationId, position.stuck, position.top, this.composer.draft);
+      const state = viewState(
+        this.conversationId,
+        position.stuck,
+        position.top,
+        this.composer.draft,
+        this.changesOpen,
+      );
       const text = JSON.stringify(state);
       if (text === this.persisted) return;
       this.persisted = text;

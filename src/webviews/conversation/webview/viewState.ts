@@ -1,7 +1,7 @@
 /**
  * What the page keeps in `setState` (restored when the panel comes back or VS Code reloads): the
  * conversation it shows (the panel's serializer needs it to reopen the panel), where the reader
- * was, and the message the user was typing. Never a row, a text or anything else the server sent:
+ * was, the message the user was typing, and whether the changed-files fold is open. Never a row, a text or anything else the server sent:
  * rows can hold anything an agent printed.
  * Read back through zod: state from another build is dropped, not trusted. Pure: unit-tested in Node.
  */
@@ -27,6 +27,8 @@ export const ViewStateSchema = z.object({
   ),
   /** The unsent message in the input: the user's own words, kept across hide and reload. */
   draft: z.optional(z.string().check(z.maxLength(MAX_MESSAGE_CHARS))),
+  /** The changed-files fold is open. */
+  changesOpen: z.optional(z.boolean()),
 });
 export type ViewState = z.infer<typeof ViewStateSchema>;
 
@@ -40,9 +42,11 @@ export function viewState(
   stuck: boolean,
   top: { id: string; delta: number } | undefined,
   draft = '',
+  changesOpen = false,
 ): ViewState {
   return {
     version: 1,
+    ...(changesOpen ? { changesOpen } : {}),
     ...(draft && draft.length <= MAX_MESSAGE_CHARS ? { draft } : {}),
     ...(conversationId && conversationId.length <= 100 ? { conversationId } : {}),
     stuck,
