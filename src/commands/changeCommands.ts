@@ -550,7 +550,7 @@ function report(
       : vscode.l10n.t('Applied {0} files to {1}.', applied, path.basename(repository.root)),
   ];
   if (result.merged.length > 0)
-    parts.push(vscode.l10n.t('{0} merged three-way (staged).', result.merged.length));
+    parts.push(vscode.l10n.t('{0} merged three-way.', result.merged.length));
   if (result.skipped.length > 0) parts.push(vscode.l10n.t('Skipped: {0}.', listed(result.skipped)));
   if (result.stashed) parts.push(vscode.l10n.t('Your edits are in the stash.'));
   const show = vscode.l10n.t('Show Report');
