@@ -1,17 +1,25 @@
 // The client suite's real-server part: every OpenHandsClient method, over HTTP, against the real
 // OpenHands app server (openhands-ai 1.11.0, local process sandboxes) with the scripted LLM, and the
 // agent server's controls (AgentServerClient: a follow-up message, run, pause, interrupt, confirmation
-// policy, accept and reject) with the event feed following along. Run by
+// policy, accept and reject) with the event feed following along, and the agent's workspace changes
+// (git changes, diffs, a file's bytes, the git-delta patch applied to a clone). Run by
 // scripts/real-openhands/run-tests.ts (`npm run test:real`), which starts both and sets the environment.
 // The tests run in order and share what they create: each sandbox is a real agent-server process.
 // Every `assert.ok` carries a message: without one, a failing call under tsx can hang Node 20 for ever
 // (it re-reads the source to build the message, at positions that do not match the TypeScript file).
 import * as assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
 import {
+  AGENT_SERVER_EXCLUDES,
   AgentServerClient,
+  agentChanges,
   agentEndpointOf,
   ApiError,
   EventFeed,
+  isAgentServerFile,
   OpenHandsClient,
   openEventSocket,
   type AgentEvent,
@@ -20,6 +28,15 @@ import { Transcript } from '../../src/webviews/conversation/host/transcript';
 import type { AppConversation, AppConversationStartTask, SandboxInfo } from '../../src/api/models';
 import { agentEvents, realRequest, realServerEnv, sleep, type RealServerEnv } from './env';
 import {
+  SCRIPTED_CHANGES,
+  SCRIPTED_CHANGES_ADD_COMMAND,
+  SCRIPTED_CHANGES_ADDED,
+  SCRIPTED_CHANGES_ADDED_TEXT,
+  SCRIPTED_CHANGES_BASE_COMMAND,
+  SCRIPTED_CHANGES_BASE_TEXT,
+  SCRIPTED_CHANGES_EDITED,
+  SCRIPTED_CHANGES_EDITED_TEXT,
+  SCRIPTED_CHANGES_FINISH,
   SCRIPTED_COMMAND,
   SCRIPTED_FILE,
   SCRIPTED_FILE_TEXT,
@@ -39,6 +56,13 @@ import { draftFromModel, toProtocolDraft } from '../../src/webviews/mcpForm/webv
 const MESSAGE = 'Run one shell command for the VS Code client test, then finish.';
 const FOLLOW_UP = 'Now run the follow-up command, then finish.';
 const SLOW_FOLLOW_UP = `${SCRIPTED_SLOW} Run the follow-up command, taking your time.`;
+const CHANGES_MESSAGE = `${SCRIPTED_CHANGES} Commit a base, edit one file, create another, then finish.`;
+
+const byPath = (a: { path: string }, b: { path: string }) => a.path.localeCompare(b.path);
+
+function git(cwd: string, ...args: string[]): string {
+  return execFileSync('git', args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }).trim();
+}
 
 /** `call` may throw before returning a promise (the client checks arguments synchronously). */
 async function rejection(call: () => Promise<unknown>): Promise<ApiError> {
@@ -76,7 +100,14 @@ interface EventView {
   key?: string;
   value?: unknown;
   action?: { kind?: string; command?: string; message?: string };
-  observation?: { kind?: string; exit_code?: number; content?: { text?: string }[] };
+  observation?: {
+    kind?: string;
+    exit_code?: number;
+    content?: { text?: string }[];
+    metadata?: { working_dir?: string };
+    is_error?: boolean;
+    path?: string;
+  };
   action_id?: string;
   tool_name?: string;
   rejection_reason?: string;
@@ -949,6 +980,178 @@ describe('OpenHandsClient against the real OpenHands app server', function () {
     it('unsetProviderTokens clears the stored tokens', async () => {
       const reply = await client.unsetProviderTokens();
       assert.equal(reply.message, 'Unset Git provider tokens');
+    });
+  });
+
+  describe('workspace changes on the agent server (AgentServerClient: gitChanges, gitDiff, downloadFile, workspaceDelta)', () => {
+    // a sandbox of its own: the first one's folder holds the earlier conversations' files
+    let changesSandbox: SandboxInfo | undefined;
+    let changesConversation: AppConversation;
+    let agent: AgentServerClient;
+    /** The sandbox's folder, absolute: where the agent works and the repository the server reads. */
+    let workspace: string;
+    let scratch: string | undefined;
+
+    after(async () => {
+      if (scratch) fs.rmSync(scratch, { recursive: true, force: true });
+      if (changesSandbox) await client.deleteSandbox(changesSandbox.id);
+    });
+
+    it('the changes script: a base commit pushed to origin, a file_editor edit, a file made in the terminal, finish', async () => {
+      changesSandbox = await client.startSandbox();
+      const started = await client.createConversation({
+        sandbox_id: changesSandbox.id,
+        initial_message: { role: 'user', content: [{ type: 'text', text: CHANGES_MESSAGE }] },
+      });
+      const ready = await client.waitForStartTask(started.id, { timeoutMs: 150_000, intervalMs: 1000 });
+      assert.equal(ready.status, 'READY', `the start task: ${ready.status} ${ready.detail ?? ''}`);
+      const [found] = await client.getConversations([ready.app_conversation_id!]);
+      assert.ok(found, 'the changes conversation is found');
+      changesConversation = found;
+      const endpoint = agentEndpointOf(changesConversation);
+      assert.ok(endpoint?.sessionApiKey, 'a running conversation has an agent-server URL and key');
+      agent = new AgentServerClient({ endpoint, timeoutMs: 30_000 });
+      let last: string | null = null;
+      const settled = await until(
+        'the changes run settles',
+        async () => {
+          last = await status(agent);
+          return last && !['idle', 'running'].includes(last) ? last : undefined;
+        },
+        120_000,
+      ).catch(async (error: unknown) => {
+        const seen = (await storedEvents(agent)).map((e) => e.action?.kind ?? e.observation?.kind ?? e.kind);
+        throw new Error(`${String(error)}; status ${last}; events: ${seen.join(', ')}`);
+      });
+      const events = await storedEvents(agent);
+      assert.equal(
+        settled,
+        'finished',
+        `the run ended ${settled}: ${JSON.stringify(events.filter((e) => e.kind !== 'SystemPromptEvent')).slice(0, 4000)}`,
+      );
+      const actions = actionsIn(events);
+      assert.deepEqual(
+        actions.map((e) => [e.action?.kind, e.action?.command ?? e.action?.message]),
+        [
+          ['TerminalAction', SCRIPTED_CHANGES_BASE_COMMAND],
+          ['FileEditorAction', 'str_replace'],
+          ['TerminalAction', SCRIPTED_CHANGES_ADD_COMMAND],
+          ['FinishAction', SCRIPTED_CHANGES_FINISH],
+        ],
+      );
+      const [base, edit, add] = actions.map((action) => observationOf(events, action));
+      assert.equal(
+        base?.observation?.exit_code,
+        0,
+        `the base command: ${textOf(base?.observation?.content)}`,
+      );
+      assert.equal(add?.observation?.exit_code, 0, `the add command: ${textOf(add?.observation?.content)}`);
+      assert.equal(edit?.observation?.is_error, false, `the edit: ${textOf(edit?.observation?.content)}`);
+      // the absolute folder is nowhere in the conversation's info (working_dir "."): the terminal says it
+      assert.equal((await agent.getConversation()).workspace?.working_dir, '.');
+      workspace = base?.observation?.metadata?.working_dir ?? '';
+      assert.ok(path.isAbsolute(workspace), `an absolute working_dir: ${workspace}`);
+      assert.equal(path.basename(workspace), changesSandbox.id, 'the folder is the sandbox’s own');
+      assert.equal(edit?.observation?.path, path.join(workspace, SCRIPTED_CHANGES_EDITED));
+      // a process sandbox's folder is on this machine
+      assert.equal(
+        fs.readFileSync(path.join(workspace, SCRIPTED_CHANGES_EDITED), 'utf8'),
+        SCRIPTED_CHANGES_EDITED_TEXT,
+      );
+      assert.equal(
+        fs.readFileSync(path.join(workspace, SCRIPTED_CHANGES_ADDED), 'utf8'),
+        SCRIPTED_CHANGES_ADDED_TEXT,
+      );
+    });
+
+    it('gitChanges: the edited file UPDATED and the new one ADDED, once the agent server’s own files are left out', async () => {
+      assert.ok(workspace, 'the changes conversation ran');
+      const changes = await agent.gitChanges(workspace);
+      const own = changes.filter((change) => isAgentServerFile(change.path));
+      assert.ok(own.length > 0, 'a process sandbox lists the agent server’s own files too');
+      assert.deepEqual([...new Set(own.map((change) => change.status))], ['ADDED']);
+      const expected = [
+        { status: 'ADDED', path: SCRIPTED_CHANGES_ADDED },
+        { status: 'UPDATED', path: SCRIPTED_CHANGES_EDITED },
+      ];
+      assert.deepEqual(agentChanges(changes).sort(byPath), expected);
+      // a relative path resolves against the agent server's folder, the same one here
+      const relative = await agent.gitChanges('.');
+      assert.deepEqual(agentChanges(relative).sort(byPath), expected);
+      // the app server's proxy answers the same
+      const proxied = await realRequest<{ status: string; path: string }[]>(
+        env,
+        'GET',
+        `/api/v1/app-conversations/${changesConversation.id}/git/changes?path=${encodeURIComponent(workspace)}`,
+      );
+      assert.equal(proxied.status, 200, `the app server's git/changes: ${JSON.stringify(proxied.body)}`);
+      assert.deepEqual(
+        proxied.body.filter((change) => !isAgentServerFile(change.path)).sort(byPath),
+        expected,
+      );
+    });
+
+    it('gitDiff: both sides of the edited file (base from origin), the new file against nothing; a missing file is a 400', async () => {
+      assert.ok(workspace, 'the changes conversation ran');
+      // the server joins the lines with \n: no trailing newline on either side
+      assert.deepEqual(await agent.gitDiff(path.join(workspace, SCRIPTED_CHANGES_EDITED)), {
+        modified: SCRIPTED_CHANGES_EDITED_TEXT.trimEnd(),
+        original: SCRIPTED_CHANGES_BASE_TEXT.trimEnd(),
+      });
+      assert.deepEqual(await agent.gitDiff(path.join(workspace, SCRIPTED_CHANGES_ADDED)), {
+        modified: SCRIPTED_CHANGES_ADDED_TEXT.trimEnd(),
+        original: '',
+      });
+      assert.deepEqual(await agent.gitDiff(SCRIPTED_CHANGES_EDITED), {
+        modified: SCRIPTED_CHANGES_EDITED_TEXT.trimEnd(),
+        original: SCRIPTED_CHANGES_BASE_TEXT.trimEnd(),
+      });
+      const missing = await rejection(() => agent.gitDiff(path.join(workspace, 'no-such-file.txt')));
+      assert.equal(missing.status, 400);
+    });
+
+    it('downloadFile: the new file’s bytes; a relative path is a 400', async () => {
+      assert.ok(workspace, 'the changes conversation ran');
+      const bytes = await agent.downloadFile(path.join(workspace, SCRIPTED_CHANGES_ADDED));
+      assert.ok(Buffer.isBuffer(bytes), 'a Buffer');
+      assert.equal(bytes.toString('utf8'), SCRIPTED_CHANGES_ADDED_TEXT);
+      const relative = await rejection(() => agent.downloadFile(SCRIPTED_CHANGES_ADDED));
+      assert.equal(relative.status, 400);
+    });
+
+    it('workspaceDelta: a patch of exactly the two files against the pushed base, which applies to a clone at that commit', async () => {
+      assert.ok(workspace, 'the changes conversation ran');
+      const delta = await agent.workspaceDelta(workspace, { exclude: AGENT_SERVER_EXCLUDES });
+      assert.equal(delta.baseRef, 'auto');
+      // the base commit is on origin (the branch's upstream) and nothing was committed since
+      assert.equal(delta.baseCommit, git(workspace, 'rev-parse', '@{upstream}'), 'the base is origin');
+      assert.equal(delta.baseCommit, git(workspace, 'rev-parse', 'HEAD'), 'the base is HEAD too');
+      const patch = delta.patch.toString('utf8');
+      assert.deepEqual(
+        [...patch.matchAll(/^diff --git a\/(\S+) b\//gm)].map((m) => m[1]),
+        [SCRIPTED_CHANGES_ADDED, SCRIPTED_CHANGES_EDITED],
+        `the patch holds the agent's two files only:\n${patch.slice(0, 2000)}`,
+      );
+
+      scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'oh-delta-'));
+      const clone = path.join(scratch, 'clone');
+      git(scratch, 'clone', '-q', workspace, clone);
+      git(clone, 'checkout', '-q', '--detach', delta.baseCommit!);
+      const patchFile = path.join(scratch, 'delta.patch');
+      fs.writeFileSync(patchFile, delta.patch);
+      git(clone, 'apply', '--check', patchFile);
+      git(clone, 'apply', '--3way', patchFile);
+      assert.deepEqual(git(clone, 'status', '--porcelain').split('\n'), [
+        `A  ${SCRIPTED_CHANGES_ADDED}`,
+        `M  ${SCRIPTED_CHANGES_EDITED}`,
+      ]);
+      for (const file of [SCRIPTED_CHANGES_ADDED, SCRIPTED_CHANGES_EDITED]) {
+        assert.equal(
+          fs.readFileSync(path.join(clone, file), 'utf8'),
+          fs.readFileSync(path.join(workspace, file), 'utf8'),
+          `${file} in the clone is the sandbox's`,
+        );
+      }
     });
   });
 

@@ -19,6 +19,10 @@
 //   finish `SCRIPTED_REJECTED_FINISH`;
 // - while the last user message holds `SCRIPTED_SLOW`, every answer waits `SCRIPTED_SLOW_MS` first
 //   (the model call stays in flight: a run that can be seen running, paused or interrupted).
+// - a user message holding `SCRIPTED_CHANGES` (first or later): terminal `SCRIPTED_CHANGES_BASE_COMMAND`
+//   (a base commit pushed to an `origin`, so the server's changes say UPDATED for the edited file) →
+//   file_editor str_replace in `SCRIPTED_CHANGES_EDITED` → terminal `SCRIPTED_CHANGES_ADD_COMMAND`
+//   (creates `SCRIPTED_CHANGES_ADDED`) → finish `SCRIPTED_CHANGES_FINISH`.
 import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
 
@@ -39,6 +43,37 @@ export const SCRIPTED_REJECTED_FINISH =
 /** A user message holding this makes every answer of its turn wait `SCRIPTED_SLOW_MS`. */
 export const SCRIPTED_SLOW = '[scripted-llm: slow]';
 export const SCRIPTED_SLOW_MS = 4000;
+
+/** A user message holding this makes its turn the changes script (see the top of this file). */
+export const SCRIPTED_CHANGES = '[scripted-llm: changes]';
+/** The file the base commit holds and the agent then edits (`file_editor` str_replace). */
+export const SCRIPTED_CHANGES_EDITED = 'changes-edited.md';
+const CHANGES_BASE_LINE = 'the base line';
+const CHANGES_EDITED_LINE = 'the base line, edited by the scripted LLM';
+export const SCRIPTED_CHANGES_BASE_TEXT = `# Changes\n\n${CHANGES_BASE_LINE}\n`;
+export const SCRIPTED_CHANGES_EDITED_TEXT = `# Changes\n\n${CHANGES_EDITED_LINE}\n`;
+/** The file the agent creates with the terminal; it is in no commit. */
+export const SCRIPTED_CHANGES_ADDED = 'changes-added.txt';
+export const SCRIPTED_CHANGES_ADDED_TEXT = 'created by the scripted LLM\n';
+/**
+ * The base: the file above committed on the workspace's branch and pushed to a bare `origin` kept
+ * inside `.git` (outside the working tree, gone with the sandbox). The server compares with
+ * `origin/<branch>` when it exists; without one it falls back to the empty tree, where the committed
+ * file would read ADDED. No git identity is configured in a sandbox (its HOME is empty): `-c`.
+ */
+export const SCRIPTED_CHANGES_BASE_COMMAND = [
+  `printf '# Changes\\n\\n${CHANGES_BASE_LINE}\\n' > ${SCRIPTED_CHANGES_EDITED}`,
+  'git init -q --bare .git/scripted-origin.git',
+  'git remote add origin "$PWD/.git/scripted-origin.git"',
+  `git add ${SCRIPTED_CHANGES_EDITED}`,
+  "git -c user.name='Scripted LLM' -c user.email=scripted-llm@example.invalid commit -q -m 'scripted base'",
+  'git push -q -u origin HEAD',
+  'echo scripted-changes-base',
+  'pwd',
+].join(' && ');
+export const SCRIPTED_CHANGES_ADD_COMMAND = `printf 'created by the scripted LLM\\n' > ${SCRIPTED_CHANGES_ADDED}`;
+export const SCRIPTED_CHANGES_FINISH =
+  'Done: the scripted LLM committed a base, edited one file and created another.';
 
 export interface ChatRequestSummary {
   stream: boolean;
@@ -124,11 +159,16 @@ function currentTurn(messages: ChatMessage[]): ChatMessage[] {
   return messages;
 }
 
-/** Whether the request's last user message asks for slow answers (`SCRIPTED_SLOW`). */
-export function wantsSlowAnswers(request: ChatRequest): boolean {
+/** Whether the request's last user message holds `marker`. */
+function lastUserMessageHolds(request: ChatRequest, marker: string): boolean {
   const messages = request.messages ?? [];
   const user = [...messages].reverse().find((m) => m.role === 'user');
-  return user !== undefined && textOf(user).includes(SCRIPTED_SLOW);
+  return user !== undefined && textOf(user).includes(marker);
+}
+
+/** Whether the request's last user message asks for slow answers (`SCRIPTED_SLOW`). */
+export function wantsSlowAnswers(request: ChatRequest): boolean {
+  return lastUserMessageHolds(request, SCRIPTED_SLOW);
 }
 
 /** The script (see the top of this file): the answer to this request. */
@@ -148,6 +188,38 @@ export function nextStep(request: ChatRequest): ToolCall | { text: string } {
   if (turnResults.some((m) => /Action rejected/.test(textOf(m)))) return finishWith(SCRIPTED_REJECTED_FINISH);
 
   const steps: ToolCall[] = [];
+  if (lastUserMessageHolds(request, SCRIPTED_CHANGES)) {
+    const turn = currentTurn(messages);
+    if (shell) {
+      steps.push({
+        name: shell.function?.name ?? 'terminal',
+        arguments: argumentsFor(shell, { command: SCRIPTED_CHANGES_BASE_COMMAND }),
+      });
+    }
+    // the editor wants an absolute path: the folder the base command printed
+    const folder = shell ? workingFolder(turn, 'scripted-changes-base') : undefined;
+    if (editor && folder) {
+      steps.push({
+        name: editor.function?.name ?? 'file_editor',
+        arguments: argumentsFor(editor, {
+          command: 'str_replace',
+          path: `${folder}/${SCRIPTED_CHANGES_EDITED}`,
+          old_str: CHANGES_BASE_LINE,
+          new_str: CHANGES_EDITED_LINE,
+        }),
+      });
+      if (shell) {
+        steps.push({
+          name: shell.function?.name ?? 'terminal',
+          arguments: argumentsFor(shell, { command: SCRIPTED_CHANGES_ADD_COMMAND }),
+        });
+      }
+    }
+    if (finish) {
+      steps.push({ name: 'finish', arguments: argumentsFor(finish, { message: SCRIPTED_CHANGES_FINISH }) });
+    }
+    return steps[turnResults.length] ?? { text: SCRIPTED_CHANGES_FINISH };
+  }
   if (userMessages > 1) {
     // a follow-up: one command, then finish
     if (shell) {
@@ -175,7 +247,7 @@ export function nextStep(request: ChatRequest): ToolCall | { text: string } {
     });
   }
   // the editor wants an absolute path: the folder the shell step printed
-  const folder = shell ? workingFolder(messages) : undefined;
+  const folder = shell ? workingFolder(messages, 'scripted-llm-was-here') : undefined;
   if (editor && folder) {
     steps.push({
       name: editor.function?.name ?? 'file_editor',
@@ -190,13 +262,14 @@ export function nextStep(request: ChatRequest): ToolCall | { text: string } {
   return steps[turnResults.length] ?? { text: SCRIPTED_FINISH };
 }
 
-/** The line after the marker in the shell step's result: what `pwd` printed. */
-function workingFolder(messages: ChatMessage[]): string | undefined {
+/** The line after `marker` in a shell step's result: what `pwd` printed. */
+function workingFolder(messages: ChatMessage[], marker: string): string | undefined {
+  const pattern = new RegExp(`${marker}(?:\\\\n|\\n)(\\/[^\\s"\\\\]+)`);
   for (const message of messages) {
     if (message.role !== 'tool') continue;
     const text =
       typeof message.content === 'string' ? message.content : JSON.stringify(message.content ?? '');
-    const match = /scripted-llm-was-here(?:\\n|\n)(\/[^\s"\\]+)/.exec(text);
+    const match = pattern.exec(text);
     if (match?.[1]) return match[1];
   }
   return undefined;
