@@ -179,7 +179,8 @@ async function openChange(deps: ChangeCommandDeps, arg?: ChangedFileNode | Chang
     () => deps.documents.sidesOf(conversationId, change, version),
   );
   if (sides.kind !== 'text') {
-    await explainNoDiff(conversationId, change.path, sides);
+    // the message waits for the user's choice; the command has done its part
+    void explainNoDiff(conversationId, change.path, sides);
     return false;
   }
   const left = changeUri({ conversationId, change, side: 'original', version });
@@ -364,7 +365,12 @@ async function applyChanges(
     if (!(await acceptHead(plan, args))) return { kind: 'cancelled' };
     const stash = plan.dirty.length > 0 ? await askStash(plan, args) : false;
     if (stash === undefined) return { kind: 'refused', reason: 'dirty', paths: plan.dirty };
-    const conflicted = selected.filter((file) => file.outcome === 'conflict').map((file) => file.path);
+    // a file that conflicts only with the edits about to be stashed is judged again after the stash
+    // (applyPatch plans again, and puts the edits back if it still conflicts)
+    const stashed = new Set(stash ? plan.dirty : []);
+    const conflicted = selected
+      .filter((file) => file.outcome === 'conflict' && !stashed.has(file.path))
+      .map((file) => file.path);
     let skip: string[] = [];
     if (conflicted.length > 0) {
       if (conflicted.length === selected.length) {
@@ -549,8 +555,7 @@ function report(
       ? vscode.l10n.t('Applied 1 file to {0}.', path.basename(repository.root))
       : vscode.l10n.t('Applied {0} files to {1}.', applied, path.basename(repository.root)),
   ];
-  if (result.merged.length > 0)
-    parts.push(vscode.l10n.t('{0} merged three-way.', result.merged.length));
+  if (result.merged.length > 0) parts.push(vscode.l10n.t('{0} merged three-way.', result.merged.length));
   if (result.skipped.length > 0) parts.push(vscode.l10n.t('Skipped: {0}.', listed(result.skipped)));
   if (result.stashed) parts.push(vscode.l10n.t('Your edits are in the stash.'));
   const show = vscode.l10n.t('Show Report');
