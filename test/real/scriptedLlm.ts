@@ -56,16 +56,18 @@ export const SCRIPTED_CHANGES_EDITED_TEXT = `# Changes\n\n${CHANGES_EDITED_LINE}
 export const SCRIPTED_CHANGES_ADDED = 'changes-added.txt';
 export const SCRIPTED_CHANGES_ADDED_TEXT = 'created by the scripted LLM\n';
 /**
- * The base: the file above committed on the workspace's branch and pushed to a bare `origin` kept
- * inside `.git` (outside the working tree, gone with the sandbox). The server compares with
- * `origin/<branch>` when it exists; without one it falls back to the empty tree, where the committed
- * file would read ADDED. No git identity is configured in a sandbox (its HOME is empty): `-c`.
+ * The base: the file above, and whatever earlier conversations of the sandbox left in its folder,
+ * committed on the workspace's branch (the agent server's own files left out: its log and
+ * `workspace/`) and pushed to a bare `origin` kept inside `.git` (outside the working tree, gone with
+ * the sandbox). The server compares with `origin/<branch>` when it exists; without one it falls back
+ * to the empty tree, where the committed file would read ADDED. No git identity is configured in a
+ * sandbox (its HOME is empty): `-c`.
  */
 export const SCRIPTED_CHANGES_BASE_COMMAND = [
   `printf '# Changes\\n\\n${CHANGES_BASE_LINE}\\n' > ${SCRIPTED_CHANGES_EDITED}`,
   'git init -q --bare .git/scripted-origin.git',
   'git remote add origin "$PWD/.git/scripted-origin.git"',
-  `git add ${SCRIPTED_CHANGES_EDITED}`,
+  "git add -A -- . ':(exclude).openhands-agent-server.log' ':(exclude)workspace'",
   "git -c user.name='Scripted LLM' -c user.email=scripted-llm@example.invalid commit -q -m 'scripted base'",
   'git push -q -u origin HEAD',
   'echo scripted-changes-base',
