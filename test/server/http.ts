@@ -1,5 +1,6 @@
 // Reply values returned by route handlers and the one place that writes them to the socket,
 // with the content types Starlette uses (compact JSON, `text/plain; charset=utf-8`).
+import { randomUUID } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
 import type { ValidationIssue } from './validation';
 
@@ -15,6 +16,8 @@ export interface StreamSink {
 export type Reply =
   | { kind: 'json'; status: number; body: unknown; headers?: Record<string, string> }
   | { kind: 'text'; status: number; contentType: string; body: string; headers?: Record<string, string> }
+  /** A file's bytes (FileResponse); `headers` beside the content type and length. */
+  | { kind: 'bytes'; status: number; contentType: string; body: Buffer; headers: Record<string, string> }
   | { kind: 'stream'; status: number; contentType: string; run(sink: StreamSink): void }
   /** Destroy the socket without answering (emulates a connection reset). */
   | { kind: 'destroy' }
@@ -34,6 +37,11 @@ export function text(body: string, status: number, contentType = 'text/plain; ch
 /** FastAPI's RequestValidationError handler. */
 export function validationFailed(issues: ValidationIssue[]): Reply {
   return json({ detail: issues }, 422);
+}
+
+/** The agent server's handler for an uncaught exception: `exception` is `str(exc)` ("" for a bare assert). */
+export function agentServerError(exception: string): Reply {
+  return json({ detail: 'Internal Server Error', exception, error_id: randomUUID().replace(/-/g, '') }, 500);
 }
 
 /** Starlette's ServerErrorMiddleware answer for an uncaught exception (assert, ValueError...). */
@@ -66,6 +74,14 @@ export function writeReply(response: ServerResponse, reply: Reply, transform: Js
         ...reply.headers,
         'content-type': reply.contentType,
         'content-length': Buffer.byteLength(reply.body),
+      });
+      response.end(reply.body);
+      return;
+    case 'bytes':
+      response.writeHead(reply.status, {
+        ...reply.headers,
+        'content-type': reply.contentType,
+        'content-length': reply.body.length,
       });
       response.end(reply.body);
       return;

@@ -23,6 +23,8 @@ export interface SandboxLifecycleDeps {
   timers: TimerRegistry;
   timings: ResolvedTimings;
   maxRunningSandboxes: number;
+  /** Called after a sandbox is deleted (the agent double drops its directory). */
+  onRemove?: (sandboxId: string) => void;
 }
 
 export class SandboxLifecycle {
@@ -85,6 +87,7 @@ export class SandboxLifecycle {
     if (index < 0) return false;
     this.cancel(sandboxId);
     this.deps.state.sandboxes.splice(index, 1);
+    this.deps.onRemove?.(sandboxId);
     return true;
   }
 

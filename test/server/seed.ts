@@ -35,6 +35,8 @@ export interface SeedInput {
   maxRunningSandboxes: number;
   /** Needed for the `agent_server_url` of seeded READY tasks. */
   baseUrl: string;
+  /** Where each sandbox's agent server works (paths in the seeded transcripts). */
+  sandboxDir(sandboxId: string): string;
 }
 
 const MINUTE_MICROS = 60_000_000;
@@ -55,7 +57,7 @@ export function seedState(input: SeedInput): ServerState {
     .filter((conversation) => conversation.parent_conversation_id === null)
     .map((conversation) => readyTaskFor(conversation, random, ids, input.baseUrl));
   // Last, with its own random streams, so the app-server data stays what it was.
-  seedAgentConversations(state, input.seed);
+  seedAgentConversations(state, input.seed, input.sandboxDir);
   return state;
 }
 

@@ -71,6 +71,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     timers,
     timings: resolved.timings,
     maxRunningSandboxes: resolved.maxRunningSandboxes,
+    onRemove: (sandboxId) => agent.forgetSandbox(sandboxId),
   });
   const agent = new AgentServer({ state, clock, timers, options: resolved });
   const startTasks = new StartTaskRunner({
@@ -96,7 +97,12 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     runtimeRandom.reseed(resolved.seed.seed ^ RUNTIME_SEED_SALT);
     replaceState(
       state,
-      seedState({ ...resolved.seed, maxRunningSandboxes: resolved.maxRunningSandboxes, baseUrl }),
+      seedState({
+        ...resolved.seed,
+        maxRunningSandboxes: resolved.maxRunningSandboxes,
+        baseUrl,
+        sandboxDir: (sandboxId) => agent.workspaces.sandboxDir(sandboxId),
+      }),
     );
     // Seeded STARTING sandboxes come up like freshly started ones.
     for (const sandbox of state.sandboxes) if (sandbox.status === 'STARTING') sandboxes.settle(sandbox.id);

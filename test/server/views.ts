@@ -6,7 +6,7 @@ import { findSandbox, type ServerState } from './state';
 
 const DEFAULT_WORKING_DIR = '/home/openhands/workspace';
 
-/** The spec's working dir: where the sandbox's agent works (the agent-server double uses it too). */
+/** The spec's working dir (the VS Code URL's folder); the agent-server double works in its own directory. */
 export function sandboxWorkingDir(sandbox: SandboxRecord | undefined, state: ServerState): string {
   return state.specs.find((spec) => spec.id === sandbox?.sandbox_spec_id)?.working_dir ?? DEFAULT_WORKING_DIR;
 }

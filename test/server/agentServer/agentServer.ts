@@ -1,6 +1,7 @@
 // The agent-server double behind every RUNNING sandbox's `/__sandboxes/<id>/agent-server`: wires the
-// conversations, the scripted runner and the WebSocket side, and offers the control operations tests
-// use in process (`server.agent`) and over HTTP (`/__control/agent/*`).
+// conversations, the scripted runner, the WebSocket side and the sandbox directories (a real git
+// workspace per sandbox), and offers the control operations tests use in process (`server.agent`)
+// and over HTTP (`/__control/agent/*`).
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { dashedUuid, IdFactory } from '../ids';
@@ -13,12 +14,17 @@ import type { TimerRegistry } from '../timers';
 import { bulkEvents } from './bulkEvents';
 import { AgentConversations, pendingActions, type AgentConversation } from './conversations';
 import { EventFactory } from './eventFactory';
-import { objectField, wireEvent, type AgentEvent, type MessageContent } from './events';
+import { objectField, stringField, wireEvent, type AgentEvent, type MessageContent } from './events';
+import { performFileEdit } from './fileEditor';
+import { getGitChanges, type GitChange } from './git/gitChanges';
 import { naiveLocalTime } from './naiveTime';
 import { AgentRunner, type RunOutcome } from './runner';
 import { configuredSettings, type AgentServerSettings } from './settings';
+import { buildSampleWorkspace } from './sampleWorkspace';
 import { SocketHub } from './socketHub';
 import { AgentSocketServer } from './upgrade';
+import { applyWorkspaceInput, headOf, type WorkspaceInput, type WorkspaceState } from './workspaceEdits';
+import { SandboxWorkspaces } from './workspaces';
 
 /** Agent-server event ids use their own stream, so they never shift the app server's ids. */
 const AGENT_SEED_SALT = 0x5bd1e995;
@@ -50,6 +56,11 @@ export interface AgentConversationSummary {
   has_large_output: boolean;
 }
 
+export interface SampleWorkspaceState extends WorkspaceState {
+  /** What `GET /api/git/changes?path=<dir>` answers now. */
+  changes: GitChange[];
+}
+
 /** What tests drive in process; the control routes map 1:1 onto it. Ids: hex or dashed. */
 export interface AgentControl {
   readonly settings: Readonly<AgentServerSettings>;
@@ -73,6 +84,15 @@ export interface AgentControl {
   conversations(): AgentConversationSummary[];
   /** A naive server-local timestamp as events carry it: now, or at `epochMs`. */
   timestamp(epochMs?: number): string;
+  /**
+   * Writes (null deletes) files into the conversation's sandbox directory; with `commit`, stages them
+   * and commits: the new base of git/changes. Throws WorkspaceInputError for a path outside it.
+   */
+  workspace(conversationId: string, input: WorkspaceInput): Promise<WorkspaceState>;
+  /** The preset of sampleWorkspace.ts: a base commit and the agent's changes on top. */
+  sampleWorkspace(conversationId: string): Promise<SampleWorkspaceState>;
+  /** A sandbox's directory (absolute; created on first use): `TerminalObservation.metadata.working_dir`. */
+  sandboxDir(sandboxId: string): string;
 }
 
 export interface AgentServerDeps {
@@ -87,6 +107,7 @@ export class AgentServer implements AgentControl {
   readonly conversationStore: AgentConversations;
   readonly runner: AgentRunner;
   readonly settings: AgentServerSettings;
+  readonly workspaces = new SandboxWorkspaces();
   private readonly random: Prng;
   private readonly sockets: AgentSocketServer;
 
@@ -103,11 +124,16 @@ export class AgentServer implements AgentControl {
       clock: deps.clock,
       factory,
       hub: this.hub,
+      sandboxDir: (sandboxId) => this.workspaces.sandboxDir(sandboxId),
     });
     this.runner = new AgentRunner({
       conversations: this.conversationStore,
       timers: deps.timers,
       settings: this.settings,
+      editFile: (target, action) =>
+        stringField(action, 'tool_name') === 'file_editor'
+          ? performFileEdit(action, this.prepareSandbox(target.conversation.sandbox_id))
+          : null,
     });
     this.sockets = new AgentSocketServer({
       state: deps.state,
@@ -126,9 +152,13 @@ export class AgentServer implements AgentControl {
     this.sockets.handleUpgrade(request, socket, head);
   };
 
-  /** Runs stop, tunables and refusals go back to the configured ones; open sockets stay open. */
+  /**
+   * Runs stop, tunables and refusals go back to the configured ones, sandbox directories go; open
+   * sockets stay open.
+   */
   reset(): void {
     this.runner.reset();
+    this.workspaces.clear();
     this.hub.clearRefusals();
     Object.assign(this.settings, configuredSettings(this.deps.options));
     this.random.reseed(this.deps.options.seed.seed ^ AGENT_SEED_SALT);
@@ -138,6 +168,41 @@ export class AgentServer implements AgentControl {
     this.runner.reset();
     this.hub.terminateAll();
     this.sockets.close();
+    this.workspaces.close();
+  }
+
+  /**
+   * The sandbox's directory as its agent server has it: created, with every conversation of the
+   * sandbox started there (so `git init`ed once there is one).
+   */
+  prepareSandbox(sandboxId: string): string {
+    const conversations = this.deps.state.conversations
+      .filter((conversation) => conversation.sandbox_id === sandboxId)
+      .map(({ id, title, created_at }) => ({ hex: id, title, created_at }));
+    return this.workspaces.prepare(sandboxId, conversations);
+  }
+
+  sandboxDir(sandboxId: string): string {
+    return this.workspaces.sandboxDir(sandboxId);
+  }
+
+  /** A deleted sandbox's directory goes with it (the process sandbox service removes it). */
+  forgetSandbox(sandboxId: string): void {
+    this.workspaces.remove(sandboxId);
+  }
+
+  async workspace(conversationId: string, input: WorkspaceInput): Promise<WorkspaceState> {
+    const target = this.require(conversationId);
+    const dir = this.prepareSandbox(target.conversation.sandbox_id);
+    return applyWorkspaceInput(this.workspaces.git, dir, input);
+  }
+
+  async sampleWorkspace(conversationId: string): Promise<SampleWorkspaceState> {
+    const target = this.require(conversationId);
+    const dir = this.prepareSandbox(target.conversation.sandbox_id);
+    const { git } = this.workspaces;
+    await buildSampleWorkspace(git, dir);
+    return { dir, head: await headOf(git, dir), changes: await getGitChanges(git, dir) };
   }
 
   setOptions(patch: Partial<AgentServerSettings>): AgentServerSettings {
@@ -197,7 +262,10 @@ export class AgentServer implements AgentControl {
         ? { cache_prompt: part.cache_prompt, type: 'image', image_urls: [...part.image_urls] }
         : { cache_prompt: part.cache_prompt, type: 'text', text: part.text },
     );
-    this.runner.sendMessage(this.require(conversationId), message, true);
+    const target = this.require(conversationId);
+    // EventService.start: the workspace exists and is a repository before the first message.
+    this.prepareSandbox(target.conversation.sandbox_id);
+    this.runner.sendMessage(target, message, true);
   }
 
   drop(conversationId: string, options: { refuseMs?: number } = {}): number {
@@ -210,7 +278,7 @@ export class AgentServer implements AgentControl {
       count,
       () => this.factory.clock.nextUuid(),
       this.deps.clock.nowMicros(),
-      target.workingDir,
+      target.sandboxDir,
     );
     return target.agent.events.length;
   }

@@ -4,6 +4,7 @@ import { dashedUuid } from '../ids';
 import type { ConversationRecord } from '../models';
 import type { AgentConversationRecord } from './records';
 import { agentObject } from './toolCatalog';
+import { persistenceDir, PROCESS_WORKING_DIR } from './workspaces';
 
 /** The SDK's default model, what a conversation started without settings runs on. */
 export const DEFAULT_AGENT_MODEL = 'gpt-5.5';
@@ -11,14 +12,16 @@ export const DEFAULT_AGENT_MODEL = 'gpt-5.5';
 export interface ConversationParts {
   conversation: ConversationRecord;
   agent: AgentConversationRecord;
-  workingDir: string;
+  /** The sandbox directory (absolute): the agent server's cwd, where the terminal and edits work. */
+  sandboxDir: string;
 }
 
-function stateFields({ conversation, agent, workingDir }: ConversationParts): Record<string, unknown> {
+/** As a process sandbox reports them: both relative to the agent server's cwd. */
+function stateFields({ conversation, agent }: ConversationParts): Record<string, unknown> {
   return {
     id: dashedUuid(conversation.id),
-    workspace: { working_dir: workingDir, kind: 'LocalWorkspace' },
-    persistence_dir: `/workspace/conversations/${conversation.id}`,
+    workspace: { working_dir: PROCESS_WORKING_DIR, kind: 'LocalWorkspace' },
+    persistence_dir: persistenceDir(conversation.id),
     max_iterations: 500,
     stuck_detection: true,
     execution_status: conversation.execution_status,

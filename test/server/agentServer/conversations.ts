@@ -6,7 +6,6 @@ import type { ConversationRecord, ExecutionStatus, SandboxRecord } from '../mode
 import { normalizeUuid } from '../scalars';
 import { findConversation, findSandbox, type ServerState } from '../state';
 import type { Clock } from '../time';
-import { sandboxWorkingDir } from '../views';
 import { fullStateValue, type ConversationParts } from './conversationInfo';
 import type { EventFactory } from './eventFactory';
 import { stringField, type AgentEvent } from './events';
@@ -23,6 +22,8 @@ export interface AgentConversationsDeps {
   clock: Clock;
   factory: EventFactory;
   hub: SocketHub;
+  /** The absolute directory of a sandbox (workspaces.ts). */
+  sandboxDir(sandboxId: string): string;
 }
 
 export class AgentConversations {
@@ -61,7 +62,7 @@ export class AgentConversations {
       conversation,
       agent,
       sandbox,
-      workingDir: sandboxWorkingDir(sandbox, this.deps.state),
+      sandboxDir: this.deps.sandboxDir(conversation.sandbox_id),
     };
   }
 

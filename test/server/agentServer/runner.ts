@@ -51,6 +51,8 @@ export interface AgentRunnerDeps {
   timers: TimerRegistry;
   settings: AgentServerSettings;
   scenario?: Scenario;
+  /** Carries out a file_editor action on the sandbox directory: its observation, or null if not one. */
+  editFile?: (target: AgentConversation, action: AgentEvent) => Record<string, unknown> | null;
 }
 
 export class AgentRunner {
@@ -237,7 +239,7 @@ export class AgentRunner {
             this.act(
               run,
               fileEditCall(
-                `${target.workingDir}/${scenario.edit.file}`,
+                `${target.sandboxDir}/${scenario.edit.file}`,
                 scenario.edit.oldStr,
                 scenario.edit.newStr,
               ),
@@ -281,7 +283,8 @@ export class AgentRunner {
 
   private observe(run: ActiveRun, action: AgentEvent): StepResult {
     const { target } = run;
-    const observation = observationFor(action, target.workingDir, target.hex);
+    const observation =
+      this.deps.editFile?.(target, action) ?? observationFor(action, target.sandboxDir, target.hex);
     this.conversations.append(target, this.conversations.factory.observation(action, observation));
     if (run.inFlight === action) run.inFlight = null;
     return 'next';

@@ -5,9 +5,8 @@ import { dashedUuid, IdFactory } from '../ids';
 import type { ConversationRecord, ExecutionStatus } from '../models';
 import { Prng } from '../prng';
 import { INITIAL_MESSAGES } from '../sampleData';
-import { findSandbox, type ServerState } from '../state';
+import type { ServerState } from '../state';
 import { parseWireTime } from '../time';
-import { sandboxWorkingDir } from '../views';
 import { DEFAULT_AGENT_MODEL } from './conversationInfo';
 import { EventFactory } from './eventFactory';
 import { textContent, type AgentEvent } from './events';
@@ -262,16 +261,22 @@ export function transcriptTraits(
   );
 }
 
-/** A transcript for every seeded conversation (run by seedState after everything else is drawn). */
-export function seedAgentConversations(state: ServerState, seed: number): void {
+/**
+ * A transcript for every seeded conversation (run by seedState after everything else is drawn); paths
+ * in it lie in the conversation's sandbox directory.
+ */
+export function seedAgentConversations(
+  state: ServerState,
+  seed: number,
+  sandboxDir: (sandboxId: string) => string,
+): void {
   const traits = transcriptTraits(state.conversations);
   for (const conversation of state.conversations) {
-    const sandbox = findSandbox(state, conversation.sandbox_id);
     state.agentConversations.set(
       conversation.id,
       seedTranscript({
         conversation,
-        workingDir: sandboxWorkingDir(sandbox, state),
+        workingDir: sandboxDir(conversation.sandbox_id),
         traits: traits.get(conversation.id) ?? { markdownReply: false, largeOutput: false },
         seed,
       }),

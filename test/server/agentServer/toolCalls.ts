@@ -2,6 +2,7 @@
 // openhands-tools 1.34.0 (TerminalAction/Observation, FileEditor…, Think…, Finish…).
 import { textContent, wireModel } from './events';
 import type { SecurityRisk } from './records';
+import { persistenceDir } from './workspaces';
 
 export interface ToolCall {
   toolName: string;
@@ -88,7 +89,8 @@ export function terminalObservation(
       prefix: '',
       suffix: `\n[The command completed with exit code ${exitCode}.]`,
     },
-    full_output_save_dir: conversationHex ? `/workspace/conversations/${conversationHex}/observations` : null,
+    // Relative to the agent server's cwd, as a process sandbox reports it.
+    full_output_save_dir: conversationHex ? `${persistenceDir(conversationHex)}/observations` : null,
   });
 }
 
@@ -115,6 +117,18 @@ export function fileEditorObservation(
     prev_exist: true,
     old_content: oldContent,
     new_content: newContent,
+  });
+}
+
+/** A `create` that wrote a new file (no `old_content`). */
+export function fileCreateObservation(path: string, text: string): Record<string, unknown> {
+  return wireModel('FileEditorObservation', {
+    content: [textContent(`File created successfully at: ${path}`)],
+    is_error: false,
+    command: 'create',
+    path,
+    prev_exist: false,
+    new_content: text,
   });
 }
 

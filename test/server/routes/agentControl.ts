@@ -2,6 +2,7 @@
 // host), the same operations as `server.agent`. Never subject to auth or faults.
 import { z } from 'zod';
 import { UnknownConversationError, type EventInput } from '../agentServer/agentServer';
+import { WorkspaceInputError } from '../agentServer/workspaceEdits';
 import type { ServerContext } from '../context';
 import { json, type Reply } from '../http';
 import type { Route, RouteRequest } from '../route';
@@ -29,14 +30,22 @@ const streamBody = z.object({
 
 const dropBody = z.object({ refuseMs: z.number().int().nonnegative().default(0) });
 const seedBody = z.object({ count: z.number().int().nonnegative().max(1_000_000) });
+const workspaceBody = z.object({
+  files: z.record(z.string(), z.union([z.string(), z.object({ base64: z.string() }), z.null()])).default({}),
+  commit: z.string().optional(),
+  origin: z.boolean().optional(),
+});
 
-/** Unknown conversations are a 404, like the other control routes. */
-function withConversation(action: (id: string, request: RouteRequest, context: ServerContext) => Reply) {
-  return (request: RouteRequest, context: ServerContext): Reply => {
+/** Unknown conversations are a 404, like the other control routes; a bad workspace path a 400. */
+function withConversation(
+  action: (id: string, request: RouteRequest, context: ServerContext) => Reply | Promise<Reply>,
+) {
+  return async (request: RouteRequest, context: ServerContext): Promise<Reply> => {
     try {
-      return action(request.params['conversationId'] ?? '', request, context);
+      return await action(request.params['conversationId'] ?? '', request, context);
     } catch (error) {
       if (error instanceof UnknownConversationError) return json({ error: 'Unknown conversation' }, 404);
+      if (error instanceof WorkspaceInputError) return json({ error: error.message }, 400);
       throw error;
     }
   };
@@ -109,6 +118,19 @@ export const agentControlRoutes: Route[] = [
       const parsed = parseBody(request, seedBody);
       return parsed.ok ? json({ count: context.agent.seedEvents(id, parsed.data.count) }) : parsed.reply;
     }),
+  },
+  {
+    method: 'POST',
+    pattern: new RegExp(`${CONVERSATION}/workspace$`),
+    handle: withConversation(async (id, request, context) => {
+      const parsed = parseBody(request, workspaceBody);
+      return parsed.ok ? json(await context.agent.workspace(id, parsed.data)) : parsed.reply;
+    }),
+  },
+  {
+    method: 'POST',
+    pattern: new RegExp(`${CONVERSATION}/workspace/sample$`),
+    handle: withConversation(async (id, _request, context) => json(await context.agent.sampleWorkspace(id))),
   },
   {
     method: 'GET',

@@ -2,7 +2,6 @@
 // 1.34.0): its own auth (the sandbox's key in X-Session-API-Key, else 401), none of the app
 // server's SESSION_API_KEY, rate limit or SPA fallback. Order as FastAPI applies it: routing (404/405),
 // JSON decoding (422), the key (401), parameters (422), the conversation (404), the handler.
-import { randomUUID } from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';
 import type { z } from 'zod';
 import { countEvents, searchEvents, type EventFilters } from '../agentServer/eventSearch';
@@ -19,13 +18,14 @@ import {
 } from '../agentServer/requests';
 import { bodyInput, missingBodyIssue, parseRequestBody } from '../body';
 import type { ServerContext } from '../context';
-import { json, text, validationFailed, type Reply } from '../http';
+import { agentServerError as serverError, json, text, validationFailed, type Reply } from '../http';
 import { dashedUuid } from '../ids';
 import { lastValue, type QueryParams } from '../query';
 import { matchRoute, type Route, type RouteRequest } from '../route';
 import { uuid } from '../scalars';
 import { findSandbox } from '../state';
 import { INVALID, int, issue, type ValidationIssue } from '../validation';
+import { agentFileRoutes } from './agentFiles';
 
 const API_PATH = /^\/__sandboxes\/(?<sandboxId>[^/]+)\/agent-server\/api(?:\/|$)/;
 const SUCCESS = { success: true };
@@ -34,11 +34,6 @@ const SORT_ORDERS = ['TIMESTAMP', 'TIMESTAMP_DESC'] as const;
 
 export function isAgentServerApiPath(path: string): boolean {
   return API_PATH.test(path);
-}
-
-/** `exception` is `str(exc)`: empty for a bare `assert`. */
-function serverError(exception: string): Reply {
-  return json({ detail: 'Internal Server Error', exception, error_id: randomUUID() }, 500);
 }
 
 type Resolved = { ok: true; target: AgentConversation } | { ok: false; reply: Reply };
@@ -272,6 +267,9 @@ export const agentServerRoutes: Route[] = [
   { method: 'POST', pattern: apiPath(`${CONVERSATION}/events`), readsBody: true, handle: sendMessage },
 ];
 
+/** Conversations and events, then the git and file routes on the sandbox directory. */
+const allRoutes: readonly Route[] = [...agentServerRoutes, ...agentFileRoutes];
+
 export interface AgentServerRequest {
   method: string;
   path: string;
@@ -292,9 +290,9 @@ export async function handleAgentServerApi(
   const sandboxId = decodeURIComponent(API_PATH.exec(request.path)?.groups?.['sandboxId'] ?? '');
   const sandbox = findSandbox(context.state, sandboxId);
   if (sandbox?.status !== 'RUNNING') return text('Sandbox is not running', 503);
-  const match = matchRoute(agentServerRoutes, request.method, request.path);
+  const match = matchRoute(allRoutes, request.method, request.path);
   if (!match) {
-    const otherMethod = agentServerRoutes.some((route) => route.pattern.test(request.path));
+    const otherMethod = allRoutes.some((route) => route.pattern.test(request.path));
     return otherMethod ? json({ detail: 'Method Not Allowed' }, 405) : json({ detail: 'Not Found' }, 404);
   }
   const body = match.route.readsBody

@@ -103,7 +103,11 @@ describe('test server: agent-server double (REST)', () => {
     const info = await getJson<Record<string, unknown>>(target.base, { headers: target.headers });
     assert.equal(info.status, 200);
     assert.equal(info.body['id'], dashedUuid(target.hex));
-    assert.deepEqual(info.body['workspace'], { working_dir: '/workspace/project', kind: 'LocalWorkspace' });
+    assert.deepEqual(
+      info.body['workspace'],
+      { working_dir: '.', kind: 'LocalWorkspace' },
+      'a process sandbox',
+    );
     assert.equal(info.body['execution_status'], statusOf(server, target.hex));
     assert.equal(info.body['security_analyzer'] !== undefined, true, 'a response model keeps every field');
     const byDashedId = await getJson(target.base.replace(target.hex, dashedUuid(target.hex)), {
