@@ -16,7 +16,7 @@ import { AgentConversations, pendingActions, type AgentConversation } from './co
 import { EventFactory } from './eventFactory';
 import { objectField, stringField, wireEvent, type AgentEvent, type MessageContent } from './events';
 import { performFileEdit } from './fileEditor';
-import { getGitChanges, type GitChange } from './git/gitChanges';
+import { getGitChanges, wireChanges, type GitChange } from './git/gitChanges';
 import { naiveLocalTime } from './naiveTime';
 import { AgentRunner, type RunOutcome } from './runner';
 import { configuredSettings, type AgentServerSettings } from './settings';
@@ -202,7 +202,7 @@ export class AgentServer implements AgentControl {
     const dir = this.prepareSandbox(target.conversation.sandbox_id);
     const { git } = this.workspaces;
     await buildSampleWorkspace(git, dir);
-    return { dir, head: await headOf(git, dir), changes: await getGitChanges(git, dir) };
+    return { dir, head: await headOf(git, dir), changes: wireChanges(await getGitChanges(git, dir)) };
   }
 
   setOptions(patch: Partial<AgentServerSettings>): AgentServerSettings {

@@ -6,7 +6,7 @@ import { readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import type { AgentServer } from '../agentServer/agentServer';
 import { GitError, GitCommandError, GitRepositoryError } from '../agentServer/git/gitCommand';
-import { getGitChanges } from '../agentServer/git/gitChanges';
+import { getGitChanges, wireChanges } from '../agentServer/git/gitChanges';
 import {
   ArchiveRequestError,
   createGitDelta,
@@ -68,7 +68,12 @@ async function gitChanges(request: RouteRequest, context: ServerContext): Promis
   const target = path.resolve(sandbox.dir, requested);
   if (!inside(sandbox, target)) return json([]);
   try {
-    return json(await getGitChanges(sandbox.agent.workspaces.git, target, lastValue(request.query, 'ref')));
+    const changes = await getGitChanges(
+      sandbox.agent.workspaces.git,
+      target,
+      lastValue(request.query, 'ref'),
+    );
+    return json(wireChanges(changes));
   } catch (error) {
     // Not a repository: no changes. Any other git failure: 400 with its message.
     if (error instanceof GitRepositoryError) return json([]);

@@ -311,7 +311,7 @@ describe('test server: agent-server double, git and file routes', () => {
     assert.match(written.body.head ?? '', /^[0-9a-f]{40}$/);
 
     const edited = await postJson<Sample>(`${first.control}/workspace`, {
-      files: { 'a.txt': null, 'c.txt': 'c' },
+      files: { 'a.txt': null, 'c.txt': 'c', 'café.txt': 'é' },
     });
     assert.equal(edited.body.head, written.body.head, 'no commit without `commit`');
     const changes = await getJson<Change[]>(query(first, '/git/changes', { path: '.' }), {
@@ -320,6 +320,8 @@ describe('test server: agent-server double, git and file routes', () => {
     assert.deepEqual(
       changes.body.filter((change) => !isAgentServerFile(change)),
       [
+        // git's C-quoted name, its backslashes turned into "/" by the SDK's to_posix_path.
+        { status: 'ADDED', path: '"caf/303/251.txt"' },
         { status: 'DELETED', path: 'a.txt' },
         { status: 'ADDED', path: 'c.txt' },
       ],

@@ -82,6 +82,14 @@ function nestedGitDirs(cwd: string): string[] {
   return names.filter((name) => !name.startsWith('.') && pyExists(path.join(cwd, name, '.git')));
 }
 
+/**
+ * The JSON of a GitChange: `to_posix_path` turns every backslash into "/", also those of git's
+ * C-quoted names (`"caf\303\251.txt"` is sent as `"caf/303/251.txt"`, quotes included).
+ */
+export function wireChanges(changes: readonly GitChange[]): GitChange[] {
+  return changes.map((change) => ({ status: change.status, path: change.path.replace(/\\/g, '/') }));
+}
+
 /** `get_git_changes(cwd, ref)`; relative `cwd`s are resolved by the caller. */
 export async function getGitChanges(git: Git, cwd: string, ref?: string | null): Promise<GitChange[]> {
   const gitDirs = nestedGitDirs(pyResolve(cwd));
