@@ -592,20 +592,20 @@ export function defineRealSteps(runner: StepRunner, ctx: RealStepsContext): void
   runner.step(
     CHANGES,
     async () => {
-      // a sandbox of its own: the sandbox folder is shared by its conversations, and other steps' agents
-      // leave files there
-      const conversation = await startFixtureConversation(
-        ctx,
-        `${SCRIPTED_CHANGES} Commit a base, edit one file, create another.`,
-      );
-      await eventually(
-        'the changes turn finished',
-        async () => {
-          const events = await agentEvents(conversation.id);
-          return events.some((e) => JSON.stringify(e).includes(SCRIPTED_CHANGES_FINISH)) ? events : undefined;
-        },
-        { timeoutMs: 150_000, intervalMs: 2000 },
-      );
+      // the conversation of the steps before, in the sandbox Start made: its earlier files go into the
+      // scripted base commit, so the change is exactly the two files of this turn (a sandbox of its own
+      // would have to start within the app server's 30 s on a busy machine)
+      const conversation = startedConversation!;
+      await runCommand(ctx.page, 'View: Close All Editors');
+      await runCommand(ctx.page, 'OpenHands: Open Conversation');
+      await answerInputBox(ctx.page, conversation.id);
+      const frame = await waitForTranscript(ctx.page, 30_000);
+      await waitForFeed(frame, 'live', 30_000);
+      await sendFromPanel(`${SCRIPTED_CHANGES} Commit a base, edit one file, create another.`);
+      await frame
+        .getByText(SCRIPTED_CHANGES_FINISH, { exact: false })
+        .first()
+        .waitFor({ state: 'visible', timeout: 150_000 });
       // the sandbox's folder is on this machine (a process sandbox): the local clone is made from it
       const sandboxDir = (await agentEvents(conversation.id))
         .map(
@@ -621,12 +621,8 @@ export function defineRealSteps(runner: StepRunner, ctx: RealStepsContext): void
       git('reset', '-q', '--hard', 'FETCH_HEAD');
       const baseCommit = git('rev-parse', 'HEAD').trim();
 
-      await runCommand(ctx.page, 'View: Close All Editors');
-      await runCommand(ctx.page, 'OpenHands: Open Conversation');
-      await answerInputBox(ctx.page, conversation.id);
-      const frame = await waitForTranscript(ctx.page, 30_000);
-      await waitForFeed(frame, 'live', 30_000);
-      await frame.locator('.changes summary').click({ timeout: 30_000 });
+      if ((await frame.locator('.changes[open]').count()) === 0)
+        await frame.locator('.changes summary').click({ timeout: 30_000 });
       const listed = await eventually(
         'the panel lists the two changed files',
         async () => {
@@ -683,7 +679,7 @@ export function defineRealSteps(runner: StepRunner, ctx: RealStepsContext): void
         if (!status.includes(wanted)) throw new Error(`git status lacks "${wanted}": ${status.join(', ')}`);
       if (git('rev-parse', 'HEAD').trim() !== baseCommit) throw new Error('the local HEAD moved');
     },
-    { needs: [OPEN] },
+    { needs: [CONVERSATION] },
   );
 
   runner.step(
