@@ -66,9 +66,10 @@ export const SCRIPTED_CHANGES_ADDED_TEXT = 'created by the scripted LLM\n';
 export const SCRIPTED_CHANGES_BASE_COMMAND = [
   `printf '# Changes\\n\\n${CHANGES_BASE_LINE}\\n' > ${SCRIPTED_CHANGES_EDITED}`,
   'git init -q --bare .git/scripted-origin.git',
-  'git remote add origin "$PWD/.git/scripted-origin.git"',
+  // a second changes turn in the same sandbox finds the remote there already
+  '{ git remote add origin "$PWD/.git/scripted-origin.git" || git remote set-url origin "$PWD/.git/scripted-origin.git"; }',
   "git add -A -- . ':(exclude).openhands-agent-server.log' ':(exclude)workspace'",
-  "git -c user.name='Scripted LLM' -c user.email=scripted-llm@example.invalid commit -q -m 'scripted base'",
+  "git -c user.name='Scripted LLM' -c user.email=scripted-llm@example.invalid commit -q --allow-empty -m 'scripted base'",
   'git push -q -u origin HEAD',
   'echo scripted-changes-base',
   'pwd',
