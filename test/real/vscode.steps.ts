@@ -311,7 +311,11 @@ export function defineRealSteps(runner: StepRunner, ctx: RealStepsContext): void
       const frame = await waitForTranscript(ctx.page, 30_000);
       await waitForFeed(frame, 'live', 30_000);
       const shown = (text: string) =>
-        frame.getByText(text, { exact: false }).first().waitFor({ state: 'visible', timeout: 150_000 });
+        frame
+          .locator('.transcript')
+          .getByText(text, { exact: false })
+          .first()
+          .waitFor({ state: 'visible', timeout: 150_000 });
       // the agent may still be working: everything below arrives live
       await shown(SCRIPTED_FINISH);
       await shown(MESSAGE);
@@ -389,7 +393,11 @@ export function defineRealSteps(runner: StepRunner, ctx: RealStepsContext): void
       const frame = panelFrame(ctx.page);
       await sendFromPanel('Run one more command from the panel.');
       const shown = (text: string) =>
-        frame.getByText(text, { exact: false }).first().waitFor({ state: 'visible', timeout: 120_000 });
+        frame
+          .locator('.transcript')
+          .getByText(text, { exact: false })
+          .first()
+          .waitFor({ state: 'visible', timeout: 120_000 });
       await shown('Run one more command from the panel.');
       await shown(SCRIPTED_FOLLOW_UP_COMMAND);
       await shown('scripted-follow-up-was-here');
