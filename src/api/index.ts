@@ -45,3 +45,4 @@ export {
 } from './agentServer/eventSocket';
 export * from './agentServer/events';
 export * from './agentServer/workspace';
+export { changesInPatch } from './agentServer/patchSummary';

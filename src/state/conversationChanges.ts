@@ -9,6 +9,7 @@ import {
   absoluteWorkspaceDir,
   agentChanges,
   ApiError,
+  changesInPatch,
   type AgentServerClient,
   type GitChange,
   MAX_DIFF_FILE_BYTES,
@@ -212,7 +213,7 @@ export class ConversationChanges implements vscode.Disposable {
       const client = await this.deps.locate(id);
       const info = await client.getConversation();
       const workspaceDir = info.workspace?.working_dir || '.';
-      const files = agentChanges(await client.gitChanges(workspaceDir));
+      const files = await this.listChanges(client, id, workspaceDir);
       return {
         kind: 'ready',
         set: { conversationId: id, files, workspaceDir, version: ++this.versions },
@@ -222,6 +223,29 @@ export class ConversationChanges implements vscode.Disposable {
       if (!offline)
         this.deps.log.warn(`Reading the changes of conversation ${id} failed: ${messageOf(error)}`);
       return { kind: 'failed', message: messageOf(error), offline, previous };
+    }
+  }
+
+  /**
+   * The changed files; from the whole change's patch when the server cannot list them (1.34 answers
+   * 400 for a modified file whose name holds a space).
+   */
+  private async listChanges(
+    client: AgentServerClient,
+    id: string,
+    workspaceDir: string,
+  ): Promise<GitChange[]> {
+    try {
+      return agentChanges(await client.gitChanges(workspaceDir));
+    } catch (error) {
+      if (!(error instanceof ApiError) || error.status !== 400) throw error;
+      const dir = await this.absoluteDir(client, id, []);
+      if (!dir) throw error;
+      this.deps.log.info(
+        `The agent server could not list the changes of ${id} (${error.message}); reading its patch.`,
+      );
+      const delta = await client.workspaceDelta(dir, { exclude: AGENT_SERVER_EXCLUDES });
+      return agentChanges(changesInPatch(delta.patch));
     }
   }
 

@@ -255,6 +255,24 @@ describe("the agent's changes in a real VS Code", function () {
     git(clone, 'apply', '--check', target);
   });
 
+  it('lists a modified file whose name holds a space (the agent server cannot: read from the patch)', async () => {
+    await agentServer.workspace(conversation.id, { 'with space.txt': 'before\n' }, 'a file with a space');
+    await agentServer.workspace(conversation.id, { 'with space.txt': 'after\n' });
+    // as agent server 1.34 does, the double cannot list it
+    const base = (conversation.conversation_url ?? '').replace(/\/api\/conversations\/[^/]+$/, '');
+    const direct = await fetch(`${base}/api/git/changes?path=.`, {
+      headers: { 'X-Session-API-Key': conversation.session_api_key ?? '' },
+    });
+    assert.equal(direct.status, 400, `the server's own list: HTTP ${direct.status}`);
+    const state = await t.api.changes.refresh(conversation.id);
+    assert.equal(state.kind, 'ready', JSON.stringify(state));
+    assert.ok(
+      state.kind === 'ready' &&
+        state.set.files.some((file) => file.path === 'with space.txt' && file.status === 'UPDATED'),
+      `listed: ${JSON.stringify(state.kind === 'ready' && state.set.files)}`,
+    );
+  });
+
   it('the panel lists the changes and follows the agent’s next edit without polling', async () => {
     await vscode.commands.executeCommand('openhands.openConversation', conversation.id);
     const panelApi = t.api.conversationPanels;
