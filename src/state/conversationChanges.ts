@@ -227,26 +227,33 @@ export class ConversationChanges implements vscode.Disposable {
   }
 
   /**
-   * The changed files; from the whole change's patch when the server cannot list them (1.34 answers
-   * 400 for a modified file whose name holds a space).
+   * The changed files; from the whole change's patch when the server cannot name them (1.34 answers
+   * 400 for a modified file whose name holds a space, and names a non-ASCII file in git's quoting with
+   * its backslashes turned into slashes).
    */
   private async listChanges(
     client: AgentServerClient,
     id: string,
     workspaceDir: string,
   ): Promise<GitChange[]> {
+    let why: string;
     try {
-      return agentChanges(await client.gitChanges(workspaceDir));
+      const listed = agentChanges(await client.gitChanges(workspaceDir));
+      if (!listed.some((change) => change.path.startsWith('"'))) return listed;
+      why = 'it quotes a name';
     } catch (error) {
       if (!(error instanceof ApiError) || error.status !== 400) throw error;
-      const dir = await this.absoluteDir(client, id, []);
-      if (!dir) throw error;
-      this.deps.log.info(
-        `The agent server could not list the changes of ${id} (${error.message}); reading its patch.`,
-      );
-      const delta = await client.workspaceDelta(dir, { exclude: AGENT_SERVER_EXCLUDES });
-      return agentChanges(changesInPatch(delta.patch));
+      why = error.message;
     }
+    const dir = await this.absoluteDir(client, id, []);
+    if (!dir)
+      throw new ApiError({
+        kind: 'validation',
+        message: vscode.l10n.t('The agent server could not list the changed files.'),
+      });
+    this.deps.log.info(`The agent server could not list the changes of ${id} (${why}); reading its patch.`);
+    const delta = await client.workspaceDelta(dir, { exclude: AGENT_SERVER_EXCLUDES });
+    return agentChanges(changesInPatch(delta.patch));
   }
 
   /** Whether the file's bytes are not text (a NUL, or not UTF-8); false when it cannot be read. */

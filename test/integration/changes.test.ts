@@ -273,6 +273,29 @@ describe("the agent's changes in a real VS Code", function () {
     );
   });
 
+  it('lists a new file with a non-ASCII name by its name (the agent server quotes it)', async () => {
+    await agentServer.workspace(conversation.id, { 'café.md': '# new\n' });
+    const base = (conversation.conversation_url ?? '').replace(/\/api\/conversations\/[^/]+$/, '');
+    const direct = await fetch(`${base}/api/git/changes?path=.`, {
+      headers: { 'X-Session-API-Key': conversation.session_api_key ?? '' },
+    });
+    const own = (await direct.json()) as { path: string }[];
+    assert.ok(
+      own.some((change) => change.path.startsWith('"caf')),
+      `as agent server 1.34 does, the double names it quoted: ${JSON.stringify(own.slice(0, 3))}`,
+    );
+    const state = await t.api.changes.refresh(conversation.id);
+    assert.ok(
+      state.kind === 'ready' &&
+        state.set.files.some((file) => file.path === 'café.md' && file.status === 'ADDED'),
+      `listed: ${JSON.stringify(state.kind === 'ready' && state.set.files)}`,
+    );
+    assert.ok(
+      state.kind === 'ready' && !state.set.files.some((file) => file.path.startsWith('"')),
+      'no quoted name',
+    );
+  });
+
   it('the panel lists the changes and follows the agent’s next edit without polling', async () => {
     await vscode.commands.executeCommand('openhands.openConversation', conversation.id);
     const panelApi = t.api.conversationPanels;
