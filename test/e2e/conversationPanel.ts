@@ -70,7 +70,30 @@ export const agentDouble = {
   /** The conversation's stored events, in storage order. */
   events: (serverUrl: string, id: string) =>
     control<Record<string, unknown>[]>(serverUrl, 'GET', `conversations/${id}/events`),
+  /**
+   * Writes files into the conversation's sandbox folder (a real git repository on this machine; null
+   * deletes, `{base64}` is bytes) and commits them as the agent's base when `commit` is given.
+   */
+  workspace: (
+    serverUrl: string,
+    id: string,
+    files: Record<string, string | { base64: string } | null>,
+    commit?: string,
+  ) => control<WorkspaceReply>(serverUrl, 'POST', `conversations/${id}/workspace`, { files, commit }),
+  /** A base commit and the agent's change on top: an update, an add, a delete, a rename, a binary, a big file. */
+  sampleWorkspace: (serverUrl: string, id: string) =>
+    control<WorkspaceReply & { changes: { status: string; path: string }[] }>(
+      serverUrl,
+      'POST',
+      `conversations/${id}/workspace/sample`,
+    ),
 };
+
+export interface WorkspaceReply {
+  /** The sandbox's folder on this machine (the double keeps it in a temporary folder). */
+  dir: string;
+  head: string | null;
+}
 
 /** A user message, an agent's terminal command with its output, as the agent server stores them. */
 export function terminalRound(

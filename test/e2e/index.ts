@@ -1,4 +1,5 @@
 // The UI end-to-end flow, in order. Add step groups here; the driver (scripts/vscode/run-e2e.ts) runs them.
+import { changesSteps } from './changes.steps';
 import type { E2EContext } from './context';
 import { conversationPanelSteps } from './conversationPanel.steps';
 import { editorConversationSteps } from './editorConversation.steps';
@@ -21,6 +22,7 @@ export function defineSteps(runner: StepRunner, ctx: E2EContext): void {
   mcpFormSteps(runner, ctx);
   conversationPanelSteps(runner, ctx);
   steeringSteps(runner, ctx);
+  changesSteps(runner, ctx);
   trustSteps(runner, ctx);
   plainHttpSteps(runner, ctx);
   // last: it leaves the workbench in a dark theme

@@ -7,6 +7,12 @@ import { screenshot } from '../../scripts/vscode/workbench';
 
 export type StepBody = () => Promise<void>;
 
+/**
+ * A developer shortcut: only the steps whose name matches this regular expression (case-insensitive)
+ * run, with the steps they need: `OPENHANDS_E2E_GREP=^Changes npm run test:e2e`. Unset: every step.
+ */
+export const E2E_GREP_ENV = 'OPENHANDS_E2E_GREP';
+
 export interface StepOptions {
   /** Names of earlier steps that must have passed. */
   needs?: string[];
@@ -41,6 +47,7 @@ export class StepRunner {
     private readonly page: Page,
     private readonly screenshotDir: string,
     private readonly log: (line: string) => void = console.log,
+    private readonly grep: string | undefined = process.env[E2E_GREP_ENV],
   ) {}
 
   step(name: string, body: StepBody, options: StepOptions = {}): void {
@@ -48,9 +55,26 @@ export class StepRunner {
     this.steps.push({ name, body, options });
   }
 
+  /** The steps the grep selects and, transitively, the ones they need (all of them without a grep). */
+  private selected(): Set<string> {
+    if (!this.grep) return new Set(this.steps.map((s) => s.name));
+    const pattern = new RegExp(this.grep, 'i');
+    const chosen = new Set<string>();
+    const add = (name: string) => {
+      if (chosen.has(name)) return;
+      chosen.add(name);
+      for (const need of this.steps.find((s) => s.name === name)?.options.needs ?? []) add(need);
+    };
+    for (const step of this.steps) if (pattern.test(step.name)) add(step.name);
+    this.log(`  (${E2E_GREP_ENV}=${this.grep}: ${chosen.size} of ${this.steps.length} steps)`);
+    return chosen;
+  }
+
   async run(): Promise<StepResult[]> {
     const results: StepResult[] = [];
+    const selected = this.selected();
     for (const [index, step] of this.steps.entries()) {
+      if (!selected.has(step.name)) continue;
       const started = Date.now();
       const result: StepResult = { name: step.name, passed: false, durationMs: 0 };
       const blockedBy = (step.options.needs ?? []).filter(
