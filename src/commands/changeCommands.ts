@@ -390,7 +390,11 @@ async function applyChanges(
         conversationTitle(conversation),
       ),
     });
-    report(deps, conversation, repository, plan, result);
+    // files left out by a one-file accept are not news; the conflicting ones the user chose to skip are
+    report(deps, conversation, repository, plan, {
+      ...result,
+      skipped: result.skipped.filter((file) => skip.includes(file)),
+    });
     return { kind: 'applied', result, plan };
   } catch (error) {
     if (error instanceof ApplyRefusedError) {

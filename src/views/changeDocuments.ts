@@ -86,7 +86,8 @@ export class ChangeDocuments implements vscode.TextDocumentContentProvider, vsco
     const ref = parseChangeUri(uri);
     if (!ref) return '';
     const sides = await this.sidesOf(ref.conversationId, ref.change, ref.version);
-    if (sides.kind === 'text') return ref.side === 'original' ? sides.original : sides.modified;
+    if (sides.kind === 'text')
+      return withFinalNewline(ref.side === 'original' ? sides.original : sides.modified);
     // the multi-file diff shows every file: say why this one has no text instead of failing
     return ref.side === 'modified' || sides.kind === 'deleted' ? placeholder(sides, ref) : '';
   }
@@ -95,6 +96,14 @@ export class ChangeDocuments implements vscode.TextDocumentContentProvider, vsco
     this.registration.dispose();
     this.changed.dispose();
   }
+}
+
+/**
+ * The agent server drops both sides' final newline; put it back, so a new file diffs against an
+ * empty side (not against one empty line) and the line counts are the file's.
+ */
+function withFinalNewline(text: string): string {
+  return text === '' || text.endsWith('\n') ? text : `${text}\n`;
 }
 
 /** Why a file of the change has no text diff, in the words the diff editor shows. */

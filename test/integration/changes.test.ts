@@ -119,9 +119,10 @@ describe("the agent's changes in a real VS Code", function () {
     const right = await vscode.workspace.openTextDocument(input.modified);
     const base = git(sample.dir, 'show', `${sample.head}:${updated.path}`);
     const current = fs.readFileSync(path.join(sample.dir, updated.path), 'utf8');
-    // the agent server strips the base and re-joins the current file's lines (no final newline)
-    assert.equal(left.getText(), base.trim());
-    assert.equal(right.getText(), current.split(/\r?\n/).join('\n').replace(/\n$/, ''));
+    // the agent server strips the base and re-joins the current file's lines; the final newline it
+    // drops is put back
+    assert.equal(left.getText(), `${base.trim()}\n`);
+    assert.equal(right.getText(), `${current.split(/\r?\n/).join('\n').replace(/\n$/, '')}\n`);
     assert.notEqual(left.getText(), right.getText());
     assert.equal(right.languageId, 'typescript', 'the language comes from the file name');
   });
