@@ -624,13 +624,22 @@ export function defineRealSteps(runner: StepRunner, ctx: RealStepsContext): void
       if (!sandboxDir) throw new Error('no terminal observation names the sandbox folder');
       const local = ctx.workspaceFolder;
       const git = (...args: string[]) => execFileSync('git', ['-C', local, ...args], { encoding: 'utf8' });
+      /**
+       * The page is rebuilt when the panel comes back to the front, and opens the fold as it was once its
+       * header has come: only then may the test tell whether a click is still needed.
+       */
+      const openChangesFold = async () => {
+        const summary = frame.locator('.changes summary');
+        await summary.waitFor({ state: 'visible', timeout: 30_000 });
+        if ((await frame.locator('.changes[open]').count()) === 0) await summary.click();
+        await frame.locator('.change-file').first().waitFor({ state: 'visible', timeout: 30_000 });
+      };
       git('init', '-q');
       git('fetch', '-q', sandboxDir, 'HEAD');
       git('reset', '-q', '--hard', 'FETCH_HEAD');
       const baseCommit = git('rev-parse', 'HEAD').trim();
 
-      if ((await frame.locator('.changes[open]').count()) === 0)
-        await frame.locator('.changes summary').click({ timeout: 30_000 });
+      await openChangesFold();
       const listed = await eventually(
         'the panel lists the two changed files',
         async () => {
@@ -648,9 +657,7 @@ export function defineRealSteps(runner: StepRunner, ctx: RealStepsContext): void
 
       // each file's diff in the native diff editor
       for (const name of [SCRIPTED_CHANGES_EDITED, SCRIPTED_CHANGES_ADDED]) {
-        // the page is rebuilt when the panel comes back to the front: open the fold again
-        if ((await frame.locator('.changes[open]').count()) === 0)
-          await frame.locator('.changes summary').click();
+        await openChangesFold();
         await frame.locator('.change-file', { hasText: name }).click();
         await ctx.page.locator('.monaco-diff-editor').first().waitFor({ state: 'visible', timeout: 20_000 });
         const tab = ctx.page.locator('.tab.active');
@@ -661,8 +668,7 @@ export function defineRealSteps(runner: StepRunner, ctx: RealStepsContext): void
       }
 
       // Apply from the panel: the conversation has no repository, so the extension asks first
-      if ((await frame.locator('.changes[open]').count()) === 0)
-        await frame.locator('.changes summary').click();
+      await openChangesFold();
       await frame.locator('#changes-apply').click();
       const dialog = ctx.page.locator('.monaco-dialog-box');
       await dialog.waitFor({ state: 'visible', timeout: 30_000 });

@@ -96,8 +96,7 @@ describe('conversation page: the agent’s changed files in Chromium', function 
     const head = withChanges({ state: 'ready', files: FILES, message: null });
     const h = await load(head);
     await h.page.click('.changes summary');
-    // the page saves its state shortly after a change
-    await h.page.waitForTimeout(400);
+    // saved at once: a click on a file right after hides the page
     const states = await h.page.evaluate(() => (window as unknown as HarnessWindow).__harness.states);
     const kept = states[states.length - 1] as Record<string, unknown> | undefined;
     assert.equal(kept?.['changesOpen'], true, 'saved as open');

@@ -141,7 +141,7 @@ class ConversationPage {
     toggled: (open) => {
       if (this.changesOpen === open) return;
       this.changesOpen = open;
-      this.persistSoon();
+      this.persist();
     },
   };
 
@@ -361,21 +361,25 @@ class ConversationPage {
 
   private persistSoon(): void {
     if (this.persistTimer) return;
-    this.persistTimer = setTimeout(() => {
-      this.persistTimer = undefined;
-      const position = this.view.position;
-      const state = viewState(
-        this.conversationId,
-        position.stuck,
-        position.top,
-        this.composer.draft,
-        this.changesOpen,
-      );
-      const text = JSON.stringify(state);
-      if (text === this.persisted) return;
-      this.persisted = text;
-      this.api.setState(state);
-    }, PERSIST_DELAY_MS);
+    this.persistTimer = setTimeout(() => this.persist(), PERSIST_DELAY_MS);
+  }
+
+  /** Saves now: a click that hides the page right after (a file of the change opening) must not lose it. */
+  private persist(): void {
+    if (this.persistTimer) clearTimeout(this.persistTimer);
+    this.persistTimer = undefined;
+    const position = this.view.position;
+    const state = viewState(
+      this.conversationId,
+      position.stuck,
+      position.top,
+      this.composer.draft,
+      this.changesOpen,
+    );
+    const text = JSON.stringify(state);
+    if (text === this.persisted) return;
+    this.persisted = text;
+    this.api.setState(state);
   }
 
   private linkClicked(event: MouseEvent): void {
