@@ -32,6 +32,7 @@ import {
   SCRIPTED_CHANGES,
   SCRIPTED_CHANGES_ADDED,
   SCRIPTED_CHANGES_ADDED_TEXT,
+  SCRIPTED_CHANGES_BASE_TEXT,
   SCRIPTED_CHANGES_EDITED,
   SCRIPTED_CHANGES_EDITED_TEXT,
   SCRIPTED_CHANGES_FINISH,
@@ -659,7 +660,29 @@ export function defineRealSteps(runner: StepRunner, ctx: RealStepsContext): void
       for (const name of [SCRIPTED_CHANGES_EDITED, SCRIPTED_CHANGES_ADDED]) {
         await openChangesFold();
         await frame.locator('.change-file', { hasText: name }).click();
-        await ctx.page.locator('.monaco-diff-editor').first().waitFor({ state: 'visible', timeout: 20_000 });
+        // the agent's text on the right, and for the edited file its base on the left (Monaco renders
+        // spaces as no-break spaces)
+        const lastLine = (text: string) => text.trimEnd().split('\n').pop() ?? '';
+        const agentText =
+          name === SCRIPTED_CHANGES_EDITED ? SCRIPTED_CHANGES_EDITED_TEXT : SCRIPTED_CHANGES_ADDED_TEXT;
+        const diff = ctx.page.locator('.editor-instance .monaco-diff-editor').first();
+        await diff.waitFor({ state: 'visible', timeout: 20_000 });
+        const sideText = async (side: 'original' | 'modified') =>
+          (await diff.locator(`.editor.${side} .view-lines`).first().innerText()).replace(/\u00a0/g, ' ');
+        await eventually(
+          `${name}'s diff shows the agent's text`,
+          async () => {
+            const right = await sideText('modified');
+            const left = await sideText('original');
+            const baseShown =
+              name !== SCRIPTED_CHANGES_EDITED || left.includes(lastLine(SCRIPTED_CHANGES_BASE_TEXT));
+            return right.includes(lastLine(agentText)) && baseShown ? true : undefined;
+          },
+          {
+            timeoutMs: 20_000,
+            lastSeen: async () => `${await sideText('original')} | ${await sideText('modified')}`,
+          },
+        );
         const tab = ctx.page.locator('.tab.active');
         const label = (await tab.textContent({ timeout: 5_000 })) ?? '';
         if (!label.includes(name)) throw new Error(`the active tab is "${label}", not ${name}'s diff`);
