@@ -8,6 +8,7 @@ import axios from 'axios';
 import { ApiError, messageOf, type ApiErrorKind, type ValidationIssue } from './errors';
 import { echoForms, MIN_SECRET_LENGTH, redactUrl, scrubSecrets } from './redact';
 import { describeWait, MAX_MESSAGE_CHARS, MAX_SERVER_TEXT_CHARS, clip, showable } from './serverText';
+import { isRecord } from './records';
 
 /** Node's codes for a certificate the client does not trust. */
 const UNTRUSTED_CERTIFICATE_CODES = new Set([
@@ -391,10 +392,6 @@ function errorCode(error: unknown): string | undefined {
 function maxContentLengthOf(error: unknown): number {
   const match = /size of (\d+)/.exec(error instanceof Error ? error.message : '');
   return match ? Number(match[1]) : 0;
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 export function stripQuery(path: string): string {

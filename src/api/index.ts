@@ -46,3 +46,4 @@ export {
 export * from './agentServer/events';
 export * from './agentServer/workspace';
 export { changesInPatch } from './agentServer/patchSummary';
+export { isRecord } from './records';

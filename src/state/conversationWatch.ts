@@ -8,7 +8,14 @@
  * say each change once. No UI: `views/conversationNotifier.ts` and the views read it.
  */
 import * as vscode from 'vscode';
-import { messageText, normalizeUuid, scrubSecrets, type AgentEvent, type AppConversation } from '../api';
+import {
+  isRecord,
+  messageText,
+  normalizeUuid,
+  scrubSecrets,
+  type AgentEvent,
+  type AppConversation,
+} from '../api';
 import { showable } from '../api/serverText';
 import type { NotificationScope } from '../core/config';
 import type { MementoManager } from '../core/mementoManager';
@@ -308,8 +315,4 @@ function detailOf(status: AttentionStatus, events: readonly AgentEvent[]): strin
 
 function stringOf(value: unknown): string | undefined {
   return typeof value === 'string' ? value : undefined;
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

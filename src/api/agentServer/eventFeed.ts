@@ -18,6 +18,7 @@ import type { AgentEndpoint } from './endpoint';
 import { EventLog, type EventLogChange } from './eventLog';
 import { isFullState, isStatusUpdate, type AgentEvent } from './events';
 import { openEventSocket, type EventSocket, type EventSocketOptions, type SocketAuth } from './eventSocket';
+import { isRecord } from '../records';
 
 /** Where to follow the conversation now, or why there is nothing to follow. */
 export type FeedTarget = { endpoint: AgentEndpoint } | { endpoint: undefined; reason: string };
@@ -456,10 +457,6 @@ function isPolicyUpdate(event: AgentEvent): boolean {
 function policyKind(value: unknown): string | undefined {
   const kind = isRecord(value) ? value['kind'] : undefined;
   return typeof kind === 'string' && kind.length <= 100 ? kind : undefined;
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 function asApiError(error: unknown): ApiError {

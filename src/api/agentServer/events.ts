@@ -7,6 +7,7 @@ import * as z from 'zod/mini';
 import '../../zodLocale';
 import { ExecutionStatusSchema } from '../models/conversation';
 import { nullable } from '../models/common';
+import { isRecord } from '../records';
 
 export const AgentEventSchema = z.looseObject({
   /** A dashed UUID on 1.34; compared as sent. */
@@ -61,13 +62,7 @@ export function contentText(content: unknown): string {
   if (typeof content === 'string') return content;
   if (!Array.isArray(content)) return '';
   return content
-    .map((part: unknown) =>
-      typeof part === 'object' &&
-      part !== null &&
-      typeof (part as Record<string, unknown>)['text'] === 'string'
-        ? String((part as Record<string, unknown>)['text'])
-        : '',
-    )
+    .map((part: unknown) => (isRecord(part) && typeof part['text'] === 'string' ? part['text'] : ''))
     .filter(Boolean)
     .join('\n');
 }
@@ -75,7 +70,5 @@ export function contentText(content: unknown): string {
 /** The text of a message event (`llm_message.content`). */
 export function messageText(event: AgentEvent): string {
   const message = event['llm_message'];
-  return typeof message === 'object' && message !== null && !Array.isArray(message)
-    ? contentText((message as Record<string, unknown>)['content'])
-    : '';
+  return isRecord(message) ? contentText(message['content']) : '';
 }

@@ -7,6 +7,7 @@
 import * as z from 'zod/mini';
 import '../../zodLocale';
 import { nullable } from '../models/common';
+import { isRecord } from '../records';
 import { isStatusUpdate, type AgentEvent, type ConversationInfo } from './events';
 
 export const GIT_CHANGE_STATUSES = ['ADDED', 'DELETED', 'UPDATED', 'MOVED'] as const;
@@ -105,9 +106,7 @@ const POSIX_ABSOLUTE = /^\//;
 
 function observationOf(event: AgentEvent): Record<string, unknown> | undefined {
   const observation = event['observation'];
-  return typeof observation === 'object' && observation !== null && !Array.isArray(observation)
-    ? (observation as Record<string, unknown>)
-    : undefined;
+  return isRecord(observation) ? observation : undefined;
 }
 
 /**
@@ -135,8 +134,8 @@ export function absoluteWorkspaceDir(
         if (listed.has(path.slice(slash + 1))) return path.slice(0, slash) || '/';
     }
     const metadata = observation['metadata'];
-    if (firstCommandDir === undefined && typeof metadata === 'object' && metadata !== null) {
-      const dir = (metadata as Record<string, unknown>)['working_dir'];
+    if (firstCommandDir === undefined && isRecord(metadata)) {
+      const dir = metadata['working_dir'];
       if (typeof dir === 'string' && POSIX_ABSOLUTE.test(dir)) firstCommandDir = dir;
     }
   }

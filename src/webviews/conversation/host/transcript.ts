@@ -18,6 +18,7 @@ import {
   type Row,
 } from '../shared/rows';
 import { compactDiff } from './lineDiff';
+import { isRecord } from '../../../api/records';
 
 export interface ClipLimits {
   /** Message markdown and notice details. */
@@ -439,10 +440,6 @@ export class Transcript {
 
 function isObservation(event: AgentEvent): boolean {
   return event.kind === 'ObservationEvent' || event.kind === 'UserRejectObservation';
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 function stringField(event: AgentEvent, key: string): string | undefined {
