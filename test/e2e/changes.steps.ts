@@ -4,7 +4,6 @@
 // Apply to the workspace folder made a clone of the sandbox's base (through the real modal dialogs),
 // a conflict refused then skipped, Save as Patch through the save dialog, Accept This File from the
 // diff editor's title. Every step makes its own sample and its own local clone.
-import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -12,11 +11,12 @@ import type { FrameLocator, Locator, Page } from 'playwright-core';
 import type { E2EContext } from './context';
 import { agentDouble, waitForTranscript } from './conversationPanel';
 import { openOpenHandsView, viewPane } from './openhands-view';
-import { answerInputBox, runCommand } from './palette';
+import { answerInputBox, pickConversation, QUICK_INPUT, runCommand } from './palette';
 import type { StepRunner } from './runner';
 import { CONVERSATIONS_VIEW, ROW, SANDBOXES_VIEW, SPECS_VIEW } from './selectors';
 import { listConversations, type ConversationSummary } from './server-api';
 import { eventually } from './wait';
+import { git, isAgentServerFile, treeOf } from '../shared/sandboxWorkspace';
 import { OPEN_WORKBENCH } from './workbench.steps';
 
 const TREE =
@@ -35,7 +35,6 @@ type Conversation = ConversationSummary & { title: string };
 type Sample = Awaited<ReturnType<typeof agentDouble.sampleWorkspace>>;
 type Change = Sample['changes'][number];
 
-const QUICK_INPUT = '.quick-input-widget input.input';
 const DIALOG = '.monaco-dialog-box';
 /** The sample's files as the agent server lists them (a rename is a deletion and an addition). */
 const SAMPLE_CHANGES = [
@@ -49,29 +48,6 @@ const SAMPLE_CHANGES = [
 ];
 
 // ---- git and the sandbox ----
-
-function git(cwd: string, ...args: string[]): string {
-  return execFileSync('git', args, {
-    cwd,
-    encoding: 'utf8',
-    env: {
-      ...process.env,
-      GIT_AUTHOR_NAME: 'e2e',
-      GIT_AUTHOR_EMAIL: 'e2e@openhands.invalid',
-      GIT_COMMITTER_NAME: 'e2e',
-      GIT_COMMITTER_EMAIL: 'e2e@openhands.invalid',
-    },
-  });
-}
-
-/** The agent server's own files in a process sandbox's folder, which the extension leaves out. */
-function isAgentServerFile(file: string): boolean {
-  return (
-    file === '.openhands-agent-server.log' ||
-    file.startsWith('workspace/bash_events/') ||
-    file.startsWith('workspace/conversations/')
-  );
-}
 
 function hasCommit(dir: string): boolean {
   try {
@@ -129,21 +105,6 @@ async function inWorkspaceClone(
     moveAll(aside, workspaceFolder);
     fs.rmSync(aside, { recursive: true, force: true });
   }
-}
-
-/** Every file of a work tree (not .git) with its bytes, for "nothing changed" checks. */
-function treeOf(dir: string): Map<string, string> {
-  const files = new Map<string, string>();
-  const walk = (at: string) => {
-    for (const entry of fs.readdirSync(at, { withFileTypes: true })) {
-      if (entry.name === '.git') continue;
-      const full = path.join(at, entry.name);
-      if (entry.isDirectory()) walk(full);
-      else files.set(path.relative(dir, full), fs.readFileSync(full).toString('base64'));
-    }
-  };
-  walk(dir);
-  return files;
 }
 
 /** The local file is as the agent left it in the sandbox (gone when it deleted it). */
@@ -367,17 +328,6 @@ function toast(page: Page, text: string): Locator {
 /** A toast's message (its textContent also holds the list's style sheet). */
 async function toastMessage(toastLocator: Locator): Promise<string> {
   return clean(await toastLocator.locator('.notification-list-item-message').first().textContent());
-}
-
-/** Picks the conversation in a command's quick pick (it matches on the id, shown as the detail). */
-async function pickConversation(page: Page, conversation: Conversation): Promise<void> {
-  const input = page.locator(QUICK_INPUT);
-  await input.waitFor({ state: 'visible', timeout: 5_000 });
-  await input.fill(conversation.id, { timeout: 5_000 });
-  await page
-    .locator('.quick-input-list .monaco-list-row', { hasText: conversation.title })
-    .first()
-    .click({ timeout: 10_000 });
 }
 
 /** Opens the conversation's panel by id and its Changes fold; returns the panel's document. */

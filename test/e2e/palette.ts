@@ -2,7 +2,7 @@
 import * as fs from 'node:fs';
 import type { Page } from 'playwright-core';
 
-const QUICK_INPUT = '.quick-input-widget input.input';
+export const QUICK_INPUT = '.quick-input-widget input.input';
 
 /** Runs a command by its palette title: clicks that entry, not whatever the palette ranks first. */
 export async function runCommand(page: Page, title: string): Promise<void> {
@@ -16,6 +16,20 @@ export async function runCommand(page: Page, title: string): Promise<void> {
     .locator(`.quick-input-list .monaco-list-row[aria-label^="${title.replace(/"/g, '\\"')}"]`)
     .first();
   await row.click({ timeout: 10_000 });
+}
+
+/** Picks the conversation in a command's quick pick (it matches on the id, shown as the detail). */
+export async function pickConversation(
+  page: Page,
+  conversation: { id: string; title: string },
+): Promise<void> {
+  const input = page.locator(QUICK_INPUT);
+  await input.waitFor({ state: 'visible', timeout: 5_000 });
+  await input.fill(conversation.id, { timeout: 5_000 });
+  await page
+    .locator('.quick-input-list .monaco-list-row', { hasText: conversation.title })
+    .first()
+    .click({ timeout: 10_000 });
 }
 
 /** Answers the input box a command opened (replacing its prefilled value). */

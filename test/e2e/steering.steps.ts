@@ -9,7 +9,7 @@ import type { FrameLocator, Locator, Page } from 'playwright-core';
 import type { E2EContext } from './context';
 import { agentDouble, panelFrame, waitForFeed, waitForTranscript } from './conversationPanel';
 import { openOpenHandsView, rowContaining, rowLabels, viewPane } from './openhands-view';
-import { answerInputBox, runCommand } from './palette';
+import { answerInputBox, pickConversation, QUICK_INPUT, runCommand } from './palette';
 import type { StepRunner } from './runner';
 import { CONVERSATIONS_VIEW } from './selectors';
 import { listConversations, sandboxStatus, type ConversationSummary } from './server-api';
@@ -32,7 +32,6 @@ const DARK = 'Steering: the approval card in the dark theme';
 
 type AgentEvent = Record<string, unknown>;
 
-const QUICK_INPUT = '.quick-input-widget input.input';
 type Conversation = ConversationSummary & { title: string };
 
 // ---- the agent-server double's log ----
@@ -377,17 +376,6 @@ function finishedToast(page: Page, title: string): Locator {
 
 async function clearNotifications(page: Page): Promise<void> {
   await command(page, 'Notifications: Clear All Notifications');
-}
-
-/** Picks the conversation in a command's quick pick (it matches on the id, shown as the detail). */
-async function pickConversation(page: Page, conversation: Conversation): Promise<void> {
-  const input = page.locator(QUICK_INPUT);
-  await input.waitFor({ state: 'visible', timeout: 5_000 });
-  await input.fill(conversation.id, { timeout: 5_000 });
-  await page
-    .locator('.quick-input-list .monaco-list-row', { hasText: conversation.title })
-    .first()
-    .click({ timeout: 10_000 });
 }
 
 async function expectInputTitle(page: Page, text: string): Promise<void> {

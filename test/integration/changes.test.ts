@@ -3,7 +3,6 @@
 // `openhands-change:` documents, Open All Changes, the panel's list (refreshed when the agent edits),
 // Apply to a local clone (clean, conflict, dirty tree with and without stash, one file), Save as Patch.
 import * as assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -13,20 +12,7 @@ import type { ApplyOutcome } from '../../src/commands/changeCommands';
 import type { ChangedFileNode, ChangesNode, OpenHandsNode } from '../../src/views/nodes';
 import { eventually, useFreshExtension } from './extensionApi';
 import { agentServer } from './serverControl';
-
-function git(cwd: string, ...args: string[]): string {
-  return execFileSync('git', args, {
-    cwd,
-    encoding: 'utf8',
-    env: {
-      ...process.env,
-      GIT_AUTHOR_NAME: 't',
-      GIT_AUTHOR_EMAIL: 't@t',
-      GIT_COMMITTER_NAME: 't',
-      GIT_COMMITTER_EMAIL: 't@t',
-    },
-  });
-}
+import { git, isAgentServerFile, treeOf } from '../shared/sandboxWorkspace';
 
 /** A local clone of the sandbox's repository at its base commit: what a user has on their machine. */
 function localClone(sandboxDir: string): string {
@@ -36,33 +22,12 @@ function localClone(sandboxDir: string): string {
   return clone;
 }
 
-/** Every file of a work tree (not .git) with its bytes, for "nothing changed" checks. */
-function treeOf(dir: string): Map<string, string> {
-  const files = new Map<string, string>();
-  const walk = (at: string) => {
-    for (const entry of fs.readdirSync(at, { withFileTypes: true })) {
-      if (entry.name === '.git') continue;
-      const full = path.join(at, entry.name);
-      if (entry.isDirectory()) walk(full);
-      else files.set(path.relative(dir, full), fs.readFileSync(full).toString('base64'));
-    }
-  };
-  walk(dir);
-  return files;
-}
-
 describe("the agent's changes in a real VS Code", function () {
   this.timeout(90_000);
   const t = useFreshExtension();
   let conversation: AppConversation;
   let sample: Awaited<ReturnType<typeof agentServer.sampleWorkspace>>;
-  const agentFiles = () =>
-    sample.changes.filter(
-      (change) =>
-        change.path !== '.openhands-agent-server.log' &&
-        !change.path.startsWith('workspace/bash_events/') &&
-        !change.path.startsWith('workspace/conversations/'),
-    );
+  const agentFiles = () => sample.changes.filter((change) => !isAgentServerFile(change.path));
 
   beforeEach(async () => {
     const running = await eventually(

@@ -145,6 +145,23 @@ export function defineRealSteps(runner: StepRunner, ctx: RealStepsContext): void
   let started: Sandbox | undefined;
   let startedConversation: Conversation | undefined;
 
+  /** Opens the conversation's panel from the palette and waits until it follows the agent live. */
+  const openLivePanel = async (conversationId: string) => {
+    await runCommand(ctx.page, 'View: Close All Editors');
+    await runCommand(ctx.page, 'OpenHands: Open Conversation');
+    await answerInputBox(ctx.page, conversationId);
+    const frame = await waitForTranscript(ctx.page, 30_000);
+    await waitForFeed(frame, 'live', 30_000);
+    return frame;
+  };
+  /** Waits until the transcript shows `text` (a file name also shows, folded, in the changed-files list). */
+  const shownInTranscript = (text: string, timeoutMs: number) =>
+    panelFrame(ctx.page)
+      .locator('.transcript')
+      .getByText(text, { exact: false })
+      .first()
+      .waitFor({ state: 'visible', timeout: timeoutMs });
+
   runner.step(OPEN, async () => {
     await openExtensionWorkbench(ctx.page, ctx.workbenchUrl);
     await openOpenHandsView(ctx.page);
@@ -305,18 +322,8 @@ export function defineRealSteps(runner: StepRunner, ctx: RealStepsContext): void
   runner.step(
     PANEL,
     async () => {
-      const conversation = startedConversation!;
-      await runCommand(ctx.page, 'View: Close All Editors');
-      await runCommand(ctx.page, 'OpenHands: Open Conversation');
-      await answerInputBox(ctx.page, conversation.id);
-      const frame = await waitForTranscript(ctx.page, 30_000);
-      await waitForFeed(frame, 'live', 30_000);
-      const shown = (text: string) =>
-        frame
-          .locator('.transcript')
-          .getByText(text, { exact: false })
-          .first()
-          .waitFor({ state: 'visible', timeout: 150_000 });
+      const frame = await openLivePanel(startedConversation!.id);
+      const shown = (text: string) => shownInTranscript(text, 150_000);
       // the agent may still be working: everything below arrives live
       await shown(SCRIPTED_FINISH);
       await shown(MESSAGE);
@@ -393,12 +400,7 @@ export function defineRealSteps(runner: StepRunner, ctx: RealStepsContext): void
     async () => {
       const frame = panelFrame(ctx.page);
       await sendFromPanel('Run one more command from the panel.');
-      const shown = (text: string) =>
-        frame
-          .locator('.transcript')
-          .getByText(text, { exact: false })
-          .first()
-          .waitFor({ state: 'visible', timeout: 120_000 });
+      const shown = (text: string) => shownInTranscript(text, 120_000);
       await shown('Run one more command from the panel.');
       await shown(SCRIPTED_FOLLOW_UP_COMMAND);
       await shown('scripted-follow-up-was-here');
@@ -605,16 +607,9 @@ export function defineRealSteps(runner: StepRunner, ctx: RealStepsContext): void
       // scripted base commit, so the change is exactly the two files of this turn (a sandbox of its own
       // would have to start within the app server's 30 s on a busy machine)
       const conversation = startedConversation!;
-      await runCommand(ctx.page, 'View: Close All Editors');
-      await runCommand(ctx.page, 'OpenHands: Open Conversation');
-      await answerInputBox(ctx.page, conversation.id);
-      const frame = await waitForTranscript(ctx.page, 30_000);
-      await waitForFeed(frame, 'live', 30_000);
+      const frame = await openLivePanel(conversation.id);
       await sendFromPanel(`${SCRIPTED_CHANGES} Commit a base, edit one file, create another.`);
-      await frame
-        .getByText(SCRIPTED_CHANGES_FINISH, { exact: false })
-        .first()
-        .waitFor({ state: 'visible', timeout: 150_000 });
+      await shownInTranscript(SCRIPTED_CHANGES_FINISH, 150_000);
       // the sandbox's folder is on this machine (a process sandbox): the local clone is made from it
       const sandboxDir = (await agentEvents(conversation.id))
         .map(
