@@ -2,6 +2,20 @@
 // restored to the configured values by reset().
 import type { ResolvedOptions } from '../options';
 
+/**
+ * How a broken or hostile agent server treats each event socket once it has sent its full_state:
+ * closes it with a code after a while, or breaks the WebSocket protocol (a frame with a reserved opcode).
+ */
+export type SocketHostility =
+  | { kind: 'close'; code: number; reason: string; afterMs: number }
+  | { kind: 'protocol_error'; afterMs: number };
+
+/**
+ * How a hostile agent server pages `events/search` when asked for a `page_id`: `repeat` answers the
+ * newest page again, `empty` answers no events; both name a fresh `next_page_id` every time.
+ */
+export type PagingHostility = 'repeat' | 'empty';
+
 export interface AgentServerSettings {
   /** Older agent servers: no first-message auth (no query key → 403 handshake), `resend_mode` ignored. */
   legacy: boolean;
@@ -11,6 +25,12 @@ export interface AgentServerSettings {
   wsPingMs: number;
   /** How long an unauthenticated socket may wait for its `{"type":"auth"}` frame. */
   wsAuthTimeoutMs: number;
+  /** The synthetic full_state is not sent (the real server drops it when the socket is slow). */
+  wsDropFullState: boolean;
+  /** Each socket, once connected, is ended this way; null: sockets stay. */
+  wsHostility: SocketHostility | null;
+  /** Older pages of `events/search` never end; null: honest paging. */
+  pagingHostility: PagingHostility | null;
 }
 
 export function configuredSettings(options: ResolvedOptions): AgentServerSettings {
@@ -19,5 +39,8 @@ export function configuredSettings(options: ResolvedOptions): AgentServerSetting
     agentStepMs: options.timings.agentStepMs,
     wsPingMs: options.timings.wsPingMs,
     wsAuthTimeoutMs: options.timings.wsAuthTimeoutMs,
+    wsDropFullState: false,
+    wsHostility: null,
+    pagingHostility: null,
   };
 }

@@ -1,13 +1,14 @@
 // One accepted `/sockets/events/{id}` connection, as AS/sockets.py runs it: first-message auth when
 // the handshake carried no key, then (after the conversation check) subscribe, one synthetic
 // full_state, the replay in pages of 100 (live events interleave and may duplicate it), then
-// inbound Message frames, each sent with run=true.
+// inbound Message frames, each sent with run=true. A hostile setting ends each socket once connected.
+import type { Duplex } from 'node:stream';
 import { WebSocket, type RawData } from 'ws';
 import type { AgentConversations } from './conversations';
 import type { AgentEvent } from './events';
 import { messageSchema, toMessageContent, validationErrorText } from './requests';
 import type { AgentRunner } from './runner';
-import type { AgentServerSettings } from './settings';
+import type { AgentServerSettings, SocketHostility } from './settings';
 import { MAX_SUBSCRIBERS, type SocketHub } from './socketHub';
 import { startKeepalive } from './keepalive';
 
@@ -28,7 +29,12 @@ export interface SessionParams {
   /** True when the handshake already carried a valid key (query or header). */
   authenticated: boolean;
   replay: ReplayMode;
+  /** The connection under the WebSocket, for frames `ws` would refuse to send (a protocol error). */
+  transport: Duplex;
 }
+
+/** A text frame with the reserved opcode 3: a client must fail the connection (RFC 6455 §5.2). */
+const RESERVED_OPCODE_FRAME = Buffer.from([0x83, 0x00]);
 
 /** page_iterator's page size. */
 const REPLAY_PAGE = 100;
@@ -122,6 +128,16 @@ export function runSession(socket: WebSocket, params: SessionParams, context: Se
     if (target) runner.sendMessage(target, toMessageContent(parsed.data.content), true);
   };
 
+  const misbehave = (hostility: SocketHostility): void => {
+    const timer = setTimeout(() => {
+      if (socket.readyState !== WebSocket.OPEN) return;
+      if (hostility.kind === 'close') socket.close(hostility.code, hostility.reason);
+      else params.transport.write(RESERVED_OPCODE_FRAME);
+    }, hostility.afterMs);
+    timer.unref();
+    socket.once('close', () => clearTimeout(timer));
+  };
+
   const connect = async (): Promise<void> => {
     const target = conversations.find(params.conversationHex, params.sandboxId);
     if (!target) return socket.close(4004, 'Conversation not found');
@@ -129,7 +145,8 @@ export function runSession(socket: WebSocket, params: SessionParams, context: Se
       return socket.close(1013, 'Too many connections for this conversation');
     }
     unsubscribe = hub.subscribe(params.conversationHex, send);
-    send(conversations.fullState(target));
+    if (!settings.wsDropFullState) send(conversations.fullState(target));
+    if (settings.wsHostility) misbehave(settings.wsHostility);
     await replay(params.replay);
     if (phase !== 'connecting') return;
     phase = 'open';

@@ -102,6 +102,7 @@ export class AgentSocketServer {
           sessionApiKey: sandbox.session_api_key,
           authenticated: presented !== undefined,
           replay,
+          transport: socket,
         },
         this.context,
       ),

@@ -13,6 +13,20 @@ const optionsBody = z.object({
   agentStepMs: z.number().int().nonnegative().optional(),
   wsPingMs: z.number().int().positive().optional(),
   wsAuthTimeoutMs: z.number().int().positive().optional(),
+  wsDropFullState: z.boolean().optional(),
+  wsHostility: z
+    .union([
+      z.object({
+        kind: z.literal('close'),
+        code: z.number().int().min(1000).max(4999),
+        reason: z.string().max(120),
+        afterMs: z.number().int().nonnegative(),
+      }),
+      z.object({ kind: z.literal('protocol_error'), afterMs: z.number().int().nonnegative() }),
+      z.null(),
+    ])
+    .optional(),
+  pagingHostility: z.enum(['repeat', 'empty']).nullable().optional(),
 });
 
 const appendBody = z.object({

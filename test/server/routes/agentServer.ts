@@ -187,15 +187,20 @@ function searchEventsRoute(request: RouteRequest, context: ServerContext): Reply
   // `assert limit <= 100` in the router: an uncaught AssertionError.
   if (limit > MAX_EVENT_PAGE) return serverError('');
   const pageId = lastValue(request.query, 'page_id');
-  return json(
-    searchEvents(resolved.target.agent.events, {
-      pageId,
-      limit,
-      descending: sortOrder === 'TIMESTAMP_DESC',
-      filters,
-    }),
-  );
+  const page = searchEvents(resolved.target.agent.events, {
+    // a hostile server answers every older page as the newest one
+    pageId: context.agent.settings.pagingHostility && pageId !== undefined ? undefined : pageId,
+    limit,
+    descending: sortOrder === 'TIMESTAMP_DESC',
+    filters,
+  });
+  const hostility = pageId === undefined ? null : context.agent.settings.pagingHostility;
+  if (hostility === null) return json(page);
+  return json({ items: hostility === 'empty' ? [] : page.items, next_page_id: `endless-${++endlessPages}` });
 }
+
+/** The fresh `next_page_id`s a hostile server names, never the same twice. */
+let endlessPages = 0;
 
 function countEventsRoute(request: RouteRequest, context: ServerContext): Reply {
   const issues: ValidationIssue[] = [];
