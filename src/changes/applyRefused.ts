@@ -1,4 +1,6 @@
-export type ApplyRefusal = 'dirty' | 'conflict' | 'empty' | 'not-a-repository';
+import type { RefusedPath } from './patchGuard';
+
+export type ApplyRefusal = 'dirty' | 'conflict' | 'empty' | 'not-a-repository' | 'unsafe';
 
 /** An apply that was not started, the working tree untouched: `paths` says which files stand in the way. */
 export class ApplyRefusedError extends Error {
@@ -6,15 +8,22 @@ export class ApplyRefusedError extends Error {
     readonly reason: ApplyRefusal,
     readonly paths: string[] = [],
     folder?: string,
+    /** For `unsafe`: each file the checks refused and why (an empty path: the patch as a whole). */
+    readonly refusals: readonly RefusedPath[] = [],
   ) {
-    super(refusalMessage(reason, paths, folder));
+    super(refusalMessage(reason, paths, folder, refusals));
     this.name = 'ApplyRefusedError';
   }
 }
 
 const LISTED_PATHS = 5;
 
-function refusalMessage(reason: ApplyRefusal, paths: string[], folder: string | undefined): string {
+function refusalMessage(
+  reason: ApplyRefusal,
+  paths: string[],
+  folder: string | undefined,
+  refusals: readonly RefusedPath[],
+): string {
   const listed = paths.slice(0, LISTED_PATHS).join(', ') + (paths.length > LISTED_PATHS ? ', …' : '');
   switch (reason) {
     case 'dirty':
@@ -25,5 +34,17 @@ function refusalMessage(reason: ApplyRefusal, paths: string[], folder: string | 
       return 'There is nothing to apply: no file of the change is selected.';
     case 'not-a-repository':
       return `${folder ?? 'The folder'} is not in a git work tree.`;
+    case 'unsafe':
+      return `The change reaches outside the repository, into .git or through a link: ${describeRefusals(refusals)}.`;
   }
+}
+
+/** Refusals as one line: `path: why; …`, the first few. */
+export function describeRefusals(refusals: readonly RefusedPath[]): string {
+  const listed = refusals
+    .slice(0, LISTED_PATHS)
+    .map((refusal) => (refusal.path ? `${refusal.path}: ${refusal.reason}` : `the patch: ${refusal.reason}`));
+  return (
+    listed.join('; ') + (refusals.length > LISTED_PATHS ? `; and ${refusals.length - LISTED_PATHS} more` : '')
+  );
 }

@@ -1,4 +1,7 @@
 import { spawn } from 'node:child_process';
+import { mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 
 /** What one git call gave back: any exit code (callers decide what a failure means). */
 export interface GitOutput {
@@ -14,6 +17,8 @@ export interface GitRunOptions {
   env?: Readonly<Record<string, string>>;
   timeoutMs?: number;
   maxOutputBytes?: number;
+  /** How much of stderr to keep (a check of thousands of files names each one there). */
+  maxStderrBytes?: number;
   signal?: AbortSignal;
 }
 
@@ -107,8 +112,9 @@ export const runGit: GitRunner = (cwd, args, options = {}) => {
       if (stdoutBytes > maxOutput) return stop('too-much-output');
       stdout.push(chunk);
     });
+    const maxStderr = options.maxStderrBytes ?? MAX_STDERR_BYTES;
     child.stderr.on('data', (chunk: Buffer) => {
-      if (stderrBytes >= MAX_STDERR_BYTES) return;
+      if (stderrBytes >= maxStderr) return;
       stderr.push(chunk);
       stderrBytes += chunk.length;
     });
@@ -159,9 +165,20 @@ export interface Git {
   ok(args: readonly string[], options?: GitRunOptions): Promise<GitOutput>;
 }
 
+/**
+ * git calls in `cwd` that run nothing the repository or a patch could bring: every call has its hooks
+ * folder set to an empty one and fsmonitor off (`-c`), and every filter and merge driver the user
+ * configured emptied (a patch's own `.gitattributes` could name one), read once per `Git`.
+ */
 export function gitIn(cwd: string, runner: GitRunner = runGit, signal?: AbortSignal): Git {
-  const run = (args: readonly string[], options?: GitRunOptions) =>
-    runner(cwd, args, signal && !options?.signal ? { ...options, signal } : options);
+  let drivers: Promise<Record<string, string>> | undefined;
+  const run = async (args: readonly string[], options?: GitRunOptions) => {
+    const withSignal = signal && !options?.signal ? { ...options, signal } : options;
+    const safety = await safetyArguments();
+    drivers ??= emptiedDrivers(cwd, runner, safety, signal);
+    const env = { ...(await drivers), ...withSignal?.env };
+    return runner(cwd, [...safety, ...args], { ...withSignal, env });
+  };
   return {
     cwd,
     run,
@@ -171,6 +188,60 @@ export function gitIn(cwd: string, runner: GitRunner = runGit, signal?: AbortSig
       return output;
     },
   };
+}
+
+let emptyHooksFolder: Promise<string> | undefined;
+
+/** `-c` arguments that turn off hooks and fsmonitor: a folder of our own, made empty, is the hooks folder. */
+async function safetyArguments(): Promise<string[]> {
+  emptyHooksFolder ??= mkdtemp(join(tmpdir(), 'openhands-no-hooks-'));
+  const hooks = await emptyHooksFolder.catch(() => join(tmpdir(), 'openhands-no-hooks-missing'));
+  return ['-c', `core.hooksPath=${hooks}`, '-c', 'core.fsmonitor=false'];
+}
+
+const DRIVER_KEY = /^(filter|merge)\.(.+)\.(clean|smudge|process|driver)$/is;
+
+/**
+ * Config for git's environment (GIT_CONFIG_COUNT: a driver's name may hold any character) that empties
+ * every configured filter and merge driver: git then runs no program for them.
+ */
+async function emptiedDrivers(
+  cwd: string,
+  runner: GitRunner,
+  safety: readonly string[],
+  signal: AbortSignal | undefined,
+): Promise<Record<string, string>> {
+  const output = await runner(
+    cwd,
+    [...safety, 'config', '-z', '--name-only', '--get-regexp', '^(filter|merge)\\.'],
+    {
+      signal,
+    },
+  );
+  const entries: [string, string][] = [];
+  const names = new Set<string>();
+  for (const key of output.stdout.toString('utf8').split('\0')) {
+    const match = DRIVER_KEY.exec(key);
+    if (!match?.[1] || match[2] === undefined) continue;
+    const kind = match[1].toLowerCase();
+    const name = `${kind}.${match[2]}`;
+    if (names.has(name)) continue;
+    names.add(name);
+    if (kind === 'merge') entries.push([`${name}.driver`, '']);
+    else
+      entries.push(
+        [`${name}.clean`, ''],
+        [`${name}.smudge`, ''],
+        [`${name}.process`, ''],
+        [`${name}.required`, 'false'],
+      );
+  }
+  const env: Record<string, string> = { GIT_CONFIG_COUNT: String(entries.length) };
+  entries.forEach(([key, value], index) => {
+    env[`GIT_CONFIG_KEY_${index}`] = key;
+    env[`GIT_CONFIG_VALUE_${index}`] = value;
+  });
+  return entries.length > 0 ? env : {};
 }
 
 /** The error for a call that ran and exited non-zero. */
@@ -190,7 +261,10 @@ export function stderrLines(stderr: string, count: number): string[] {
 const MAX_COMMAND_CHARS = 300;
 
 function describeCommand(args: readonly string[]): string {
-  const command = ['git', ...args].join(' ');
+  // The safety options lead every call; the subcommand is what tells the user which call failed.
+  let first = 0;
+  while (args[first] === '-c') first += 2;
+  const command = ['git', ...args.slice(first)].join(' ');
   return command.length > MAX_COMMAND_CHARS ? `${command.slice(0, MAX_COMMAND_CHARS)}…` : command;
 }
 

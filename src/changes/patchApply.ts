@@ -1,15 +1,23 @@
 import { ApplyRefusedError } from './applyRefused';
 import { commandFailed, gitIn, type Git } from './git';
 import { findRepositoryRoot } from './localRepository';
-import { readPatchFiles, type PatchFile } from './patchFiles';
-import { planFiles, WHITESPACE, type ApplyPlan, type PlannedFile, type PlanOptions } from './patchPlan';
-import { chunkByLength, limitArguments, touchedPaths } from './patchSelection';
+import { readPatch, type ReadPatch } from './patchFiles';
+import { planSections, subPatch, WHITESPACE, type ApplyPlan, type PlanOptions } from './patchPlan';
+import { touchedPaths } from './patchSelection';
 import { restoreIndex, restoreSnapshot, takeSnapshot, type PathSnapshot } from './pathSnapshot';
 
-export { ApplyRefusedError, type ApplyRefusal } from './applyRefused';
+export { ApplyRefusedError, describeRefusals, type ApplyRefusal } from './applyRefused';
 export { GitCommandError, type GitRunner } from './git';
 export { filesInPatch, type PatchFile } from './patchFiles';
-export { planApply, type ApplyPlan, type FileOutcome, type PlannedFile, type PlanOptions } from './patchPlan';
+export type { RefusedPath } from './patchGuard';
+export {
+  planApply,
+  type ApplyPlan,
+  type ApplyProgress,
+  type FileOutcome,
+  type PlannedFile,
+  type PlanOptions,
+} from './patchPlan';
 export { RestoreFailedError } from './pathSnapshot';
 
 export interface ApplyOptions extends PlanOptions {
@@ -35,9 +43,9 @@ const APPLY_TIMEOUT_MS = 5 * 60_000;
 
 /**
  * Applies the selected files of `patch` (a binary git diff) to the repository `folder` is in, all or
- * nothing: it refuses before writing when a file would conflict or a touched path has uncommitted
- * changes, and when anything fails after the first write every touched path gets its bytes and index
- * entry back. Applied files are left as unstaged changes, like any edit.
+ * nothing: it refuses before writing when a file is refused by the checks, would conflict or a touched
+ * path has uncommitted changes, and when anything fails after the first write (a cancel included) every
+ * touched path gets its bytes and index entry back. Applied files are left as unstaged changes.
  */
 export async function applyPatch(
   folder: string,
@@ -47,9 +55,11 @@ export async function applyPatch(
   const root = await findRepositoryRoot(folder, options.runGit, options.signal);
   if (!root) throw new ApplyRefusedError('not-a-repository', [], folder);
   const git = gitIn(root, options.runGit, options.signal);
-  const allFiles = await readPatchFiles(git, patch);
-  let plan = await planFiles(git, patch, allFiles, options);
+  options.onProgress?.('Reading the change…');
+  const read = await readPatch(git, patch);
+  let { plan, sections } = await planSections(git, read, options);
   if (plan.files.length === 0) throw new ApplyRefusedError('empty');
+  refuseUnsafe(plan);
   if (plan.dirty.length > 0 && !options.stashFirst) throw new ApplyRefusedError('dirty', plan.dirty);
   // A dirty file's outcome may change once its edits are set aside; the others' will not.
   refuseConflicts(plan, plan.dirty);
@@ -59,18 +69,19 @@ export async function applyPatch(
   try {
     let stashed: ApplyResult['stashed'];
     if (plan.dirty.length > 0) {
+      options.onProgress?.('Setting your edits aside…');
       const message = options.stashMessage ?? DEFAULT_STASH_MESSAGE;
       stash = await stashPaths(git, plan.dirty, message);
       if (stash) stashed = { message, paths: plan.dirty };
-      plan = await planFiles(git, patch, allFiles, options);
+      ({ plan, sections } = await planSections(git, read, options));
       if (plan.dirty.length > 0) throw new ApplyRefusedError('dirty', plan.dirty);
       refuseConflicts(plan, []);
     }
-    const written = await writeChange(git, patch, plan.files, allFiles, snapshot);
+    const written = await writeChange(git, read, plan, sections, snapshot, options);
     const selected = new Set(plan.files.map((file) => file.path));
     const result: ApplyResult = {
       ...written,
-      skipped: unique(allFiles.filter((file) => !selected.has(file.path)).map((file) => file.path)),
+      skipped: unique(read.files.filter((file) => !selected.has(file.path)).map((file) => file.path)),
     };
     if (stashed) result.stashed = stashed;
     return result;
@@ -82,6 +93,17 @@ export async function applyPatch(
     if (stash) await dropStash(undo, stash).catch(() => undefined);
     throw failure;
   }
+}
+
+function refuseUnsafe(plan: ApplyPlan): void {
+  const refused = plan.files.filter((file) => file.outcome === 'refused');
+  if (refused.length === 0) return;
+  throw new ApplyRefusedError(
+    'unsafe',
+    unique(refused.map((file) => file.path)),
+    undefined,
+    refused.map((file) => ({ path: file.path, reason: file.reason ?? '' })),
+  );
 }
 
 /** Refuses when a selected file conflicts, leaving out the files that touch one of `except`. */
@@ -96,31 +118,41 @@ function refuseConflicts(plan: ApplyPlan, except: readonly string[]): void {
 
 /**
  * Writes the change: the clean files directly, then the ones that need a merge with --3way (a clean
- * file merged in three ways could conflict where the direct apply does not). --3way stages what it
- * merges: those index entries go back to what they were, so every applied file is an unstaged change.
+ * file merged in three ways could conflict where the direct apply does not), each phase one git call
+ * given only its own files' sections. --3way stages what it merges: those index entries go back to
+ * what they were, so every applied file is an unstaged change.
  */
 async function writeChange(
   git: Git,
-  patch: Buffer,
-  files: readonly PlannedFile[],
-  allFiles: readonly PatchFile[],
+  read: ReadPatch,
+  plan: ApplyPlan,
+  sections: readonly number[],
   snapshot: PathSnapshot,
+  options: ApplyOptions,
 ): Promise<Omit<ApplyResult, 'skipped' | 'stashed'>> {
-  const clean = files.filter((file) => file.outcome === 'clean');
-  const merge = files.filter((file) => file.outcome === 'merge');
-  for (const limits of limitArguments(clean, allFiles)) {
-    await git.ok(['apply', WHITESPACE, ...limits], { input: patch, timeoutMs: APPLY_TIMEOUT_MS });
+  const clean = plan.files.filter((file) => file.outcome === 'clean');
+  const merge = plan.files.filter((file) => file.outcome === 'merge');
+  const sectionsOf = (outcome: 'clean' | 'merge') =>
+    sections.filter((_, index) => plan.files[index]?.outcome === outcome);
+  if (clean.length > 0) {
+    options.onProgress?.(`Writing ${clean.length} files…`);
+    await git.ok(['apply', WHITESPACE], {
+      input: subPatch(read, sectionsOf('clean')),
+      timeoutMs: APPLY_TIMEOUT_MS,
+    });
   }
   let conflicted: string[] = [];
   if (merge.length > 0) {
+    options.onProgress?.(`Merging ${merge.length} files with your version…`);
     // --3way compares the working tree with the index by stat data: a stale entry reads as modified.
     await git.run(['update-index', '-q', '--refresh']);
-    for (const limits of limitArguments(merge, allFiles)) {
-      const args = ['apply', '--3way', WHITESPACE, ...limits];
-      const output = await git.run(args, { input: patch, timeoutMs: APPLY_TIMEOUT_MS });
-      // Exit 1 with "with conflicts" means written with conflict markers; anything else wrote nothing.
-      if (output.exitCode !== 0 && !/with conflicts/.test(output.stderr)) throw commandFailed(args, output);
-    }
+    const args = ['apply', '--3way', WHITESPACE];
+    const output = await git.run(args, {
+      input: subPatch(read, sectionsOf('merge')),
+      timeoutMs: APPLY_TIMEOUT_MS,
+    });
+    // Exit 1 with "with conflicts" means written with conflict markers; anything else wrote nothing.
+    if (output.exitCode !== 0 && !/with conflicts/.test(output.stderr)) throw commandFailed(args, output);
     const mergedPaths = touchedPaths(merge);
     conflicted = await unmergedPaths(git, mergedPaths);
     await restoreIndex(
@@ -137,12 +169,11 @@ async function writeChange(
 }
 
 async function unmergedPaths(git: Git, paths: readonly string[]): Promise<string[]> {
+  // Only unmerged entries are listed: the whole index's are few, and one call reads them.
+  const output = await git.ok(['ls-files', '-u', '-z']);
   const unmerged = new Set<string>();
-  for (const chunk of chunkByLength(paths)) {
-    const output = await git.ok(['ls-files', '-u', '-z', '--', ...chunk]);
-    for (const record of output.stdout.toString('utf8').split('\0')) {
-      if (record !== '') unmerged.add(record.slice(record.indexOf('\t') + 1));
-    }
+  for (const record of output.stdout.toString('utf8').split('\0')) {
+    if (record !== '') unmerged.add(record.slice(record.indexOf('\t') + 1));
   }
   return paths.filter((path) => unmerged.has(path));
 }

@@ -1,5 +1,6 @@
-import { gitIn, type Git, type GitAccess } from './git';
+import { gitIn, stderrLines, type Git, type GitAccess } from './git';
 import { findRepositoryRoot } from './localRepository';
+import { readPatchSections, type PatchReading, type PatchSection } from './patchSections';
 
 export type PatchFileStatus = 'added' | 'deleted' | 'modified' | 'renamed';
 
@@ -13,6 +14,13 @@ export interface PatchFile {
   binary: boolean;
 }
 
+/** A patch read twice, by our reader and by git, which agree: its files and their sections, index for index. */
+export interface ReadPatch {
+  patch: Buffer;
+  reading: PatchReading;
+  files: PatchFile[];
+}
+
 /** The files `patch` changes, in the patch's order (a type change, file to symlink, is a deletion then an addition). */
 export async function filesInPatch(
   folder: string,
@@ -21,14 +29,68 @@ export async function filesInPatch(
 ): Promise<PatchFile[]> {
   // From a subfolder git apply leaves out the paths outside it: read the patch at the root.
   const root = (await findRepositoryRoot(folder, access.runGit, access.signal)) ?? folder;
-  return readPatchFiles(gitIn(root, access.runGit, access.signal), patch);
+  return (await readPatch(gitIn(root, access.runGit, access.signal), patch)).files;
 }
 
-export async function readPatchFiles(git: Git, patch: Buffer): Promise<PatchFile[]> {
-  if (patch.toString('latin1').trim() === '') return [];
-  const numstat = await git.ok(['apply', '--numstat', '-z'], { input: patch });
-  const summary = await git.ok(['apply', '--summary'], { input: patch });
-  return matchSummary(parseNumstat(numstat.stdout.toString('utf8')), summary.stdout.toString('utf8'));
+/**
+ * Reads `patch` section by section, then asks git (`apply --numstat` of those sections alone) which
+ * files it sees: a patch git reads as other files than ours, or as more or fewer, is one problem of the
+ * whole patch, and nothing of it is applied.
+ */
+export async function readPatch(git: Git, patch: Buffer): Promise<ReadPatch> {
+  const reading = readPatchSections(patch);
+  const files = reading.sections.map(fileOf);
+  if (reading.sections.length === 0) {
+    if (patch.toString('latin1').trim() !== '' && reading.problems.length === 0) {
+      reading.problems.push('it holds no file git would apply');
+    }
+    return { patch, reading, files };
+  }
+  const numstat = await git.run(['apply', '--numstat', '-z'], {
+    input: sectionsPatch(patch, reading.sections),
+  });
+  if (numstat.exitCode !== 0) {
+    const reason = stderrLines(numstat.stderr, 1)[0]?.replace(/^(error|fatal):\s*/, '') ?? 'no reason given';
+    reading.problems.push(`git cannot read it (${reason.slice(0, 200)})`);
+    return { patch, reading, files };
+  }
+  const seen = parseNumstat(numstat.stdout.toString('utf8'));
+  const agrees =
+    seen.length === files.length && seen.every((entry, index) => entry.path === files[index]?.path);
+  if (!agrees) {
+    reading.problems.push(
+      `git reads it as other files than the check did (${seen.length} against ${files.length})`,
+    );
+    return { patch, reading, files };
+  }
+  seen.forEach((entry, index) => {
+    const file = files[index];
+    if (file) file.binary = entry.binary;
+  });
+  return { patch, reading, files };
+}
+
+/** The bytes of `sections` alone, in order: all git is given of a patch. */
+export function sectionsPatch(patch: Buffer, sections: readonly PatchSection[]): Buffer {
+  const parts: Buffer[] = [];
+  for (const section of sections) {
+    const bytes = patch.subarray(section.start, section.end);
+    parts.push(bytes);
+    // Only the last line of a patch may lack its newline; joined, it must not run into the next.
+    if (bytes.length > 0 && bytes[bytes.length - 1] !== 0x0a) parts.push(Buffer.from('\n'));
+  }
+  return Buffer.concat(parts);
+}
+
+function fileOf(section: PatchSection): PatchFile {
+  const path = section.newPath ?? section.oldPath ?? '';
+  if (section.deleted) return { path, status: 'deleted', binary: section.binary };
+  // A copy leaves its source alone: for this change it is a new file.
+  if (section.created || section.move === 'copy') return { path, status: 'added', binary: section.binary };
+  if (section.move === 'rename' && section.oldPath !== undefined) {
+    return { path, oldPath: section.oldPath, status: 'renamed', binary: section.binary };
+  }
+  return { path, status: 'modified', binary: section.binary };
 }
 
 interface NumstatEntry {
@@ -45,101 +107,4 @@ function parseNumstat(text: string): NumstatEntry[] {
     entries.push({ path: match[3], binary: match[1] === '-' && match[2] === '-' });
   }
   return entries;
-}
-
-/**
- * `git apply --summary` prints, patch by patch and with names unquoted, a create, delete, rename, copy,
- * rewrite or mode-change line (none for a plain edit). Each patch's name is known from --numstat, so
- * the lines are matched at a cursor against it: no line splitting, so no name can be misread.
- */
-function matchSummary(entries: NumstatEntry[], summary: string): PatchFile[] {
-  let cursor = 0;
-  const files = entries.map((entry): PatchFile => {
-    const found = summaryFor(summary, cursor, entry.path);
-    cursor = found.next;
-    const file: PatchFile = { path: entry.path, status: found.status, binary: entry.binary };
-    if (found.oldPath !== undefined) file.oldPath = found.oldPath;
-    return file;
-  });
-  if (summary.slice(cursor).trim() !== '') {
-    throw new Error('The patch names files in a way that could not be read (git apply --summary).');
-  }
-  return files;
-}
-
-interface SummaryMatch {
-  status: PatchFileStatus;
-  oldPath?: string;
-  next: number;
-}
-
-function summaryFor(summary: string, at: number, name: string): SummaryMatch {
-  const created = /^ (create|delete) mode [0-7]{6} /.exec(summary.slice(at, at + 32));
-  if (created && summary.startsWith(`${name}\n`, at + created[0].length)) {
-    return {
-      status: created[1] === 'create' ? 'added' : 'deleted',
-      next: at + created[0].length + name.length + 1,
-    };
-  }
-  for (const keyword of [' rename ', ' copy '] as const) {
-    if (!summary.startsWith(keyword, at)) continue;
-    const moved = movedFrom(summary, at + keyword.length, name);
-    if (!moved) continue;
-    const next = skipNamelessModeChange(summary, moved.next);
-    // A copy leaves its source alone: for this change it is a new file.
-    return keyword === ' rename '
-      ? { status: 'renamed', oldPath: moved.oldPath, next }
-      : { status: 'added', next };
-  }
-  const rewrite = ` rewrite ${name} (`;
-  if (summary.startsWith(rewrite, at)) {
-    const end = percentEnd(summary, at + rewrite.length);
-    if (end !== undefined) return { status: 'modified', next: skipNamelessModeChange(summary, end) };
-  }
-  const modeChange = /^ mode change [0-7]{6} => [0-7]{6} /.exec(summary.slice(at, at + 40));
-  if (modeChange && summary.startsWith(`${name}\n`, at + modeChange[0].length)) {
-    return { status: 'modified', next: at + modeChange[0].length + name.length + 1 };
-  }
-  return { status: 'modified', next: at };
-}
-
-/**
- * A rename or copy names both paths as `old => new (NN%)`, or `dir/{old => new} (NN%)` when they share
- * leading folders. Knowing the new path, the old one is what is left.
- */
-function movedFrom(summary: string, at: number, name: string): { oldPath: string; next: number } | undefined {
-  const prefixes: string[] = [];
-  for (let slash = name.lastIndexOf('/'); slash >= 0; slash = name.lastIndexOf('/', slash - 1)) {
-    prefixes.push(name.slice(0, slash + 1));
-    if (slash === 0) break;
-  }
-  for (const prefix of prefixes) {
-    const open = `${prefix}{`;
-    if (!summary.startsWith(open, at)) continue;
-    const moved = findArrow(summary, at + open.length, `${name.slice(prefix.length)}} (`);
-    if (moved) return { oldPath: prefix + moved.before, next: moved.next };
-  }
-  const moved = findArrow(summary, at, `${name} (`);
-  return moved ? { oldPath: moved.before, next: moved.next } : undefined;
-}
-
-/** The text before ` => <tail>NN%)\n`, the first such from `at`. */
-function findArrow(summary: string, at: number, tail: string): { before: string; next: number } | undefined {
-  const marker = ` => ${tail}`;
-  for (let found = summary.indexOf(marker, at); found >= 0; found = summary.indexOf(marker, found + 1)) {
-    const end = percentEnd(summary, found + marker.length);
-    if (end !== undefined) return { before: summary.slice(at, found), next: end };
-  }
-  return undefined;
-}
-
-/** After `NN%)\n` at `at`, or undefined. */
-function percentEnd(summary: string, at: number): number | undefined {
-  const match = /^\d{1,3}%\)\n/.exec(summary.slice(at, at + 8));
-  return match ? at + match[0].length : undefined;
-}
-
-function skipNamelessModeChange(summary: string, at: number): number {
-  const match = /^ mode change [0-7]{6} => [0-7]{6}\n/.exec(summary.slice(at, at + 40));
-  return match ? at + match[0].length : at;
 }

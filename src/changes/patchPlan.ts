@@ -2,24 +2,22 @@ import { copyFile, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { isAbsolute, join } from 'node:path';
 import { ApplyRefusedError } from './applyRefused';
-import { gitIn, stderrLines, type Git, type GitAccess } from './git';
+import { gitIn, type Git, type GitAccess } from './git';
 import { findRepositoryRoot, headCommit, resolveCommit } from './localRepository';
-import { readPatchFiles, type PatchFile } from './patchFiles';
-import {
-  chunkByLength,
-  escapeGlob,
-  isSelected,
-  limitArguments,
-  touchedPaths,
-  type FileSelection,
-} from './patchSelection';
+import { readPatch, sectionsPatch, type PatchFile, type ReadPatch } from './patchFiles';
+import { checkPatch, localLinks, refusedPaths } from './patchGuard';
+import { LINK_MODE, type PatchSection } from './patchSections';
+import { isSelected, pathspecFor, touchedPaths, type FileSelection } from './patchSelection';
 
-/** clean: applies as it is; merge: applies by a 3-way merge without conflicts; conflict: does not. */
-export type FileOutcome = 'clean' | 'merge' | 'conflict';
+/**
+ * clean: applies as it is; merge: applies by a 3-way merge without conflicts; conflict: does not;
+ * refused: the checks keep it from git (outside the repository, in .git, through a link).
+ */
+export type FileOutcome = 'clean' | 'merge' | 'conflict' | 'refused';
 
 export interface PlannedFile extends PatchFile {
   outcome: FileOutcome;
-  /** Why a file conflicts, in git's words where it has them. */
+  /** Why a file conflicts (in git's words where it has them) or is refused (in ours). */
   reason?: string;
 }
 
@@ -39,13 +37,19 @@ export interface ApplyPlan {
   baseKnownLocally: boolean;
 }
 
+/** Where a long apply is: a sentence for a progress bar. */
+export type ApplyProgress = (step: string) => void;
+
 export interface PlanOptions extends GitAccess, FileSelection {
   /** The commit the agent's change was made on. */
   baseCommit?: string;
+  onProgress?: ApplyProgress;
 }
 
 // The agent's whitespace is its content: never fix it, never fail on it (whatever apply.whitespace says).
 export const WHITESPACE = '--whitespace=nowarn';
+// A check of thousands of files names each failing one on stderr.
+export const CHECK_STDERR_BYTES = 32 * 1024 * 1024;
 
 /** What applying `patch` to the repository `folder` is in would do, file by file. Changes nothing. */
 export async function planApply(
@@ -56,35 +60,52 @@ export async function planApply(
   const root = await findRepositoryRoot(folder, options.runGit, options.signal);
   if (!root) throw new ApplyRefusedError('not-a-repository', [], folder);
   const git = gitIn(root, options.runGit, options.signal);
-  return planFiles(git, patch, await readPatchFiles(git, patch), options);
+  options.onProgress?.('Reading the change…');
+  return planFiles(git, await readPatch(git, patch), options);
 }
 
-/** The plan for the selected ones of `allFiles` (the patch's files, read once by the caller). */
-export async function planFiles(
+/**
+ * The plan for the selected files of `read` (the patch, read once by the caller). The checks come
+ * first: a patch git might read otherwise is refused whole, and a file the checks refuse never reaches
+ * git. Then a fixed number of git calls, however many files: one check of all, one of those it did not
+ * name, one 3-way check of the rest.
+ */
+export async function planFiles(git: Git, read: ReadPatch, options: PlanOptions): Promise<ApplyPlan> {
+  return (await planSections(git, read, options)).plan;
+}
+
+/** The plan, and for each of its files the index of its section in `read`. */
+export async function planSections(
   git: Git,
-  patch: Buffer,
-  allFiles: readonly PatchFile[],
+  read: ReadPatch,
   options: PlanOptions,
-): Promise<ApplyPlan> {
-  const files = allFiles.filter((file) => isSelected(file, options));
+): Promise<{ plan: ApplyPlan; sections: number[] }> {
+  const verdict = await checkPatch(read.reading, await localLinks(git));
+  if (verdict.patch.length > 0) {
+    throw new ApplyRefusedError('unsafe', [], undefined, refusedPaths(verdict, read.reading));
+  }
+  const selected = read.files.flatMap((file, index) => (isSelected(file, options) ? [index] : []));
+  const checkable = selected.filter((index) => !verdict.sections.has(index));
+  options.onProgress?.(`Checking ${checkable.length} files against your repository…`);
   const [outcomes, dirty, head, base] = await Promise.all([
-    checkOutcomes(git, patch, files, allFiles),
-    dirtyPaths(git, touchedPaths(files)),
+    checkOutcomes(git, read, checkable, options.onProgress),
+    dirtyPaths(git, touchedPaths(checkable.flatMap((index) => read.files[index] ?? []))),
     headCommit(git),
     options.baseCommit === undefined ? undefined : resolveCommit(git, options.baseCommit),
   ]);
-  const plan: ApplyPlan = {
-    root: git.cwd,
-    files: files.map((file) => ({ ...file, ...(outcomes.get(file.path) ?? { outcome: 'clean' }) })),
-    dirty,
-    baseKnownLocally: base !== undefined,
-  };
+  const files = selected.map((index): PlannedFile => {
+    const file = read.files[index] ?? { path: '', status: 'modified', binary: false };
+    const refused = verdict.sections.get(index);
+    if (refused) return { ...file, outcome: 'refused', reason: refused.join('; ') };
+    return { ...file, ...(outcomes.get(index) ?? { outcome: 'clean' }) };
+  });
+  const plan: ApplyPlan = { root: git.cwd, files, dirty, baseKnownLocally: base !== undefined };
   if (head !== undefined) plan.head = head;
   if (options.baseCommit !== undefined) {
     plan.baseCommit = options.baseCommit;
     plan.headMatchesBase = head !== undefined && head === base;
   }
-  return plan;
+  return { plan, sections: selected };
 }
 
 interface Outcome {
@@ -92,79 +113,132 @@ interface Outcome {
   reason?: string;
 }
 
-/** Outcomes by path. The whole selection is checked at once first, so a clean patch costs one call. */
+/** Outcomes by section index (clean when absent). */
 async function checkOutcomes(
   git: Git,
-  patch: Buffer,
-  files: readonly PatchFile[],
-  allFiles: readonly PatchFile[],
-): Promise<Map<string, Outcome>> {
-  const outcomes = new Map<string, Outcome>();
-  if (files.length === 0) return outcomes;
-  const whole = await checkTogether(git, patch, files, allFiles);
-  if (whole.passed) return outcomes;
-  // Narrow down to the files git named; if the rest passes together, only those need a look each.
-  let suspects = [...new Set(files.map((file) => file.path))];
-  const named = suspects.filter((path) => namedIn(whole.stderr, path));
-  if (named.length > 0 && named.length < suspects.length) {
-    const rest = files.filter((file) => !named.includes(file.path));
-    if ((await checkTogether(git, patch, rest, allFiles)).passed) suspects = named;
+  read: ReadPatch,
+  indexes: readonly number[],
+  onProgress: ApplyProgress | undefined,
+): Promise<Map<number, Outcome>> {
+  const outcomes = new Map<number, Outcome>();
+  if (indexes.length === 0) return outcomes;
+  const direct = await checkDirect(git, read, indexes);
+  if (direct.passed) return outcomes;
+  // git names every file that does not apply; if the others pass together, only the named need a merge.
+  let suspects = indexes.filter((index) => direct.named.has(index));
+  const rest = indexes.filter((index) => !direct.named.has(index));
+  if (suspects.length === 0 || (rest.length > 0 && !(await checkDirect(git, read, rest)).passed)) {
+    suspects = [...indexes];
   }
+  onProgress?.(`Checking ${suspects.length} files for a three-way merge…`);
   const scratch = new ScratchIndex(git);
   try {
-    for (const path of suspects) outcomes.set(path, await checkOne(git, patch, path, scratch));
+    const merged = await git.run(['apply', '--check', '--3way', WHITESPACE], {
+      input: subPatch(read, suspects),
+      env: { GIT_INDEX_FILE: await scratch.path() },
+      maxStderrBytes: CHECK_STDERR_BYTES,
+    });
+    const mergeLines = merged.stderr.split('\n');
+    const cleanly = new Set<string>();
+    const withConflicts = new Set<string>();
+    for (const line of mergeLines) {
+      const applied = /^Applied patch to '(.*)' (cleanly|with conflicts)\.$/.exec(line);
+      if (applied?.[1] !== undefined) (applied[2] === 'cleanly' ? cleanly : withConflicts).add(applied[1]);
+    }
+    const mergeErrors = namedErrors(read, suspects, mergeLines, true);
+    for (const index of suspects) {
+      const section = read.reading.sections[index];
+      const name = section ? gitName(section) : '';
+      if (cleanly.has(name) && !mergeErrors.has(index) && section && !touchesLink(section)) {
+        outcomes.set(index, { outcome: 'merge' });
+        continue;
+      }
+      const reason = withConflicts.has(name)
+        ? 'a 3-way merge with the local version leaves conflicts'
+        : section && touchesLink(section) && cleanly.has(name)
+          ? 'a link is never merged: it applies only as it is'
+          : (mergeErrors.get(index) ?? direct.named.get(index) ?? 'git apply refused the file');
+      outcomes.set(index, { outcome: 'conflict', reason });
+    }
   } finally {
     await scratch.dispose();
   }
   return outcomes;
 }
 
-async function checkTogether(
+function touchesLink(section: PatchSection): boolean {
+  return section.oldMode === LINK_MODE || section.newMode === LINK_MODE;
+}
+
+/** The sections at `indexes`, as one patch. */
+export function subPatch(read: ReadPatch, indexes: readonly number[]): Buffer {
+  return sectionsPatch(
+    read.patch,
+    indexes.flatMap((index) => read.reading.sections[index] ?? []),
+  );
+}
+
+async function checkDirect(
   git: Git,
-  patch: Buffer,
-  files: readonly PatchFile[],
-  allFiles: readonly PatchFile[],
-): Promise<{ passed: boolean; stderr: string }> {
-  const limits = limitArguments(files, allFiles);
-  if (limits.length !== 1 || !limits[0]) return { passed: false, stderr: '' };
-  const output = await git.run(['apply', '--check', WHITESPACE, ...limits[0]], { input: patch });
-  return { passed: output.exitCode === 0, stderr: output.stderr };
-}
-
-function namedIn(stderr: string, path: string): boolean {
-  return stderr.includes(` ${path}:`) || stderr.includes(`'${path}'`);
-}
-
-async function checkOne(git: Git, patch: Buffer, path: string, scratch: ScratchIndex): Promise<Outcome> {
-  const include = `--include=${escapeGlob(path)}`;
-  const direct = await git.run(['apply', '--check', WHITESPACE, include], { input: patch });
-  if (direct.exitCode === 0) return { outcome: 'clean' };
-  // --check --3way exits 0 even when the merge leaves conflicts: only its stderr tells.
-  const merged = await git.run(['apply', '--check', '--3way', WHITESPACE, include], {
-    input: patch,
-    env: { GIT_INDEX_FILE: await scratch.path() },
+  read: ReadPatch,
+  indexes: readonly number[],
+): Promise<{ passed: boolean; named: Map<number, string> }> {
+  const output = await git.run(['apply', '--check', WHITESPACE], {
+    input: subPatch(read, indexes),
+    maxStderrBytes: CHECK_STDERR_BYTES,
   });
-  const conflicts = /with conflicts/.test(merged.stderr);
-  if (merged.exitCode === 0 && !conflicts) return { outcome: 'merge' };
-  return { outcome: 'conflict', reason: conflictReason(direct.stderr, merged.stderr, conflicts) };
+  if (output.exitCode === 0) return { passed: true, named: new Map() };
+  return { passed: false, named: namedErrors(read, indexes, output.stderr.split('\n'), false) };
+}
+
+/** The name git gives a file in its messages: the new one, or the old one of a deletion. */
+function gitName(section: PatchSection): string {
+  return section.newPath ?? section.oldPath ?? '';
 }
 
 // The 3-way check falls back to a direct apply and repeats the direct check's complaints.
 const DIRECT_COMPLAINT = /patch failed|patch does not apply|falling back/i;
-
-function conflictReason(direct: string, merged: string, conflicts: boolean): string {
-  const mergeError = stderrLines(merged, 20).find(
-    (line) => /^error:/.test(line) && !DIRECT_COMPLAINT.test(line),
-  );
-  if (mergeError) return cleanLine(mergeError);
-  if (conflicts) return 'a 3-way merge with the local version leaves conflicts';
-  return cleanLine(stderrLines(direct, 1)[0] ?? stderrLines(merged, 1)[0] ?? 'git apply refused the file');
-}
-
 const MAX_REASON_CHARS = 200;
 
-function cleanLine(line: string): string {
-  const text = line.replace(/^(error|fatal|warning):\s*/i, '').trim();
+/**
+ * The sections git's `error:` lines name, with the first reason for each. git names a file by its old
+ * or new path (`error: <name>: <why>`, `error: patch failed: <name>:<line>`, `'<name>'`); a name may hold
+ * `: `, so every split is tried against the names the patch has.
+ */
+function namedErrors(
+  read: ReadPatch,
+  indexes: readonly number[],
+  lines: readonly string[],
+  skipDirectComplaints: boolean,
+): Map<number, string> {
+  const byName = new Map<string, number[]>();
+  for (const index of indexes) {
+    const section = read.reading.sections[index];
+    for (const name of new Set([section?.oldPath, section?.newPath])) {
+      if (name !== undefined) byName.set(name, [...(byName.get(name) ?? []), index]);
+    }
+  }
+  const named = new Map<number, string>();
+  const note = (name: string, reason: string) => {
+    for (const index of byName.get(name) ?? []) if (!named.has(index)) named.set(index, cleanReason(reason));
+  };
+  for (const line of lines) {
+    if (!line.startsWith('error: ')) continue;
+    if (skipDirectComplaints && DIRECT_COMPLAINT.test(line)) continue;
+    const text = line.slice('error: '.length).replace(/^patch failed: /, '');
+    for (const quoted of text.matchAll(/'([^']*(?:'[^']*)*)'/g))
+      if (quoted[1] !== undefined) note(quoted[1], text);
+    for (let colon = text.indexOf(':'); colon >= 0; colon = text.indexOf(':', colon + 1)) {
+      const name = text.slice(0, colon);
+      if (byName.has(name))
+        note(name, line.startsWith('error: patch failed: ') ? 'patch does not apply' : text.slice(colon + 1));
+    }
+  }
+  return named;
+}
+
+function cleanReason(reason: string): string {
+  const text = reason.trim() || 'patch does not apply';
   return text.length > MAX_REASON_CHARS ? `${text.slice(0, MAX_REASON_CHARS)}…` : text;
 }
 
@@ -202,17 +276,18 @@ class ScratchIndex {
 
 /** Which of `paths` have uncommitted changes, staged, unstaged or untracked. */
 export async function dirtyPaths(git: Git, paths: readonly string[]): Promise<string[]> {
+  if (paths.length === 0) return [];
+  // One call however many paths: past what a command line holds, the whole tree's status is read.
+  const args = ['status', '--porcelain=v1', '-z', '--untracked-files=all', '--', ...pathspecFor(paths)];
+  const output = await git.ok(args, { maxOutputBytes: 512 * 1024 * 1024 });
   const dirty = new Set<string>();
-  for (const chunk of chunkByLength(paths)) {
-    const output = await git.ok(['status', '--porcelain=v1', '-z', '--untracked-files=all', '--', ...chunk]);
-    const records = output.stdout.toString('utf8').split('\0');
-    for (let i = 0; i < records.length; i++) {
-      const record = records[i] ?? '';
-      if (record.length < 4) continue;
-      dirty.add(record.slice(3));
-      // A staged rename or copy is followed by its source path.
-      if (/[RC]/.test(record.slice(0, 2))) dirty.add(records[++i] ?? '');
-    }
+  const records = output.stdout.toString('utf8').split('\0');
+  for (let i = 0; i < records.length; i++) {
+    const record = records[i] ?? '';
+    if (record.length < 4) continue;
+    dirty.add(record.slice(3));
+    // A staged rename or copy is followed by its source path.
+    if (/[RC]/.test(record.slice(0, 2))) dirty.add(records[++i] ?? '');
   }
   return paths.filter((path) => dirty.has(path));
 }

@@ -22,45 +22,18 @@ export function touchedPaths(files: readonly PatchFile[]): string[] {
   return [...paths];
 }
 
-/** git apply matches --include/--exclude as wildmatch patterns: a path is taken literally only escaped. */
-export function escapeGlob(path: string): string {
-  return path.replace(/[\\*?[\]]/g, '\\$&');
-}
-
 // Windows caps a whole command line at 32767 characters; leave room for the rest of the command.
 const MAX_ARGUMENT_CHARS = 24_000;
 
-/** `items` in runs whose joined length stays under the command-line budget. */
-export function chunkByLength(items: readonly string[], maxChars = MAX_ARGUMENT_CHARS): string[][] {
-  const chunks: string[][] = [];
-  let chunk: string[] = [];
-  let length = 0;
-  for (const item of items) {
-    if (chunk.length > 0 && length + item.length + 1 > maxChars) {
-      chunks.push(chunk);
-      chunk = [];
-      length = 0;
-    }
-    chunk.push(item);
-    length += item.length + 1;
-  }
-  if (chunk.length > 0) chunks.push(chunk);
-  return chunks;
-}
-
 /**
- * The --include/--exclude arguments for the git apply calls that together take `group` out of `all`:
- * one call with no limit for everything, one with the fewer excludes, or as many include runs as the
- * command line needs. git matches a rename by its new path.
+ * The pathspec for one git call about `paths`: the paths themselves when they fit on a command line,
+ * else none (the whole repository; the caller keeps what it asked about). One call, however many.
  */
-export function limitArguments(group: readonly PatchFile[], all: readonly PatchFile[]): string[][] {
-  const taken = new Set(group.map((file) => file.path));
-  const left = [...new Set(all.map((file) => file.path).filter((path) => !taken.has(path)))];
-  if (left.length === 0) return [[]];
-  const includes = [...taken].map((path) => `--include=${escapeGlob(path)}`);
-  const excludes = left.map((path) => `--exclude=${escapeGlob(path)}`);
-  const excludeRuns = chunkByLength(excludes);
-  // Excludes work only all in one call: split, each call would take what the others leave out.
-  if (excludes.length < includes.length && excludeRuns.length === 1) return excludeRuns;
-  return chunkByLength(includes);
+export function pathspecFor(paths: readonly string[]): readonly string[] {
+  let length = 0;
+  for (const path of paths) {
+    length += path.length + 1;
+    if (length > MAX_ARGUMENT_CHARS) return [];
+  }
+  return paths;
 }

@@ -1,7 +1,7 @@
 import { chmod, lstat, mkdir, readFile, readlink, rmdir, symlink, unlink, writeFile } from 'node:fs/promises';
-import { dirname, isAbsolute, relative, resolve, sep } from 'node:path';
+import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import type { Git } from './git';
-import { chunkByLength } from './patchSelection';
+import { pathspecFor } from './patchSelection';
 
 type WorktreeEntry =
   | { kind: 'absent' }
@@ -43,6 +43,9 @@ export async function takeSnapshot(git: Git, paths: readonly string[]): Promise<
   const missingFolders = new Set<string>();
   for (const path of paths) {
     const absolute = inside(root, path);
+    // The checks keep such paths from git; a snapshot never reads through a link either.
+    const link = await linkAbove(root, absolute);
+    if (link) throw new Error(`The change names a path under a link (${relative(root, link)}): ${path}`);
     worktree.set(path, await readEntry(absolute));
     for (
       let folder = dirname(absolute);
@@ -57,9 +60,11 @@ export async function takeSnapshot(git: Git, paths: readonly string[]): Promise<
 
 /**
  * Puts every path back as the snapshot holds it, bytes and index entry, after `failure`; tries them all
- * before it throws.
+ * before it throws. It never follows a link: what it removes and writes is read with lstat, inside the
+ * tree, and a path under a link (one the failed apply made) waits until that link is gone.
  */
 export async function restoreSnapshot(git: Git, snapshot: PathSnapshot, failure: unknown): Promise<void> {
+  const root = resolve(git.cwd);
   const failed = new Set<string>();
   let firstError: unknown;
   const note = (path: string, error: unknown) => {
@@ -69,21 +74,32 @@ export async function restoreSnapshot(git: Git, snapshot: PathSnapshot, failure:
   // Deepest first while clearing (a file the apply put where a folder was), shallowest first while writing.
   const byDepth = [...snapshot.paths].sort((a, b) => depth(b) - depth(a));
   const cleared = new Set<string>();
+  const clear = async (path: string) => {
+    const absolute = inside(root, path);
+    const link = await linkAbove(root, absolute);
+    if (link) throw new Error(`${path} is under a link (${relative(root, link)}): it was not touched`);
+    if (await clearUnlessSame(absolute, snapshot.worktree.get(path))) cleared.add(path);
+  };
+  const underLink: string[] = [];
   for (const path of byDepth) {
-    await clearUnlessSame(inside(git.cwd, path), snapshot.worktree.get(path)).then(
-      (didClear) => didClear && cleared.add(path),
-      (error: unknown) => note(path, error),
-    );
+    const absolute = inside(root, path);
+    // Under a link the apply made: not ours to touch until the link itself is cleared (it is shallower).
+    if (await linkAbove(root, absolute)) underLink.push(path);
+    else await clear(path).catch((error: unknown) => note(path, error));
   }
+  for (const path of underLink) await clear(path).catch((error: unknown) => note(path, error));
   for (const path of byDepth.reverse()) {
     if (!cleared.has(path) || failed.has(path)) continue;
-    await writeEntry(inside(git.cwd, path), snapshot.worktree.get(path)).catch((error: unknown) =>
+    const absolute = inside(root, path);
+    await writeEntryInside(root, absolute, snapshot.worktree.get(path)).catch((error: unknown) =>
       note(path, error),
     );
   }
   for (const folder of [...snapshot.missingFolders].sort((a, b) => b.length - a.length)) {
-    // Only empty ones: anything else in them is not ours.
-    await rmdir(folder).catch(() => undefined);
+    // Only empty ones, only real folders, never one reached through a link: anything else is not ours.
+    if (await linkAbove(root, folder)) continue;
+    const entry = await lstat(folder).catch(() => undefined);
+    if (entry?.isDirectory()) await rmdir(folder).catch(() => undefined);
   }
   await restoreIndex(git, snapshot, snapshot.paths).catch((error: unknown) => {
     for (const path of snapshot.paths) note(path, error);
@@ -109,12 +125,12 @@ export async function restoreIndex(
 async function indexRecords(git: Git, paths: readonly string[]): Promise<string[]> {
   const wanted = new Set(paths);
   const records: string[] = [];
-  for (const chunk of chunkByLength(paths)) {
-    const output = await git.ok(['ls-files', '-s', '-z', '--', ...chunk]);
-    // A path names a folder's files too: keep exact matches only.
-    for (const record of output.stdout.toString('utf8').split('\0')) {
-      if (record !== '' && wanted.has(recordPath(record))) records.push(record);
-    }
+  const output = await git.ok(['ls-files', '-s', '-z', '--', ...pathspecFor(paths)], {
+    maxOutputBytes: 512 * 1024 * 1024,
+  });
+  // A path names a folder's files too (and no pathspec names them all): keep exact matches only.
+  for (const record of output.stdout.toString('utf8').split('\0')) {
+    if (record !== '' && wanted.has(recordPath(record))) records.push(record);
   }
   return records;
 }
@@ -135,6 +151,33 @@ function inside(root: string, path: string): string {
     throw new Error(`The change names a path outside the repository: ${path}`);
   }
   return absolute;
+}
+
+/** The first symlink between `root` (excluded) and `absolute` (excluded), by lstat; undefined when none. */
+async function linkAbove(root: string, absolute: string): Promise<string | undefined> {
+  const below = relative(root, dirname(absolute));
+  if (below === '') return undefined;
+  let folder = root;
+  for (const component of below.split(sep)) {
+    folder = join(folder, component);
+    const entry = await lstat(folder).catch(() => undefined);
+    if (!entry) return undefined;
+    if (entry.isSymbolicLink()) return folder;
+  }
+  return undefined;
+}
+
+/** Writes an entry back; its missing folders are made one by one, never through a link. */
+async function writeEntryInside(
+  root: string,
+  absolute: string,
+  entry: WorktreeEntry | undefined,
+): Promise<void> {
+  if (!entry || entry.kind === 'absent') return;
+  const link = await linkAbove(root, absolute);
+  if (link)
+    throw new Error(`${relative(root, absolute)} is under a link (${relative(root, link)}): not written`);
+  await writeEntry(absolute, entry);
 }
 
 function depth(path: string): number {

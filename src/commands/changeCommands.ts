@@ -11,10 +11,14 @@ import { openLocalRepository, type LocalRepository } from '../changes/localRepos
 import {
   ApplyRefusedError,
   applyPatch,
+  describeRefusals,
+  GitCommandError,
   planApply,
   type ApplyPlan,
+  type ApplyProgress,
   type ApplyResult,
 } from '../changes/patchApply';
+import { auditPatch, patchWarningLines } from '../changes/patchAudit';
 import { parseGitRemote } from '../conversations/gitRemote';
 import type { Log } from '../core/log';
 import type { Connection } from '../state/connection';
@@ -55,6 +59,8 @@ export interface ApplyArgs {
   stash?: boolean;
   /** Apply the files that apply and skip the conflicting ones (else Apply refuses). */
   skipConflicts?: boolean;
+  /** Apply the other files when some are refused (outside the repository, in .git, through a link). */
+  skipRefused?: boolean;
 }
 
 /** What Apply did, for the caller (tests read it; users get the message). */
@@ -285,8 +291,14 @@ async function saveAsPatch(
         filters: { [vscode.l10n.t('Patch')]: ['patch', 'diff'] },
       });
   if (!target) return undefined;
+  // git apply skips text before the first file: a warning there travels with the patch.
+  const warning = await auditPatch(delta.patch);
+  if (warning) deps.log.warn(`Saved patch holds what Apply refuses: ${warning}`);
   try {
-    await vscode.workspace.fs.writeFile(target, delta.patch);
+    await vscode.workspace.fs.writeFile(
+      target,
+      warning ? Buffer.concat([Buffer.from(patchWarningLines(warning)), delta.patch]) : delta.patch,
+    );
   } catch (error) {
     void vscode.window.showErrorMessage(vscode.l10n.t('The patch could not be saved: {0}', messageOf(error)));
     return undefined;
@@ -294,9 +306,16 @@ async function saveAsPatch(
   const base = delta.baseCommit
     ? vscode.l10n.t(' It applies to commit {0}.', delta.baseCommit.slice(0, 12))
     : '';
-  void vscode.window.showInformationMessage(
-    vscode.l10n.t('Saved {0} changed files to {1}.', delta.files.length, target.fsPath) + base,
-  );
+  const saved = vscode.l10n.t('Saved {0} changed files to {1}.', delta.files.length, target.fsPath) + base;
+  if (warning) {
+    void vscode.window.showWarningMessage(
+      saved +
+        ' ' +
+        vscode.l10n.t('It holds changes Apply refuses, named in a warning at its top: {0}', warning),
+    );
+  } else {
+    void vscode.window.showInformationMessage(saved);
+  }
   return target.fsPath;
 }
 
@@ -354,7 +373,10 @@ async function applyChanges(
       return { kind: 'refused', reason: 'empty', paths: [] };
     }
     const options = { baseCommit: delta.baseCommit, only: args.only };
-    const plan = await planApply(repository.root, delta.patch, options);
+    const plan = await withApplyProgress(
+      vscode.l10n.t('Checking the agent’s changes against {0}…', path.basename(repository.root)),
+      (onProgress, signal) => planApply(repository.root, delta.patch, { ...options, onProgress, signal }),
+    );
     const selected = args.only ? plan.files.filter((file) => selectedBy(file, args.only ?? [])) : plan.files;
     if (selected.length === 0) {
       void vscode.window.showWarningMessage(
@@ -362,34 +384,49 @@ async function applyChanges(
       );
       return { kind: 'refused', reason: 'empty', paths: args.only ?? [] };
     }
+    const refused = selected.filter((file) => file.outcome === 'refused');
+    if (refused.length > 0) {
+      logRefused(deps, plan);
+      if (refused.length === selected.length || !(await askSkipRefused(refused, selected.length, args))) {
+        if (refused.length === selected.length) void vscode.window.showErrorMessage(refusedMessage(refused));
+        return { kind: 'refused', reason: 'unsafe', paths: refused.map((file) => file.path) };
+      }
+    }
+    const applicable = selected.filter((file) => file.outcome !== 'refused');
     if (!(await acceptHead(plan, args))) return { kind: 'cancelled' };
     const stash = plan.dirty.length > 0 ? await askStash(plan, args) : false;
     if (stash === undefined) return { kind: 'refused', reason: 'dirty', paths: plan.dirty };
     // a file that conflicts only with the edits about to be stashed is judged again after the stash
     // (applyPatch plans again, and puts the edits back if it still conflicts)
     const stashed = new Set(stash ? plan.dirty : []);
-    const conflicted = selected
+    const conflicted = applicable
       .filter((file) => file.outcome === 'conflict' && !stashed.has(file.path))
       .map((file) => file.path);
-    let skip: string[] = [];
+    let skip: string[] = refused.map((file) => file.path);
     if (conflicted.length > 0) {
-      if (conflicted.length === selected.length) {
+      if (conflicted.length === applicable.length) {
         await reportConflicts(deps, plan, conflicted);
         return { kind: 'refused', reason: 'conflict', paths: conflicted };
       }
-      if (!(await askSkip(conflicted, selected.length, args)))
+      if (!(await askSkip(conflicted, applicable.length, args)))
         return { kind: 'refused', reason: 'conflict', paths: conflicted };
-      skip = conflicted;
+      skip = [...skip, ...conflicted];
     }
-    const result = await applyPatch(repository.root, delta.patch, {
-      ...options,
-      skip,
-      stashFirst: stash,
-      stashMessage: vscode.l10n.t(
-        'OpenHands: your edits before applying “{0}”',
-        conversationTitle(conversation),
-      ),
-    });
+    const result = await withApplyProgress(
+      vscode.l10n.t('Applying the agent’s changes to {0}…', path.basename(repository.root)),
+      (onProgress, signal) =>
+        applyPatch(repository.root, delta.patch, {
+          ...options,
+          skip,
+          stashFirst: stash,
+          stashMessage: vscode.l10n.t(
+            'OpenHands: your edits before applying “{0}”',
+            conversationTitle(conversation),
+          ),
+          onProgress,
+          signal,
+        }),
+    );
     // files left out by a one-file accept are not news; the conflicting ones the user chose to skip are
     report(deps, conversation, repository, plan, {
       ...result,
@@ -398,8 +435,13 @@ async function applyChanges(
     return { kind: 'applied', result, plan };
   } catch (error) {
     if (error instanceof ApplyRefusedError) {
+      if (error.reason === 'unsafe') deps.log.warn(`Apply refused: ${error.message}`);
       void vscode.window.showErrorMessage(refusal(error));
       return { kind: 'refused', reason: error.reason, paths: error.paths };
+    }
+    if (error instanceof GitCommandError && error.kind === 'aborted') {
+      void vscode.window.showInformationMessage(vscode.l10n.t('Apply cancelled: nothing was changed.'));
+      return { kind: 'cancelled' };
     }
     const message = vscode.l10n.t('The agent’s changes were not applied: {0}', messageOf(error));
     deps.log.warn(message);
@@ -581,7 +623,63 @@ function refusal(error: ApplyRefusedError): string {
       return vscode.l10n.t('Nothing to apply.');
     case 'not-a-repository':
       return vscode.l10n.t('Not applied: the folder is not in a git repository.');
+    case 'unsafe':
+      return vscode.l10n.t(
+        'Not applied: the agent’s change reaches outside your repository, into .git or through a link ({0}). Nothing was changed.',
+        describeRefusals(error.refusals),
+      );
   }
+}
+
+/** A plan or an apply under a cancellable progress notification; a cancel aborts its git calls. */
+async function withApplyProgress<T>(
+  title: string,
+  work: (onProgress: ApplyProgress, signal: AbortSignal) => Promise<T>,
+): Promise<T> {
+  return await vscode.window.withProgress(
+    { location: vscode.ProgressLocation.Notification, title, cancellable: true },
+    (progress, token) => {
+      const controller = new AbortController();
+      token.onCancellationRequested(() => controller.abort());
+      return work((step) => progress.report({ message: step }), controller.signal);
+    },
+  );
+}
+
+function logRefused(deps: ChangeCommandDeps, plan: ApplyPlan): void {
+  deps.log.warn(`The agent's change holds files that are never applied to ${plan.root}:`);
+  for (const file of plan.files)
+    if (file.outcome === 'refused') deps.log.warn(`  refused  ${file.path} — ${file.reason ?? ''}`);
+}
+
+function refusedMessage(refused: readonly { path: string; reason?: string }[]): string {
+  return vscode.l10n.t(
+    'Not applied: the agent’s change reaches outside your repository, into .git or through a link ({0}). Nothing was changed.',
+    describeRefusals(refused.map((file) => ({ path: file.path, reason: file.reason ?? '' }))),
+  );
+}
+
+async function askSkipRefused(
+  refused: readonly { path: string; reason?: string }[],
+  selected: number,
+  args: ApplyArgs,
+): Promise<boolean> {
+  if (args.skipRefused !== undefined) return args.skipRefused;
+  const others = selected - refused.length;
+  const apply =
+    others === 1 ? vscode.l10n.t('Apply the Other File') : vscode.l10n.t('Apply the Other {0} Files', others);
+  const choice = await vscode.window.showWarningMessage(
+    vscode.l10n.t('Some of the agent’s files would reach outside your repository and are never applied.'),
+    {
+      modal: true,
+      detail:
+        describeRefusals(refused.map((file) => ({ path: file.path, reason: file.reason ?? '' }))) +
+        '\n\n' +
+        vscode.l10n.t('Nothing has been changed yet. The other files can be applied without them.'),
+    },
+    apply,
+  );
+  return choice === apply;
 }
 
 function listed(paths: readonly string[]): string {

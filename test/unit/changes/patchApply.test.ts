@@ -123,6 +123,19 @@ function statusPaths(repo: string): string[] {
     .sort();
 }
 
+/** The arguments after the safety options (`-c name=value`) every call of Apply starts with. */
+function gitCommand(args: readonly string[]): readonly string[] {
+  let first = 0;
+  while (args[first] === '-c') first += 2;
+  return args.slice(first);
+}
+
+/** A `git apply` that writes (not a check, not a read of the patch). */
+function isWritingApply(args: readonly string[]): boolean {
+  const command = gitCommand(args);
+  return command[0] === 'apply' && !command.some((arg) => /^--(check|numstat|summary)$/.test(arg));
+}
+
 async function refusal(work: Promise<unknown>): Promise<ApplyRefusedError> {
   try {
     await work;
@@ -240,7 +253,7 @@ describe('changes: an agent patch into a local repository', function () {
     const before = repoState(repo);
     const failAfterWriting: GitRunner = async (cwd, args, options) => {
       const output = await runGit(cwd, args, options);
-      const writes = args[0] === 'apply' && !args.some((arg) => /^--(check|numstat|summary)$/.test(arg));
+      const writes = isWritingApply(args);
       return writes ? { exitCode: 1, stdout: Buffer.alloc(0), stderr: 'error: simulated\n' } : output;
     };
     await assert.rejects(applyPatch(repo, kinds, { runGit: failAfterWriting }), GitCommandError, 'it fails');
@@ -410,7 +423,7 @@ describe('changes: an agent patch into a local repository', function () {
       // git really writes, then says it failed.
       const writeThenFail: GitRunner = async (cwd, args, options) => {
         const output = await runGit(cwd, args, options);
-        const writes = args[0] === 'apply' && !args.some((arg) => /^--(check|numstat|summary)$/.test(arg));
+        const writes = isWritingApply(args);
         return writes && args.includes('--3way') === merge
           ? { exitCode: 1, stdout: Buffer.alloc(0), stderr: 'error: simulated failure\n' }
           : output;
