@@ -190,7 +190,8 @@ export class HttpTransport {
   /**
    * A POST whose reply is a JSON array streamed element by element (`stream-start`). The reply must
    * start within the request timeout; the whole stream may then take up to the stream timeout, with
-   * the server silent for as long as it works.
+   * the server silent for as long as it works. A reply that is not the stream (an error status, a page)
+   * must end within the request timeout, like any other.
    */
   async requestArrayStream<T>(spec: RequestSpec<T>, onItem: (item: T) => void): Promise<T[]> {
     const call = this.newCall(spec);
@@ -356,19 +357,25 @@ export class HttpTransport {
       head.dispose();
     }
     onStatus(response.status);
-    // From here the server may work in silence; only the whole call's deadline (or the caller) ends it.
-    const remainingMs = Math.max(1, this.streamTimeoutMs - (Date.now() - call.started));
-    const whole = withDeadline(call.spec.signal, remainingMs);
+    const status = response.status;
+    const contentType = contentTypeOf(response);
+    // Only the stream may work in silence up to the whole call's deadline; an error or a page instead
+    // of it is an ordinary reply, read under the ordinary deadline (both counted from the call's start).
+    const isStream = status >= 200 && status < 300 && /\bjson\b/i.test(contentType);
+    const deadlineMs = isStream ? this.streamTimeoutMs : this.timeoutMs;
+    const whole = withDeadline(call.spec.signal, Math.max(1, deadlineMs - (Date.now() - call.started)));
     const reply = response;
     const stop = () => closeReply(reply);
     whole.signal.addEventListener('abort', stop, { once: true });
     try {
-      const status = response.status;
-      const contentType = contentTypeOf(response);
       // The reads are raced with the abort: a read waiting on a stalled server may never end by itself.
-      if (status < 200 || status >= 300 || !/\bjson\b/i.test(contentType)) {
+      if (!isStream) {
         const text = await untilAborted(this.readText(call, response.data, whole.signal), whole.signal);
-        throw this.interpretFailure(call, status, contentType, text, response.headers);
+        // never undefined here: whatever is not the stream is refused
+        throw (
+          this.refusal(call, status, contentType, text, response.headers) ??
+          call.failures.notJson(status, contentType)
+        );
       }
       return await untilAborted(
         this.readArray(call, response.data, status, onItem, whole.signal),
@@ -376,7 +383,7 @@ export class HttpTransport {
       );
     } catch (thrown) {
       if (call.spec.signal?.aborted) throw call.failures.cancelled();
-      if (whole.timedOut()) throw call.failures.timeout(this.streamTimeoutMs);
+      if (whole.timedOut()) throw call.failures.timeout(deadlineMs);
       if (thrown instanceof ApiError) throw thrown;
       throw call.failures.transport(thrown, true);
     } finally {
@@ -488,10 +495,8 @@ export class HttpTransport {
     text: string,
     headers: AxiosResponse['headers'],
   ): T {
-    if (status < 200 || status >= 300) throw this.interpretFailure(call, status, contentType, text, headers);
-    if (status === 204 || status === 205 || (text === '' && !contentType))
-      throw call.failures.noContent(status);
-    if (!/\bjson\b/i.test(contentType)) throw call.failures.notJson(status, contentType);
+    const refused = this.refusal(call, status, contentType, text, headers);
+    if (refused) throw refused;
     if (nestsDeeperThan(text, MAX_JSON_DEPTH)) throw call.failures.tooDeep(status, MAX_JSON_DEPTH);
     let json: unknown;
     try {
@@ -500,6 +505,21 @@ export class HttpTransport {
       throw call.failures.malformedJson(status, Buffer.byteLength(text));
     }
     return this.validate(call, status, json);
+  }
+
+  /** Why a reply holds no JSON to read (an error status, no content, another type), or undefined. */
+  private refusal(
+    call: Call<unknown>,
+    status: number,
+    contentType: string,
+    text: string,
+    headers: AxiosResponse['headers'],
+  ): ApiError | undefined {
+    if (status < 200 || status >= 300) return this.interpretFailure(call, status, contentType, text, headers);
+    if (status === 204 || status === 205 || (text === '' && !contentType))
+      return call.failures.noContent(status);
+    if (!/\bjson\b/i.test(contentType)) return call.failures.notJson(status, contentType);
+    return undefined;
   }
 
   private interpretFailure(

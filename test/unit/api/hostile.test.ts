@@ -39,8 +39,8 @@ function randomSecret(rng: Prng, prefix: string): string {
   return `${prefix}${rng.hex(20)}`;
 }
 
-function deadlineOf(operation: Operation, timing: Timing): number {
-  if (operation.streamed) return timing.streamTimeoutMs;
+function deadlineOf(operation: Operation, scenario: Scenario, timing: Timing): number {
+  if (operation.streamed && !scenario.notTheStream) return timing.streamTimeoutMs;
   // listSandboxConversations is bounded as a whole by the request timeout
   if (operation.name === 'listSandboxConversations') return timing.timeoutMs;
   const attempts = operation.method === 'GET' ? RATE_LIMIT_RETRIES + 1 : 1;
@@ -96,7 +96,7 @@ async function oneCall(
   };
   const text = `title ${Array.from({ length: 40 }, () => rng.pick(MULTIBYTE)).join('')} #${id}`;
   const timing = scenario.timing?.(operation) ?? DEFAULT_TIMING;
-  const deadline = deadlineOf(operation, timing);
+  const deadline = deadlineOf(operation, scenario, timing);
   const context = {
     rng,
     operation,

@@ -111,3 +111,97 @@ describe('createConversationStreaming: cancelled by the caller', () => {
     });
   }
 });
+
+// Only the stream itself may be silent for long: an error status, or a 200 page or text, is an ordinary
+// reply, and a body of one that stalls must end by the request deadline, not the 15-minute stream one.
+const REQUEST_TIMEOUT_MS = 300;
+/** Event-loop slack on a busy machine; far below the stream deadline. */
+const DEADLINE_SLACK_MS = 1500;
+
+const NOT_THE_STREAM: { name: string; respond: (socket: Socket) => void }[] = [
+  {
+    name: 'a 500 whose JSON body stalls',
+    respond: (socket) =>
+      socket.write(
+        'HTTP/1.1 500 X\r\nContent-Type: application/json\r\nContent-Length: 1000\r\nConnection: close\r\n\r\n{"detail":"',
+      ),
+  },
+  {
+    name: 'a 200 HTML page (the SPA fallback) that stalls',
+    respond: (socket) =>
+      socket.write(
+        'HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nContent-Length: 1000\r\nConnection: close\r\n\r\n<!doctype html>',
+      ),
+  },
+  {
+    name: 'a 200 in plain text that drips forever',
+    respond: (socket) => {
+      socket.write(
+        'HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\n',
+      );
+      const timer = setInterval(
+        () => (socket.destroyed ? clearInterval(timer) : socket.write(chunk('.'))),
+        20,
+      );
+    },
+  },
+];
+
+describe('createConversationStreaming: a reply that is not the stream', () => {
+  let server: HostileServer;
+  let callId = 0;
+
+  before(async () => {
+    server = await startHostileServer();
+  });
+  after(async () => {
+    await server?.close();
+  });
+
+  function clientFor(respond: (socket: Socket) => void): OpenHandsClient {
+    const id = ++callId;
+    server.register(id, (socket) => respond(socket));
+    return new OpenHandsClient({
+      baseUrl: `${server.url}/c${id}`,
+      apiKey: 'key-not-the-stream',
+      timeoutMs: REQUEST_TIMEOUT_MS,
+      streamTimeoutMs: 60_000,
+    });
+  }
+
+  const start = (client: OpenHandsClient) =>
+    client
+      .createConversationStreaming({
+        initial_message: { content: [{ type: 'text', text: 'Fix the build.' }] },
+      })
+      .then(
+        () => assert.fail('a reply that is not the stream must fail'),
+        (error: unknown) => error,
+      );
+
+  for (const reply of NOT_THE_STREAM) {
+    it(`times out by the request deadline on ${reply.name}`, async () => {
+      const started = Date.now();
+      const error = await start(clientFor(reply.respond));
+      const elapsed = Date.now() - started;
+      assert.ok(error instanceof ApiError, `expected an ApiError, got ${String(error)}`);
+      assert.equal(error.kind, 'timeout', error.message);
+      assert.match(error.message, /within 0\.3 s/);
+      assert.ok(elapsed < REQUEST_TIMEOUT_MS + DEADLINE_SLACK_MS, `settled after ${elapsed} ms`);
+    });
+  }
+
+  it('says a whole 200 HTML page is not JSON (not that the server rejected the request)', async () => {
+    const page = '<!doctype html><title>OpenHands</title>';
+    const error = await start(
+      clientFor((socket) =>
+        socket.end(
+          `HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nContent-Length: ${page.length}\r\nConnection: close\r\n\r\n${page}`,
+        ),
+      ),
+    );
+    assert.ok(error instanceof ApiError, `expected an ApiError, got ${String(error)}`);
+    assert.equal(error.kind, 'invalid_response');
+    assert.match(error.message, /with text\/html instead of JSON/);
+  });
+});

@@ -45,6 +45,11 @@ export interface Scenario {
   respond(socket: Socket, request: ReceivedRequest, attempt: number, context: ScenarioContext): void;
   /** Further checks of the error this scenario must produce; returns what is wrong, or undefined. */
   checkError?(error: ApiError): string | undefined;
+  /**
+   * The reply is not the stream (an error status, a page): a streamed call must settle by the request
+   * deadline like any other, not the stream's.
+   */
+  notTheStream?: boolean;
 }
 
 const JSON_TYPE = 'application/json';
@@ -449,6 +454,27 @@ export const SCENARIOS: Scenario[] = [
     timing: () => SHORT_TIMING,
     respond: () => undefined,
     checkError: (error) => (error.kind === 'timeout' ? undefined : `silence reported as ${error.kind}`),
+  },
+  {
+    name: 'an error status, or a 200 page or text, whose body then stalls or drips',
+    outcome: 'error',
+    notTheStream: true,
+    // a stream deadline far past the request's: a stream call that waits for it is late
+    timing: () => ({ timeoutMs: SHORT_TIMING.timeoutMs, streamTimeoutMs: 8000 }),
+    respond: (socket, _request, _attempt, context) => {
+      const [status, contentType, start] = context.rng.pick([
+        [500, JSON_TYPE, '{"detail":"Internal'],
+        [404, JSON_TYPE, '{"detail":'],
+        [502, 'text/html', '<html><body>Bad'],
+        [200, 'text/html; charset=utf-8', '<!doctype html><title>'],
+        [200, 'text/plain', 'Starting'],
+      ] as const);
+      socket.write(head(status, { 'Content-Type': contentType, 'Content-Length': 100_000 }) + start);
+      if (context.rng.chance(0.5)) return;
+      const timer = setInterval(() => (socket.destroyed ? clearInterval(timer) : socket.write(' ')), 40);
+    },
+    checkError: (error) =>
+      error.kind === 'timeout' ? undefined : `a stalled body reported as ${error.kind}`,
   },
   {
     name: 'answers the head, then drips forever',
