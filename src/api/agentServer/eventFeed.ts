@@ -7,6 +7,11 @@
  *
  * Why REST for history rather than the socket's replay: live frames interleave with a replay, so
  * arrival order is not storage order; paging back from the newest event until a known one is exact.
+ *
+ * Against a broken or hostile server everything is bounded: reconnects follow an exponential
+ * schedule until a connection has stayed healthy, history reading stops when a page brings nothing
+ * new (and at a ceiling), and live events held while the history is read, like the log, are capped in
+ * bytes. What was not read or kept is said in `notice`, never dropped silently.
  */
 import { ApiError, messageOf } from '../errors';
 import { scrubSecrets } from '../redact';
@@ -39,6 +44,8 @@ export interface FeedState {
   streaming: { id: string; text: string; reasoning: string } | undefined;
   /** Every older page has been read. */
   historyComplete: boolean;
+  /** Why the transcript is not the whole conversation (paging stopped, a cap reached); secret-free. */
+  notice: string | undefined;
 }
 
 export interface EventFeedOptions {
@@ -49,10 +56,18 @@ export interface EventFeedOptions {
   idleTimeoutMs?: number;
   initialBackoffMs?: number;
   maxBackoffMs?: number;
+  /** A connection that stayed live this long starts the backoff schedule again when it ends. */
+  healthyAfterMs?: number;
+  /** Live frames held while the history is read, in bytes; past it the connection starts over. */
+  maxBufferedBytes?: number;
+  /** Pages one history read takes at most. */
+  maxHistoryPages?: number;
   /** After this many refusals in a row (bad key, unknown conversation) the feed stops until woken. */
   maxRefusals?: number;
   maxStringChars?: number;
   maxEvents?: number;
+  /** The event log's budget in bytes. */
+  maxEventBytes?: number;
   /** What an earlier feed of this conversation held: shown at once, and only what is newer is read. */
   events?: EventLog;
   log?(message: string): void;
@@ -63,6 +78,21 @@ export interface EventFeedOptions {
 type Listener<T> = (value: T) => void;
 
 const PAGE = 100;
+/** The first wait after a failure, doubled each time up to the ceiling (the SDK's own client: 1 to 30 s). */
+const INITIAL_BACKOFF_MS = 1000;
+const MAX_BACKOFF_MS = 30_000;
+/**
+ * A server that lets a socket go live and closes it (1011, 1013, a protocol error, at once) must not
+ * reset the schedule: only a connection that stayed live this long does.
+ */
+const HEALTHY_AFTER_MS = 10_000;
+/**
+ * Live frames held while the history is read (raw frame length): an agent writes far less in the
+ * seconds a read takes; a flood past it ends the connection, and the next one reads it over REST.
+ */
+const MAX_BUFFERED_BYTES = 32 * 1024 * 1024;
+/** 200,000 events at 100 a page (the log's own cap): a server that needs more is not paging honestly. */
+const MAX_HISTORY_PAGES = 2000;
 
 export class EventFeed {
   readonly events: EventLog;
@@ -75,6 +105,7 @@ export class EventFeed {
     model: undefined,
     streaming: undefined,
     historyComplete: false,
+    notice: undefined,
   };
   private readonly eventListeners = new Set<Listener<EventLogChange>>();
   private readonly stateListeners = new Set<Listener<FeedState>>();
@@ -84,6 +115,14 @@ export class EventFeed {
   private client: AgentServerClient | undefined;
   /** Live events that arrived while the history was being read; applied after it. */
   private pending: AgentEvent[] | undefined;
+  /** The frame bytes of `pending`. */
+  private pendingBytes = 0;
+  /** Aborts the history read of the connection of the moment (its live buffer overflowed). */
+  private reading = new AbortController();
+  /** Why the connection of the moment was cut short by the feed itself. */
+  private cutShort: ApiError | undefined;
+  /** When the connection of the moment went live. */
+  private liveSince: number | undefined;
   private lifetime = new AbortController();
   /** Aborted to cut a backoff short (`wake`). */
   private nap = new AbortController();
@@ -94,7 +133,8 @@ export class EventFeed {
   private disposed = false;
 
   constructor(private readonly options: EventFeedOptions) {
-    this.events = options.events ?? new EventLog(options.maxStringChars, options.maxEvents);
+    this.events =
+      options.events ?? new EventLog(options.maxStringChars, options.maxEvents, options.maxEventBytes);
     // what an earlier feed held says the last known status until the server says more
     const status = [...this.events.events].reverse().find(isStatusUpdate)?.['value'];
     if (typeof status === 'string') this.state = { ...this.state, executionStatus: status };
@@ -104,6 +144,11 @@ export class EventFeed {
 
   get current(): FeedState {
     return this.state;
+  }
+
+  /** The bytes of live frames held until the history read ends. */
+  get bufferedBytes(): number {
+    return this.pendingBytes;
   }
 
   onEvents(listener: Listener<EventLogChange>): { dispose(): void } {
@@ -197,10 +242,12 @@ export class EventFeed {
           continue;
         }
         if (why.kind === 'cancelled') return;
-        failures = 0;
+        const healthyAfter = this.options.healthyAfterMs ?? HEALTHY_AFTER_MS;
+        if (this.liveSince !== undefined && Date.now() - this.liveSince >= healthyAfter) failures = 0;
       } catch (error) {
         if (this.disposed) return;
-        why = asApiError(error);
+        why = this.cutShort ?? asApiError(error);
+        this.cutShort = undefined;
       }
       refusals = why.kind === 'unauthorized' || why.kind === 'not_found' ? refusals + 1 : 0;
       if (refusals >= maxRefusals) {
@@ -225,15 +272,24 @@ export class EventFeed {
   private async session(endpoint: AgentEndpoint): Promise<ApiError> {
     const client = this.options.clientFor(endpoint);
     this.client = client;
+    this.liveSince = undefined;
+    this.cutShort = undefined;
+    this.reading = new AbortController();
     this.pending = [];
+    this.pendingBytes = 0;
     const socket = await this.openSocket(endpoint);
     this.socket = socket;
     try {
-      const older = await this.readMissing(client);
+      const older = await this.readMissing(
+        client,
+        AbortSignal.any([this.lifetime.signal, this.reading.signal]),
+      );
       const buffered = this.pending ?? [];
       this.pending = undefined;
+      this.pendingBytes = 0;
       // every buffered event says what the status is now, also one the history page held already
       this.take(buffered, true);
+      this.liveSince = Date.now();
       this.setState({ status: 'live', detail: undefined, retryAt: undefined });
       // until the history is whole (a first read stopped after its newest page, an earlier read of
       // older pages failed, or an earlier feed's events stop short of the start), older pages go on
@@ -242,6 +298,8 @@ export class EventFeed {
       if (from !== undefined) void this.readOlder(client, from);
     } catch (error) {
       socket.close();
+      this.pending = undefined;
+      this.pendingBytes = 0;
       throw error;
     }
     const why = await socket.ended;
@@ -259,7 +317,7 @@ export class EventFeed {
         connectTimeoutMs: this.options.connectTimeoutMs,
         idleTimeoutMs: this.options.idleTimeoutMs,
         signal: this.lifetime.signal,
-        onEvent: (event) => this.received(event),
+        onEvent: (event, frameBytes) => this.received(event, frameBytes),
         onProblem: (problem) => this.options.log?.(`Conversation feed: ${problem.message}`),
       });
     try {
@@ -285,28 +343,47 @@ export class EventFeed {
   /**
    * Pages back from the newest stored event until one already held (or the start). The first read
    * of a conversation stops after one page, so the newest part shows at once; returns where the
-   * older history continues in that case.
+   * older history continues in that case. A page that brings nothing new, the page ceiling or the
+   * log's budget end the read with what it has (and a notice).
    */
-  private async readMissing(client: AgentServerClient): Promise<string | undefined> {
+  private async readMissing(client: AgentServerClient, signal: AbortSignal): Promise<string | undefined> {
     const firstRead = this.events.size === 0;
     const missing: AgentEvent[] = [];
+    const missingIds = new Set<string>();
+    let missingBytes = 0;
     const seenPages = new Set<string>();
     let pageId: string | undefined;
-    for (;;) {
+    for (let pages = 1; ; pages++) {
       const page = await client.searchEvents(
         { pageId, limit: PAGE, sortOrder: 'TIMESTAMP_DESC' },
-        { signal: this.lifetime.signal },
+        { signal },
       );
       let reachedKnown = false;
+      let fresh = 0;
       for (const event of page.items) {
         if (this.events.has(event.id)) {
           reachedKnown = true;
           break;
         }
+        if (missingIds.has(event.id)) continue;
+        missingIds.add(event.id);
         missing.push(event);
+        missingBytes += this.events.sizeOf(event);
+        fresh++;
       }
       const next = page.next_page_id ?? undefined;
-      if (reachedKnown || next === undefined || missing.length >= this.events.maxEvents) break;
+      if (reachedKnown || next === undefined) break;
+      if (fresh === 0) {
+        this.addNotice(ENDLESS_PAGES);
+        break;
+      }
+      // the log takes what fits and says it is full
+      if (missingBytes >= this.events.maxBytes - this.events.bytes) break;
+      if (missing.length >= this.events.maxEvents - this.events.size) break;
+      if (pages >= this.maxHistoryPages) {
+        this.addNotice(pageCeiling(this.maxHistoryPages));
+        break;
+      }
       if (seenPages.has(next)) throw this.pagingLoop();
       seenPages.add(next);
       if (firstRead) {
@@ -327,13 +404,18 @@ export class EventFeed {
     const seenPages = new Set<string>();
     let pageId = from;
     try {
-      while (pageId !== undefined && !this.disposed && !this.events.full) {
+      for (let pages = 0; pageId !== undefined && !this.disposed && !this.events.full; pages++) {
+        if (pages >= this.maxHistoryPages) return this.addNotice(pageCeiling(this.maxHistoryPages));
         const page = await client.searchEvents(
           { pageId, limit: PAGE, sortOrder: 'TIMESTAMP_DESC' },
           { signal: this.lifetime.signal },
         );
-        this.apply('start', [...page.items].reverse());
+        const refused = this.events.refused;
+        const added = this.apply('start', [...page.items].reverse());
         const next = page.next_page_id ?? undefined;
+        // each honest page but the last brings older events; the one it starts from is held already
+        if (next !== undefined && added.length === 0 && this.events.refused === refused)
+          return this.addNotice(ENDLESS_PAGES);
         if (next !== undefined && seenPages.has(next)) throw this.pagingLoop();
         if (next !== undefined) seenPages.add(next);
         pageId = next;
@@ -348,7 +430,8 @@ export class EventFeed {
     }
   }
 
-  private received(event: AgentEvent): void {
+  /** `frameBytes`: the raw frame's length; a socket that does not say is measured by the event's JSON. */
+  private received(event: AgentEvent, frameBytes = JSON.stringify(event).length): void {
     if (isFullState(event)) return this.takeSnapshot(event);
     if (event.kind === 'StreamingDeltaEvent') return this.stream(event);
     if (event.kind === 'ServerErrorEvent') {
@@ -357,8 +440,22 @@ export class EventFeed {
       this.options.log?.(`Conversation feed: the agent server reported ${code || 'an error'}.`);
       return;
     }
-    if (this.pending) this.pending.push(event);
-    else this.take([event]);
+    if (!this.pending) return this.take([event]);
+    if (this.cutShort) return;
+    const max = this.options.maxBufferedBytes ?? MAX_BUFFERED_BYTES;
+    if (this.pendingBytes + frameBytes <= max) {
+      this.pending.push(event);
+      this.pendingBytes += frameBytes;
+      return;
+    }
+    // a flood while the history is slow: let it all go, and read it over REST on the next connection
+    this.pending = [];
+    this.pendingBytes = 0;
+    this.cutShort = new ApiError({
+      kind: 'server',
+      message: `More than ${sizeText(max)} of live events came while the history was read (the buffer's limit); they will be read again.`,
+    });
+    this.reading.abort();
   }
 
   private take(events: readonly AgentEvent[], followAll = false): void {
@@ -367,7 +464,12 @@ export class EventFeed {
   }
 
   private apply(at: 'start' | 'end', events: readonly AgentEvent[]): AgentEvent[] {
+    const refused = this.events.refused;
     const added = at === 'end' ? this.events.append(events) : this.events.prepend(events);
+    if (this.events.refused > refused)
+      this.addNotice(
+        `The transcript reached its limit of ${sizeText(this.events.maxBytes)}; some events are not shown.`,
+      );
     if (added.length === 0) return added;
     const change: EventLogChange =
       at === 'end' ? { prepended: [], appended: added } : { prepended: added, appended: [] };
@@ -428,9 +530,20 @@ export class EventFeed {
     });
   }
 
+  private get maxHistoryPages(): number {
+    return this.options.maxHistoryPages ?? MAX_HISTORY_PAGES;
+  }
+
+  /** Says once why the transcript is not whole (notices add up: a log can be cut and its history too). */
+  private addNotice(text: string): void {
+    const notice = this.state.notice;
+    if (notice?.includes(text)) return;
+    this.setState({ notice: notice ? `${notice} ${text}` : text });
+  }
+
   private backoff(failures: number): number {
-    const initial = this.options.initialBackoffMs ?? 1000;
-    const max = this.options.maxBackoffMs ?? 30_000;
+    const initial = this.options.initialBackoffMs ?? INITIAL_BACKOFF_MS;
+    const max = this.options.maxBackoffMs ?? MAX_BACKOFF_MS;
     const base = Math.min(max, initial * 2 ** (failures - 1));
     // jitter, so many panels do not reconnect in step after a server restart
     return Math.round(base * (0.75 + Math.random() * 0.5));
@@ -448,6 +561,18 @@ export class EventFeed {
     this.state = { ...this.state, ...patch };
     for (const listener of this.stateListeners) listener(this.state);
   }
+}
+
+const ENDLESS_PAGES =
+  'The history shown is incomplete: the agent server kept naming more pages of events without sending new ones.';
+
+function pageCeiling(pages: number): string {
+  return `The history shown is incomplete: it was read up to its limit of ${pages} pages.`;
+}
+
+/** `256 KB`, `64 MB`: a limit as the panel says it. */
+function sizeText(bytes: number): string {
+  return bytes >= 1024 * 1024 ? `${Math.round(bytes / (1024 * 1024))} MB` : `${Math.round(bytes / 1024)} KB`;
 }
 
 function isPolicyUpdate(event: AgentEvent): boolean {

@@ -3,6 +3,8 @@
  * once. History read backwards arrives as older pages (`prepend`); live events and backfill append.
  * Strings past `maxStringChars` are cut on the way in, so a conversation full of multi-megabyte
  * file edits stays bounded; the event's whole text can be read again from the server by its id.
+ * The log is bounded in bytes (each event as held, in JSON) and in events; once full it refuses
+ * more and counts what it refused, so the panel can say so.
  */
 import type { AgentEvent } from './events';
 
@@ -16,6 +18,11 @@ export interface EventLogChange {
 export const DEFAULT_MAX_STRING_CHARS = 64 * 1024;
 /** A hostile server could replay for ever: past this many events the log refuses more. */
 export const DEFAULT_MAX_EVENTS = 200_000;
+/**
+ * The bytes a log may hold: a long real conversation is a few MB (thousands of events of a few KB,
+ * huge strings cut), so 64 MB is ample; counting events alone let 200,000 events of 16 KB hold 3 GB.
+ */
+export const DEFAULT_MAX_BYTES = 64 * 1024 * 1024;
 
 export class EventLog {
   private readonly items: AgentEvent[] = [];
@@ -24,14 +31,32 @@ export class EventLog {
   private readonly cut = new Set<string>();
   /** The sandbox keys the events were read with (see `sessionKeys`). */
   private readonly keys = new Set<string>();
+  private heldBytes = 0;
+  private refusedEvents = 0;
 
   constructor(
     private readonly maxStringChars = DEFAULT_MAX_STRING_CHARS,
     readonly maxEvents = DEFAULT_MAX_EVENTS,
+    readonly maxBytes = DEFAULT_MAX_BYTES,
   ) {}
 
   get size(): number {
     return this.items.length;
+  }
+
+  /** What the held events weigh, as JSON once cut. */
+  get bytes(): number {
+    return this.heldBytes;
+  }
+
+  /** Events offered while the log was full, and not kept. */
+  get refused(): number {
+    return this.refusedEvents;
+  }
+
+  /** What an event would weigh in the log (JSON, once its strings are cut). */
+  sizeOf(event: AgentEvent): number {
+    return jsonLength(cutStrings(event, this.maxStringChars));
   }
 
   get events(): readonly AgentEvent[] {
@@ -60,7 +85,7 @@ export class EventLog {
   }
 
   get full(): boolean {
-    return this.items.length >= this.maxEvents;
+    return this.items.length >= this.maxEvents || this.heldBytes >= this.maxBytes;
   }
 
   /** Adds the events not held yet, in the order given; returns those added. */
@@ -85,14 +110,24 @@ export class EventLog {
   private fresh(events: readonly AgentEvent[]): AgentEvent[] {
     const added: AgentEvent[] = [];
     for (const event of events) {
-      if (this.ids.has(event.id) || this.items.length + added.length >= this.maxEvents) continue;
-      this.ids.add(event.id);
+      if (this.ids.has(event.id)) continue;
       const slim = cutStrings(event, this.maxStringChars);
+      const bytes = jsonLength(slim);
+      if (this.items.length + added.length >= this.maxEvents || this.heldBytes + bytes > this.maxBytes) {
+        this.refusedEvents++;
+        continue;
+      }
+      this.ids.add(event.id);
+      this.heldBytes += bytes;
       if (slim !== event) this.cut.add(event.id);
       added.push(slim as AgentEvent);
     }
     return added;
   }
+}
+
+function jsonLength(value: unknown): number {
+  return JSON.stringify(value)?.length ?? 0;
 }
 
 /** A copy with every string longer than `max` cut to `max`; the value itself when nothing was cut. */

@@ -33,7 +33,8 @@ export interface EventSocketOptions {
   maxFrameBytes?: number;
   tls?: TlsOptions;
   signal?: AbortSignal;
-  onEvent(event: AgentEvent): void;
+  /** Each event, with the length of the frame that brought it (what holding it costs, roughly). */
+  onEvent(event: AgentEvent, frameBytes?: number): void;
   /** A frame that was not an event was skipped; the socket goes on. */
   onProblem?(problem: ApiError): void;
 }
@@ -50,6 +51,13 @@ const DEFAULT_CONNECT_TIMEOUT_MS = 15_000;
 const DEFAULT_IDLE_TIMEOUT_MS = 60_000;
 const DEFAULT_MAX_FRAME_BYTES = 16 * 1024 * 1024;
 const MAX_JSON_DEPTH = 256;
+/**
+ * After the auth frame, how long without a close counts as accepted: the agent server refuses a bad
+ * key or an unknown conversation at once (within 50 ms locally), but drops its full_state frame when
+ * the socket is slow, and then says nothing until the agent does. Two seconds is well past a round
+ * trip to a remote sandbox; a refusal that comes later still ends the socket.
+ */
+const AUTH_ACCEPTED_AFTER_MS = 2000;
 /** Close codes the agent server uses. */
 const AUTH_FAILED = 4001;
 const NOT_FOUND = 4004;
@@ -67,6 +75,7 @@ class SocketSession implements EventSocket {
   private live = false;
   private finished = false;
   private connectTimer: NodeJS.Timeout | undefined;
+  private authTimer: NodeJS.Timeout | undefined;
   private idleTimer: NodeJS.Timeout | undefined;
   private readonly secrets: string[];
   private readonly path: string;
@@ -149,6 +158,7 @@ class SocketSession implements EventSocket {
     if (this.options.auth === 'first-message' && key) {
       this.socket?.send(JSON.stringify({ type: 'auth', session_api_key: key }));
       // live once the server answers: with a wrong key it closes 4001 instead
+      this.authTimer = setTimeout(() => this.becomeLive(), AUTH_ACCEPTED_AFTER_MS);
       return;
     }
     this.becomeLive();
@@ -158,6 +168,7 @@ class SocketSession implements EventSocket {
     if (this.live || this.finished) return;
     this.live = true;
     clearTimeout(this.connectTimer);
+    clearTimeout(this.authTimer);
     this.onLive(this);
   }
 
@@ -166,9 +177,8 @@ class SocketSession implements EventSocket {
     this.heard();
     this.becomeLive();
     if (isBinary) return this.problem('a binary frame');
-    const text = Array.isArray(data)
-      ? Buffer.concat(data).toString('utf8')
-      : Buffer.from(data as ArrayBuffer).toString('utf8');
+    const frame = Array.isArray(data) ? Buffer.concat(data) : Buffer.from(data as ArrayBuffer);
+    const text = frame.toString('utf8');
     if (nestsDeeperThan(text, MAX_JSON_DEPTH))
       return this.problem(`a frame nested deeper than ${MAX_JSON_DEPTH} levels`);
     let json: unknown;
@@ -180,7 +190,7 @@ class SocketSession implements EventSocket {
     const parsed = AgentEventSchema.safeParse(json);
     if (!parsed.success) return this.problem('a frame that is not an event');
     try {
-      this.options.onEvent(parsed.data);
+      this.options.onEvent(parsed.data, frame.length);
     } catch {
       // a failing listener must not end the socket
     }
@@ -277,6 +287,7 @@ class SocketSession implements EventSocket {
     if (this.finished) return;
     this.finished = true;
     clearTimeout(this.connectTimer);
+    clearTimeout(this.authTimer);
     clearTimeout(this.idleTimer);
     this.options.signal?.removeEventListener('abort', this.onAbort);
     const socket = this.socket;
