@@ -117,10 +117,12 @@ function refuseConflicts(plan: ApplyPlan, except: readonly string[]): void {
 }
 
 /**
- * Writes the change: the clean files directly, then the ones that need a merge with --3way (a clean
- * file merged in three ways could conflict where the direct apply does not), each phase one git call
- * given only its own files' sections. --3way stages what it merges: those index entries go back to
- * what they were, so every applied file is an unstaged change.
+ * Writes the change: first the files that need a merge, with --3way, then the clean ones directly (a
+ * clean file merged in three ways could conflict where the direct apply does not), each phase one git
+ * call given only its own files' sections. Merging first, every merge runs under the repository's own
+ * .gitattributes, as the plan's check did: none the change brings can pick a merge driver. --3way
+ * stages what it merges: those index entries go back to what they were, so every applied file is an
+ * unstaged change.
  */
 async function writeChange(
   git: Git,
@@ -134,13 +136,6 @@ async function writeChange(
   const merge = plan.files.filter((file) => file.outcome === 'merge');
   const sectionsOf = (outcome: 'clean' | 'merge') =>
     sections.filter((_, index) => plan.files[index]?.outcome === outcome);
-  if (clean.length > 0) {
-    options.onProgress?.(`Writing ${clean.length} files…`);
-    await git.ok(['apply', WHITESPACE], {
-      input: subPatch(read, sectionsOf('clean')),
-      timeoutMs: APPLY_TIMEOUT_MS,
-    });
-  }
   let conflicted: string[] = [];
   if (merge.length > 0) {
     options.onProgress?.(`Merging ${merge.length} files with your version…`);
@@ -160,6 +155,13 @@ async function writeChange(
       snapshot,
       mergedPaths.filter((path) => !conflicted.includes(path)),
     );
+  }
+  if (clean.length > 0) {
+    options.onProgress?.(`Writing ${clean.length} files…`);
+    await git.ok(['apply', WHITESPACE], {
+      input: subPatch(read, sectionsOf('clean')),
+      timeoutMs: APPLY_TIMEOUT_MS,
+    });
   }
   return {
     applied: unique(clean.map((file) => file.path)),

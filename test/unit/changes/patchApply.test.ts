@@ -1,5 +1,4 @@
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
 import {
   chmodSync,
   lstatSync,
@@ -10,19 +9,25 @@ import {
   readlinkSync,
   rmSync,
   symlinkSync,
-  writeFileSync,
 } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { runGit, type GitRunner } from '../../../src/changes/git';
 import { openLocalRepository } from '../../../src/changes/localRepository';
+import { applyPatch, filesInPatch, GitCommandError, planApply } from '../../../src/changes/patchApply';
 import {
-  applyPatch,
-  ApplyRefusedError,
-  filesInPatch,
-  GitCommandError,
-  planApply,
-} from '../../../src/changes/patchApply';
+  assertUnchanged,
+  commitAll,
+  differingPaths,
+  git,
+  gitText,
+  isWritingApply,
+  refusal,
+  repoState,
+  statusPaths,
+  treeBytes,
+  write,
+} from './scratchRepo';
 
 // Real git in real temporary repositories: a base, the agent's clone of it, and a fresh local clone per test.
 
@@ -40,111 +45,6 @@ const TOUCHED = [
 const numbered = (prefix: string, count: number) =>
   Array.from({ length: count }, (_, i) => `${prefix} ${i + 1}\n`).join('');
 const BINARY = Buffer.from(Array.from({ length: 600 }, (_, i) => (i * 7) % 256));
-
-/** git for the tests themselves, with a fixed identity and none of the caller's repository variables. */
-function git(cwd: string, args: string[], env: Record<string, string> = {}): Buffer {
-  const clean = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('GIT_')));
-  return execFileSync('git', ['-c', 'init.defaultBranch=main', '-c', 'commit.gpgsign=false', ...args], {
-    cwd,
-    env: {
-      ...clean,
-      GIT_AUTHOR_NAME: 'Test',
-      GIT_AUTHOR_EMAIL: 'test@example.com',
-      GIT_COMMITTER_NAME: 'Test',
-      GIT_COMMITTER_EMAIL: 'test@example.com',
-      LC_ALL: 'C',
-      ...env,
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-}
-const gitText = (cwd: string, args: string[]) => git(cwd, args).toString('utf8');
-
-function write(repo: string, path: string, content: string | Buffer): void {
-  mkdirSync(dirname(join(repo, path)), { recursive: true });
-  writeFileSync(join(repo, path), content);
-}
-
-function commitAll(repo: string, message: string): void {
-  git(repo, ['add', '-A']);
-  git(repo, ['commit', '-q', '-m', message]);
-}
-
-/** Every file under `repo` but .git, by path, with its bytes. */
-function treeBytes(repo: string): Map<string, Buffer> {
-  const files = new Map<string, Buffer>();
-  for (const entry of readdirSync(repo, { recursive: true, withFileTypes: true })) {
-    const path = join(entry.parentPath, entry.name);
-    const relative = path
-      .slice(repo.length + 1)
-      .split('\\')
-      .join('/');
-    if (relative === '.git' || relative.startsWith('.git/') || entry.isDirectory()) continue;
-    files.set(relative, readFileSync(path));
-  }
-  return files;
-}
-
-function differingPaths(a: Map<string, Buffer>, b: Map<string, Buffer>): string[] {
-  const paths = new Set([...a.keys(), ...b.keys()]);
-  return [...paths].filter((path) => !(a.get(path) && b.get(path)?.equals(a.get(path) ?? Buffer.alloc(0))));
-}
-
-/** What a test compares to prove nothing changed: the bytes, the status, the staged diff, the index. */
-interface RepoState {
-  tree: Map<string, Buffer>;
-  status: string;
-  cached: string;
-  index: string;
-}
-
-function repoState(repo: string): RepoState {
-  return {
-    tree: treeBytes(repo),
-    status: gitText(repo, ['status', '--porcelain=v1', '-z', '--untracked-files=all']),
-    cached: gitText(repo, ['diff', '--cached', '--binary']),
-    index: gitText(repo, ['ls-files', '-s', '--debug']).replace(/^\s+(ctime|mtime|dev|uid|size):.*\n/gm, ''),
-  };
-}
-
-function assertUnchanged(repo: string, before: RepoState, what: string): void {
-  const after = repoState(repo);
-  assert.deepEqual(differingPaths(before.tree, after.tree), [], `${what}: no file's bytes changed`);
-  assert.equal(after.status, before.status, `${what}: git status is the same`);
-  assert.equal(after.cached, before.cached, `${what}: the staged diff is the same`);
-  assert.equal(after.index, before.index, `${what}: the index entries are the same`);
-}
-
-function statusPaths(repo: string): string[] {
-  return gitText(repo, ['status', '--porcelain=v1', '-z', '--untracked-files=all'])
-    .split('\0')
-    .filter((record) => record.length > 3)
-    .map((record) => record.slice(3))
-    .sort();
-}
-
-/** The arguments after the safety options (`-c name=value`) every call of Apply starts with. */
-function gitCommand(args: readonly string[]): readonly string[] {
-  let first = 0;
-  while (args[first] === '-c') first += 2;
-  return args.slice(first);
-}
-
-/** A `git apply` that writes (not a check, not a read of the patch). */
-function isWritingApply(args: readonly string[]): boolean {
-  const command = gitCommand(args);
-  return command[0] === 'apply' && !command.some((arg) => /^--(check|numstat|summary)$/.test(arg));
-}
-
-async function refusal(work: Promise<unknown>): Promise<ApplyRefusedError> {
-  try {
-    await work;
-  } catch (error) {
-    assert.ok(error instanceof ApplyRefusedError, `a refusal, not ${String(error)}`);
-    return error;
-  }
-  assert.fail('the apply should have been refused');
-}
 
 describe('changes: an agent patch into a local repository', function () {
   let tmp: string;
@@ -409,7 +309,7 @@ describe('changes: an agent patch into a local repository', function () {
     assert.deepEqual(statusPaths(local), ['long.txt', 'moved/long.txt', SPECIAL].sort(), 'both sides of it');
   });
 
-  for (const failing of ['the direct apply', 'the 3-way merge after the direct apply'] as const) {
+  for (const failing of ['the direct apply', 'the 3-way merge before the direct apply'] as const) {
     it(`(6) puts back every byte, the index and the status when ${failing} fails after writing`, async () => {
       const local = cloneBase();
       const merge = failing !== 'the direct apply';
