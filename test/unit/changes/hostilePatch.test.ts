@@ -1,14 +1,5 @@
 import assert from 'node:assert/strict';
-import {
-  chmodSync,
-  existsSync,
-  mkdirSync,
-  mkdtempSync,
-  readdirSync,
-  readFileSync,
-  rmSync,
-  symlinkSync,
-} from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gitIn, runGit, type GitRunner } from '../../../src/changes/git';
@@ -532,7 +523,6 @@ describe('changes: a hostile patch stays inside the repository', function () {
         );
         assertUnchanged(repo, before, `after a cancel while ${when}`);
       }
-      chmodSync(repo, 0o755);
     });
   });
 });
