@@ -18,6 +18,7 @@ export function header(overrides: Partial<Header> = {}): Header {
     feed: 'live',
     feedDetail: null,
     retryInMs: null,
+    notice: null,
     canResume: false,
     eventCount: 0,
     controls: {

@@ -305,6 +305,35 @@ describe('conversation page in Chromium', function () {
     assert.equal(await h.page.$('#retry-now'), null);
   });
 
+  it('says when the transcript is not the whole conversation, live or not, with Open in Browser', async () => {
+    const h = await page();
+    await load(h, [message('a', 'A')]);
+    assert.equal(await h.page.$('.history-notice'), null, 'whole: no notice');
+    const notice = async (head: Partial<Header>) => {
+      await h.post({ type: 'header', header: header(head) });
+      await settle(h);
+      return (await h.page.textContent('.history-notice'))?.replace(/\s+/g, ' ').trim() ?? '';
+    };
+    const cut = 'The transcript reached its limit of 64 MB; some events are not shown.';
+    assert.equal(await notice({ notice: cut }), `${cut} Open in Browser`);
+    assert.equal(await h.page.$('.feed-banner'), null, 'live: still no banner');
+    // under the not-live banner while reconnecting
+    assert.match(await notice({ notice: cut, feed: 'reconnecting', feedDetail: 'socket closed' }), /64 MB/);
+    assert.ok(await h.page.$('.feed-banner'));
+    await h.page.click('#notice-open-in-browser');
+    const actions = (await h.posted()).filter((m) => m.type !== 'ready').map((m) => m.type);
+    assert.deepEqual(actions, ['openInBrowser']);
+    // a server's text is text, one line, cut
+    const hostile = `<img src=x onerror=alert(1)>\n${'y'.repeat(2000)}`;
+    const shown = await notice({ notice: hostile });
+    assert.ok(shown.startsWith('<img src=x onerror=alert(1)> y'), shown.slice(0, 80));
+    assert.ok(shown.length < 700, `${shown.length} characters`);
+    assert.equal(await h.page.$('.history-notice img'), null);
+    await h.post({ type: 'header', header: header({ notice: null }) });
+    await settle(h);
+    assert.equal(await h.page.$('.history-notice'), null, 'gone when the host says nothing');
+  });
+
   it('shows "No events yet" for an empty transcript, with the not-live banner', async () => {
     const h = await page();
     await load(h, [], { feed: 'offline', feedDetail: 'the sandbox is paused', canResume: true });

@@ -132,6 +132,47 @@ describe('conversation panel controller', () => {
     assert.ok(!reopenedShown.includes(SANDBOX_KEY), 'the old key reached the reopened page');
   });
 
+  it('scrubs the header like the rows: the model, the statuses and the notice the server sent', async () => {
+    const agent = fakeAgentServer(userMessages(1));
+    const feed = new EventFeed({
+      resolve: async () => ({ endpoint: ENDPOINT }),
+      clientFor: (endpoint) => agent.clientFor(endpoint),
+      openSocket: (options) => agent.openSocket(options),
+      // a log too small for the second event: the feed's notice quotes nothing, but is scrubbed too
+      maxEventBytes: 250,
+    });
+    const posted: HostToWebview[] = [];
+    const controller = new ConversationController(controllerDeps(feed, posted, () => [API_KEY]));
+    cleanup.push(
+      () => controller.dispose(),
+      () => feed.dispose(),
+    );
+    feed.start();
+    await waitFor(async () => (feed.current.status === 'live' ? true : undefined));
+    // a hostile agent server names its model and its status after the keys
+    agent.sockets[0]?.options.onEvent({
+      id: 'state-1',
+      timestamp: '',
+      source: 'environment',
+      kind: 'ConversationStateUpdateEvent',
+      key: 'full_state',
+      value: {
+        execution_status: `running ${API_KEY}`,
+        agent: { llm: { model: `model-${SANDBOX_KEY}` } },
+        confirmation_policy: { kind: `Never${API_KEY}` },
+      },
+    });
+    agent.sockets[0]?.options.onEvent(userMessages(1, 2)[0] as AgentEvent);
+    controller.receive({ type: 'ready' });
+    const header = controller.header();
+    assert.equal(header.model, 'model-[redacted]');
+    assert.equal(header.executionStatus, 'running [redacted]');
+    assert.equal(header.controls.confirmationPolicy, 'Never[redacted]');
+    assert.match(header.notice ?? '', /limit/);
+    const sent = JSON.stringify(posted);
+    assert.ok(!sent.includes(SANDBOX_KEY) && !sent.includes(API_KEY), 'a key reached the page');
+  });
+
   it('answers "Show all" with the row as it is now when its observation came while its events were read', async () => {
     const [action, observation] = envCommand() as [AgentEvent, AgentEvent];
     const agent = fakeAgentServer([action]);

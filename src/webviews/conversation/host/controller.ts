@@ -132,34 +132,39 @@ export class ConversationController {
     if (!handled.ok) this.deps.warn(`Conversation panel: dropped a malformed message (${handled.problem}).`);
   }
 
-  /** The header as it stands (also sent whenever it changes). */
+  /**
+   * The header as it stands (also sent whenever it changes). Every string in it came from a server
+   * or the agent (the title, the model, statuses, tool names, changed paths, errors): scrubbed whole,
+   * like the rows.
+   */
   header(): Header {
     const state = this.deps.feed.current;
     const conversation = this.deps.conversation();
     const sandboxStatus = conversation?.sandbox_status ?? null;
-    return {
+    const header: Header = {
       conversationId: this.deps.conversationId,
-      title: this.scrub(conversation?.title || `Conversation ${this.deps.conversationId.slice(0, 5)}`),
+      title: conversation?.title || `Conversation ${this.deps.conversationId.slice(0, 5)}`,
       executionStatus: state.executionStatus ?? conversation?.execution_status ?? null,
       sandboxStatus,
       model: state.model ?? conversation?.llm_model ?? null,
       feed: state.status,
-      feedDetail: state.detail ? this.scrub(state.detail) : null,
+      feedDetail: state.detail ?? null,
       retryInMs: state.retryAt === undefined ? null : Math.max(0, state.retryAt - Date.now()),
+      notice: state.notice ?? null,
       canResume: sandboxStatus === 'PAUSED' || sandboxStatus === 'MISSING' || sandboxStatus === 'ERROR',
       eventCount: this.deps.feed.events.size,
       controls: this.controls(),
-      ...(this.deps.changes ? { changes: this.changes(this.deps.changes.current()) } : {}),
+      ...(this.deps.changes ? { changes: this.deps.changes.current() } : {}),
     };
-  }
-
-  /** Paths come from the agent: scrubbed like every other text it wrote. */
-  private changes(changes: PanelChanges): PanelChanges {
-    return {
-      state: changes.state,
-      files: changes.files.map((file) => ({ status: file.status, path: this.scrub(file.path) })),
-      message: changes.message === null ? null : this.scrub(changes.message),
-    };
+    const secrets = this.secrets();
+    if (secrets.length === 0) return header;
+    const scrubbed = scrubRow(header, secrets) as Header;
+    // the user's own unsent words go back into the input as typed
+    scrubbed.controls.outbox = header.controls.outbox.map((entry) => ({
+      ...entry,
+      reason: entry.reason === null ? null : this.scrub(entry.reason),
+    }));
+    return scrubbed;
   }
 
   private controls(): Controls {
@@ -168,12 +173,9 @@ export class ConversationController {
     return {
       confirmationPolicy: this.deps.feed.current.confirmationPolicy ?? null,
       pendingActions: status === 'waiting_for_confirmation' ? this.pendingActions() : [],
-      outbox: this.outbox.list.map((entry) => ({
-        ...entry,
-        reason: entry.reason === null ? null : this.scrub(entry.reason),
-      })),
+      outbox: [...this.outbox.list],
       busy: this.busy,
-      error: this.controlError === null ? null : this.scrub(this.controlError),
+      error: this.controlError,
       rejected: this.rejected && status !== 'running',
     };
   }
@@ -191,8 +193,8 @@ export class ConversationController {
       pending.unshift({
         id: row.id,
         tool: row.tool,
-        summary: this.scrub(row.summary),
-        detail: this.scrub(argumentsText(action)),
+        summary: row.summary,
+        detail: argumentsText(action),
         risk: row.risk,
       });
     }

@@ -114,6 +114,8 @@ export const HeaderSchema = z.strictObject({
   feedDetail: z.nullable(z.string()),
   /** When the next reconnect attempt starts, from now. */
   retryInMs: z.nullable(z.number()),
+  /** Why the transcript is not the whole conversation (paging stopped, a size limit reached); null when it is. */
+  notice: z.nullable(z.string()),
   /** The sandbox can be resumed from here (it is paused or stopped). */
   canResume: z.boolean(),
   /** Events held (not rows): shown in the footer, and lets tests see the transcript is whole. */

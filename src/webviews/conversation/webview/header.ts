@@ -2,7 +2,9 @@
  * The panel's header (title, the agent's status, the sandbox, the model, the event count, the
  * Open in Browser and Log buttons) and, under it, the banner that says the transcript is not live:
  * connecting, reconnecting (with a countdown and Retry now), offline (with Resume Sandbox when the
- * sandbox can be resumed) or disconnected (with Retry). Texts from the host go through text bindings.
+ * sandbox can be resumed) or disconnected (with Retry); and the notice that the transcript is not
+ * the whole conversation (paging stopped, a size limit reached), whether live or not. Texts from the
+ * host go through text bindings.
  */
 import { html, nothing, type TemplateResult } from 'lit';
 import type { Header } from '../shared/protocol';
@@ -157,5 +159,19 @@ export function bannerView(
       <span class="banner-note">${note}</span>
     </div>
     ${button}
+  </div>`;
+}
+
+/** Why the transcript shown is not the whole conversation, with the way to see all of it; or nothing. */
+export function noticeView(header: Header | null, actions: HeaderActions): TemplateResult | typeof nothing {
+  if (!header?.notice) return nothing;
+  return html`<div class="history-notice" role="status" aria-live="polite">
+    <span class="codicon codicon-warning" aria-hidden="true"></span>
+    <div class="banner-text">
+      <span class="banner-note">${oneLine(header.notice, 600)}</span>
+    </div>
+    <vscode-button id="notice-open-in-browser" secondary icon="link-external" @click=${actions.openInBrowser}
+      >Open in Browser</vscode-button
+    >
   </div>`;
 }

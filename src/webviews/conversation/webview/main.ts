@@ -20,7 +20,7 @@ import {
 } from '../shared/protocol';
 import type { Row } from '../shared/rows';
 import { composerView, sendMode, type ComposerActions, type ComposerState } from './composer';
-import { bannerView, headerView, type HeaderActions } from './header';
+import { bannerView, headerView, noticeView, type HeaderActions } from './header';
 import { changesView, type ChangesActions } from './changesList';
 import { safeLinkUrl } from './linkPolicy';
 import { RowStore, type Applied, type StoreChange } from './rowStore';
@@ -398,7 +398,10 @@ class ConversationPage {
     this.root.setAttribute('aria-busy', String(!this.store.started));
     render(headerView(this.header, this.headerActions), this.headerEl);
     render(changesView(this.header?.changes, this.changesOpen, this.changesActions), this.changesEl);
-    render(bannerView(this.header, this.retrySeconds, this.headerActions), this.bannerEl);
+    render(
+      html`${bannerView(this.header, this.retrySeconds, this.headerActions)}${noticeView(this.header, this.headerActions)}`,
+      this.bannerEl,
+    );
     this.emptyEl.hidden = !(this.store.started && this.store.size === 0);
     this.renderJump();
     this.renderComposer();
