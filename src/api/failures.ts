@@ -6,7 +6,7 @@
  */
 import axios from 'axios';
 import { ApiError, messageOf, type ApiErrorKind, type ValidationIssue } from './errors';
-import { echoForms, MIN_SECRET_LENGTH, redactUrl, scrubSecrets } from './redact';
+import { echoForms, maskSecretFields, MIN_SECRET_LENGTH, redactUrl, scrubSecrets } from './redact';
 import { describeWait, MAX_MESSAGE_CHARS, MAX_SERVER_TEXT_CHARS, clip, showable } from './serverText';
 import { isRecord } from './records';
 
@@ -82,9 +82,12 @@ export class CallFailures {
     if (this.learned !== before) this.secretList = [...this.secrets];
   }
 
-  /** Masks every secret of the call, and query-string credentials, in server or system text. */
+  /**
+   * Masks every secret of the call, query-string credentials, and the values of secret fields in JSON
+   * the text quotes (which may hold secrets no one read out of it), in server or system text.
+   */
   scrub(text: string): string {
-    return scrubSecrets(text, this.secretList);
+    return scrubSecrets(maskSecretFields(text), this.secretList);
   }
 
   /** Anything thrown while handling the call, as an ApiError (a bug must not escape as a RangeError). */

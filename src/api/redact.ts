@@ -8,6 +8,8 @@ export const REDACTED = '[redacted]';
 
 const SECRET_KEY =
   /^(api_?key|token|session_api_key|llm_api_key|search_api_key|sandbox_api_key|password|secret|authorization|x-session-api-key|x-access-token|tkn)$/i;
+/** In every name `isSecretValue` takes (`SECRET_KEY`, `env`), unless it is spelled with escapes. */
+const SECRET_FIELD_HINT = /api_?key|token|password|secret|authorization|tkn|env|\\u/i;
 /**
  * Query parameters that carry credentials (`?api_key=…`, `?token=…`, `&access_token=…`), captured as
  * separator, name and value. The one list both masking and the MCP form's unmasking use.
@@ -63,7 +65,7 @@ export function redactJson(value: unknown, secrets: readonly string[] = [], pare
   if (value === null || typeof value !== 'object') return value;
   const copy: Record<string, unknown> = {};
   for (const [key, child] of Object.entries(value)) {
-    if (isSecretValue(parentKey, key, child)) copy[key] = REDACTED;
+    if (isSecretValue(parentKey, key, child)) copy[key] = maskedValue(parentKey, key, child);
     else copy[scrubSecrets(key, secrets)] = redactJson(child, secrets, key);
   }
   return copy;
@@ -78,7 +80,7 @@ export function secretsIn(value: unknown, parentKey = '', found: string[] = []):
   } else if (Array.isArray(value)) for (const item of value) secretsIn(item, parentKey, found);
   else if (value !== null && typeof value === 'object') {
     for (const [key, child] of Object.entries(value)) {
-      if (isSecretValue(parentKey, key, child)) found.push(String(child));
+      if (isSecretValue(parentKey, key, child)) found.push(...secretValues(parentKey, key, child));
       else secretsIn(child, key, found);
     }
   }
@@ -93,8 +95,65 @@ export function secretsIn(value: unknown, parentKey = '', found: string[] = []):
  */
 export function secretsInJsonText(text: string): string[] {
   const found: string[] = [];
+  for (const { token, field } of jsonTextValues(text)) {
+    const { value, written } = decodeToken(token);
+    if (field && isSecretField(field, value)) {
+      found.push(...secretValues(field.parentKey, field.key, value));
+      if (written !== value) found.push(...secretValues(field.parentKey, field.key, written));
+    } else if (typeof value === 'string') {
+      secretsIn(value, '', found);
+      // JSON quoted inside a string (a proxy's error wrapping the reply) is read as JSON too
+      if (value.includes('"')) found.push(...secretsInJsonText(value));
+    }
+  }
+  return found;
+}
+
+/**
+ * JSON text with the value of every secret field masked by the field's name, as `redactJson` masks a
+ * parsed value: for text that is never parsed (cut short, too deep, quoted in plain text or inside a
+ * string) yet shown, so that a secret no one read out of it (a value of an env string) stays hidden.
+ */
+export function maskSecretFields(text: string): string {
+  // most text names no secret field: a hostile reply thousands of levels deep is not walked at all
+  if (!SECRET_FIELD_HINT.test(text)) return text;
+  let masked = '';
+  let copied = 0;
+  for (const { token, index, field } of jsonTextValues(text)) {
+    const { value } = decodeToken(token);
+    let replacement: string | undefined;
+    if (field && isSecretField(field, value))
+      replacement = JSON.stringify(maskedValue(field.parentKey, field.key, value));
+    else if (typeof value === 'string' && value.includes('"')) {
+      const inner = maskSecretFields(value);
+      if (inner !== value) replacement = JSON.stringify(inner);
+    }
+    if (replacement === undefined) continue;
+    masked += text.slice(copied, index) + replacement;
+    copied = index + token.length;
+  }
+  return copied === 0 ? text : masked + text.slice(copied);
+}
+
+/** A value read from JSON text; `field` when it is a value of an object, not an array item. */
+interface JsonTextValue {
+  /** As written: a string with its quotes (or cut off by the end of the text), or a bare literal. */
+  token: string;
+  index: number;
+  field?: JsonField;
+}
+
+interface JsonField {
+  /** The key the object itself is the value of. */
+  parentKey: string;
+  key: string;
+}
+
+/** The values in JSON text read as far as it goes, each with the field it belongs to: any depth, no recursion. */
+function* jsonTextValues(text: string): Generator<JsonTextValue> {
   const open: JsonContainer[] = [];
-  for (const [token] of text.matchAll(JSON_TOKEN)) {
+  for (const match of text.matchAll(JSON_TOKEN)) {
+    const [token] = match;
     const top = open.at(-1);
     const first = token.charAt(0);
     if (first === '{' || first === '[') {
@@ -108,22 +167,22 @@ export function secretsInJsonText(text: string): string[] {
       if (top && !top.array) top.expectsKey = false;
     } else if (top && !top.array && top.expectsKey)
       top.pending = first === '"' ? jsonString(token).value : token;
-    else {
-      const { value, written } =
-        first === '"' ? jsonString(token) : { value: jsonLiteral(token), written: token };
-      const inObject = top !== undefined && !top.array;
-      // a flag holds no secret, and masking "true" everywhere would garble the text around it
-      if (inObject && typeof value !== 'boolean' && isSecretValue(top.key, top.pending ?? '', value)) {
-        found.push(String(value));
-        if (written !== value) found.push(written);
-      } else if (typeof value === 'string') {
-        secretsIn(value, '', found);
-        // JSON quoted inside a string (a proxy's error wrapping the reply) is read as JSON too
-        if (value.includes('"')) found.push(...secretsInJsonText(value));
-      }
-    }
+    else
+      yield {
+        token,
+        index: match.index,
+        field: top && !top.array ? { parentKey: top.key, key: top.pending ?? '' } : undefined,
+      };
   }
-  return found;
+}
+
+function isSecretField(field: JsonField, value: unknown): boolean {
+  // a flag holds no secret, and masking "true" everywhere would garble the text around it
+  return typeof value !== 'boolean' && isSecretValue(field.parentKey, field.key, value);
+}
+
+function decodeToken(token: string): { value: unknown; written: string } {
+  return token.charAt(0) === '"' ? jsonString(token) : { value: jsonLiteral(token), written: token };
 }
 
 /** A string (closed, or cut off by the end of the text), a structural character, or a bare literal. */
@@ -179,7 +238,31 @@ export function echoForms(values: Iterable<string>): string[] {
 function isSecretValue(parentKey: string, key: string, value: unknown): boolean {
   // stdio env values are secrets by convention (tokens for the MCP server), the names are not
   if (parentKey === 'env' && typeof value === 'string') return value !== '';
+  if (isEnvString(parentKey, key, value)) return value.trim() !== '';
   return isSecretKey(key) && value !== null && value !== '' && typeof value !== 'object';
+}
+
+/** A stdio server's env given as one `K=V,K2=V2` string (older configs) rather than an object. */
+function isEnvString(parentKey: string, key: string, value: unknown): value is string {
+  return key === 'env' && parentKey !== 'env' && typeof value === 'string';
+}
+
+/** The secrets a secret field holds: its value, or each value of an env string. */
+function secretValues(parentKey: string, key: string, value: unknown): string[] {
+  if (!isEnvString(parentKey, key, value)) return [String(value)];
+  return value
+    .split(',')
+    .map((pair) => pair.slice(pair.indexOf('=') + 1).trim())
+    .filter((secret) => secret !== '');
+}
+
+/** A secret field's masked value: an env string keeps its names (`K=[redacted],K2=[redacted]`). */
+function maskedValue(parentKey: string, key: string, value: unknown): string {
+  if (!isEnvString(parentKey, key, value)) return REDACTED;
+  return value
+    .split(',')
+    .map((pair) => (pair.trim() === '' ? pair : `${pair.slice(0, pair.indexOf('=') + 1)}${REDACTED}`))
+    .join(',');
 }
 
 /** Shorter values are too likely to be ordinary words to be masked everywhere. */

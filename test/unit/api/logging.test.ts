@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { REDACTED, redactJson, redactUrl, type RequestLogEntry } from '../../../src/api';
+import { maskSecretFields } from '../../../src/api/redact';
 import { useTestServer } from './harness';
 
 const SECRETS = ['api-key-SECRET-1', 'ghp_SECRET2', 'sse-SECRET-3', 'shttp-SECRET-4', 'env-SECRET-5'];
@@ -66,6 +67,26 @@ describe('redaction helpers', () => {
         env: { A: REDACTED },
       },
     );
+  });
+
+  it("masks each value of a stdio server's env given as one string, its names kept", () => {
+    assert.deepEqual(redactJson({ stdio_servers: [{ name: 'x', env: 'GITHUB_TOKEN=ghp_1,OTHER=v2' }] }), {
+      stdio_servers: [{ name: 'x', env: `GITHUB_TOKEN=${REDACTED},OTHER=${REDACTED}` }],
+    });
+  });
+
+  it('masks secret fields by name in JSON text that is cut short, quoted, or nested too deep to parse', () => {
+    // values too short to be masked wherever they occur: only their field's name says they are secrets
+    const server = '{"name":"x","env":"A=a1,B=b2","api_key":"k3"}';
+    assert.equal(
+      maskSecretFields(`{"servers":[${server}],"deep":${'['.repeat(400)}`),
+      `{"servers":[{"name":"x","env":"A=${REDACTED},B=${REDACTED}","api_key":"${REDACTED}"}],"deep":${'['.repeat(400)}`,
+    );
+    assert.equal(
+      maskSecretFields(`upstream said: ${JSON.stringify({ detail: server })} and {"token":"t4`),
+      `upstream said: {"detail":"{\\"name\\":\\"x\\",\\"env\\":\\"A=${REDACTED},B=${REDACTED}\\",\\"api_key\\":\\"${REDACTED}\\"}"} and {"token":"${REDACTED}"`,
+    );
+    assert.equal(maskSecretFields('no JSON here: token a1'), 'no JSON here: token a1');
   });
 
   it('leaves empty and null secret fields visible (they carry no secret, and say "unset")', () => {

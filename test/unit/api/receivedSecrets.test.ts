@@ -190,6 +190,57 @@ describe('secrets the client receives', () => {
     });
   }
 
+  // A reply nested a few hundred levels is never parsed, so its text is what the log quotes; an MCP stdio
+  // server's env may come as one "K=V,K2=V2" string, whose values are secrets like those of an env object.
+  const ENV_TOKEN = 'envv-9f8e7d6c5b4a';
+  const ENV_OTHER = 'envv-0a1b2c3d4e5f';
+  const MCP_KEY = 'mcpk-1234abcd5678ef90';
+  const stdioServer = `{"name":"tools","command":"npx","env":"TOKEN=${ENV_TOKEN},OTHER=${ENV_OTHER}"}`;
+  const deep = `${'['.repeat(300)}${']'.repeat(300)}`;
+  const tooDeep = `{"mcp_config":{"stdio_servers":[${stdioServer}],"sse_servers":[{"url":"https://mcp.example.com/sse","api_key":"${MCP_KEY}"}]},"nested":${deep}}`;
+  const TOO_DEEP: (Omit<Reply, 'body'> & { body: string })[] = [
+    { name: 'a 200 too deep to parse', status: 200, contentType: 'application/json', body: tooDeep },
+    { name: 'a 500 too deep to parse', status: 500, contentType: 'application/json', body: tooDeep },
+    {
+      name: 'a 502 in plain text quoting JSON too deep to parse',
+      status: 502,
+      contentType: 'text/plain',
+      body: `upstream said: ${tooDeep}`,
+    },
+    {
+      name: 'a 200 cut inside the env string',
+      status: 200,
+      contentType: 'application/json',
+      body: tooDeep.slice(0, tooDeep.indexOf(ENV_OTHER) + 8),
+    },
+  ];
+  for (const reply of TOO_DEEP) {
+    for (const logBodies of [false, true]) {
+      it(`getSettings: ${reply.name} shows no env value of an MCP server's env string, nor its api_key (logBodies ${logBodies})`, async () => {
+        const logs: RequestLogEntry[] = [];
+        const client = clientFor(
+          (socket) => respond(socket, reply.status, reply.contentType, reply.body),
+          logBodies,
+          logs,
+        );
+        const error = await client.getSettings().then(
+          () => assert.fail('a reply too deep to read must fail'),
+          (thrown: unknown) => thrown,
+        );
+        assert.ok(error instanceof ApiError, `expected an ApiError, got ${String(error)}`);
+        assert.ok(logs.length > 0, 'the call was logged');
+        assertNoCopy(renderings(error, logs), [
+          API_KEY,
+          MCP_KEY,
+          ENV_TOKEN,
+          ENV_OTHER,
+          ENV_OTHER.slice(0, 8),
+        ]);
+        assert.match(JSON.stringify(logs), /TOKEN=\[redacted\]/, 'env names stay readable');
+      });
+    }
+  }
+
   it('a session key read in one reply is masked when a later failure quotes it', async () => {
     const logs: RequestLogEntry[] = [];
     let requests = 0;

@@ -294,6 +294,20 @@ export const SCENARIOS: Scenario[] = [
     },
   },
   {
+    name: "a reply too deep to parse, quoting an MCP stdio server's env as one string",
+    outcome: 'error',
+    respond: (socket, _request, _attempt, context) => {
+      // values the client never sent nor read: only their field's name says they are secrets
+      const values = [`envs-${context.rng.hex(16)}`, `envs-${context.rng.hex(16)}`];
+      context.received.push(...values);
+      const depth = context.rng.int(257, 600);
+      const server = `{"name":"tools","command":"npx","env":"TOKEN=${values[0]},OTHER=${values[1]}"}`;
+      const body = `{"mcp_config":{"stdio_servers":[${server}]},"nested":${'['.repeat(depth)}${']'.repeat(depth)}}`;
+      const contentType = context.rng.pick([JSON_TYPE, 'text/plain']);
+      reply(socket, context, context.rng.pick([200, 200, 400, 500]), contentType, body);
+    },
+  },
+  {
     name: 'echoes every secret it received',
     outcome: 'error',
     respond: (socket, request, _attempt, context) => {
