@@ -40,6 +40,8 @@ export interface AppendedEvents {
 
 /** How many closed conversations' events are kept for a reopen. */
 const KEPT_CLOSED = 8;
+/** And what they may weigh together: two full logs (each is capped at 64 MB), however many they are. */
+const KEPT_CLOSED_BYTES = 128 * 1024 * 1024;
 
 export class ConversationFeeds implements vscode.Disposable {
   private readonly open = new Map<string, OpenFeed>();
@@ -143,11 +145,17 @@ export class ConversationFeeds implements vscode.Disposable {
     open.subscription.dispose();
     open.feed.dispose();
     this.kept.set(id, open.feed.events);
-    while (this.kept.size > KEPT_CLOSED) {
+    while (this.kept.size > KEPT_CLOSED || this.keptBytes() > KEPT_CLOSED_BYTES) {
       const oldest = this.kept.keys().next().value;
       if (oldest === undefined) break;
       this.kept.delete(oldest);
     }
+  }
+
+  private keptBytes(): number {
+    let bytes = 0;
+    for (const events of this.kept.values()) bytes += events.bytes;
+    return bytes;
   }
 
   /** Where the agent server of a conversation is now; asked on every (re)connect. */

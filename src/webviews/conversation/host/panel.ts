@@ -31,6 +31,12 @@ export interface PanelEnvironment {
   changes?(conversationId: string): PanelChangesSource;
 }
 
+/**
+ * Conversation panels open at once: each holds a live feed (up to 64 MB of events) and a webview
+ * process; ten is more than fit side by side, and keeps a window with many tabs bounded.
+ */
+export const MAX_OPEN_PANELS = 10;
+
 /** What VS Code keeps for a reload: the page's state must carry the conversation id. */
 export interface PanelState {
   conversationId?: unknown;
@@ -55,11 +61,21 @@ export class ConversationPanel implements vscode.Disposable {
     return ConversationPanel.panels.get(normalizeUuid(conversationId));
   }
 
-  static show(conversationId: string, title: string, env: PanelEnvironment): ConversationPanel {
+  /** The conversation's panel, revealed or opened; undefined (and the user told) when too many are open. */
+  static show(conversationId: string, title: string, env: PanelEnvironment): ConversationPanel | undefined {
     const existing = ConversationPanel.find(conversationId);
     if (existing) {
       existing.panel.reveal();
       return existing;
+    }
+    if (ConversationPanel.panels.size >= MAX_OPEN_PANELS) {
+      void vscode.window.showWarningMessage(
+        vscode.l10n.t(
+          'OpenHands keeps at most {0} conversations open. Close one to open another.',
+          MAX_OPEN_PANELS,
+        ),
+      );
+      return undefined;
     }
     const panel = vscode.window.createWebviewPanel(VIEW_TYPE, title, vscode.ViewColumn.Active, {
       ...webviewOptions(env.extensionUri),
@@ -72,7 +88,12 @@ export class ConversationPanel implements vscode.Disposable {
   /** After a reload: the panel VS Code restored, for the conversation its page remembered. */
   static revive(panel: vscode.WebviewPanel, state: PanelState | undefined, env: PanelEnvironment): void {
     const id = typeof state?.conversationId === 'string' ? normalizeUuid(state.conversationId) : undefined;
-    if (!id || !/^[0-9a-f]{32}$/.test(id) || ConversationPanel.find(id)) {
+    if (
+      !id ||
+      !/^[0-9a-f]{32}$/.test(id) ||
+      ConversationPanel.find(id) ||
+      ConversationPanel.panels.size >= MAX_OPEN_PANELS
+    ) {
       panel.dispose();
       return;
     }

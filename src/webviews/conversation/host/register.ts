@@ -110,7 +110,7 @@ export function registerConversationPanels(
     show: (conversationId, title) => {
       const known = ConversationPanel.find(conversationId);
       const panel = ConversationPanel.show(conversationId, title, env);
-      if (!known) track(panel);
+      if (panel && !known) track(panel);
     },
     isInView: (conversationId) => ConversationPanel.find(conversationId)?.inView ?? false,
   };
