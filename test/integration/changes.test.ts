@@ -221,6 +221,46 @@ describe("the agent's changes in a real VS Code", function () {
     git(clone, 'apply', '--check', target);
   });
 
+  it('refuses a link out of the repository by name, applies the rest only when asked, and warns in a saved patch', async () => {
+    // A compromised sandbox: the agent leaves a link that leads out of the repository.
+    const link = path.join(sample.dir, 'escape');
+    fs.symlinkSync('../../../..', link);
+    try {
+      const clone = localClone(sample.dir);
+      const before = treeOf(clone);
+      const refused = await vscode.commands.executeCommand<ApplyOutcome>('openhands.applyChanges', {
+        conversationId: conversation.id,
+        folder: clone,
+        anyRepository: true,
+        skipRefused: false,
+      });
+      assert.equal(refused.kind, 'refused', JSON.stringify(refused));
+      assert.equal(refused.kind === 'refused' && refused.reason, 'unsafe');
+      assert.deepEqual(refused.kind === 'refused' && refused.paths, ['escape']);
+      assert.deepEqual(treeOf(clone), before, 'not one byte changed');
+      const applied = await vscode.commands.executeCommand<ApplyOutcome>('openhands.applyChanges', {
+        conversationId: conversation.id,
+        folder: clone,
+        anyRepository: true,
+        skipRefused: true,
+      });
+      assert.equal(applied.kind, 'applied', JSON.stringify(applied));
+      assert.equal(fs.existsSync(path.join(clone, 'escape')), false, 'the link was never written');
+      assert.ok(fs.existsSync(path.join(clone, 'notes', 'new.md')), 'the other files were');
+
+      const target = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'openhands-patch-')), 'agent.patch');
+      await vscode.commands.executeCommand<string>('openhands.saveChangesAsPatch', {
+        conversationId: conversation.id,
+        file: target,
+      });
+      const saved = fs.readFileSync(target, 'utf8');
+      assert.match(saved, /^# OpenHands: this patch holds changes that Apply/);
+      assert.match(saved, /escape: a link to “\.\.\/\.\.\/\.\.\/\.\.”, outside the repository/);
+    } finally {
+      fs.rmSync(link, { force: true });
+    }
+  });
+
   it('lists a modified file whose name holds a space (the agent server cannot: read from the patch)', async () => {
     await agentServer.workspace(conversation.id, { 'with space.txt': 'before\n' }, 'a file with a space');
     await agentServer.workspace(conversation.id, { 'with space.txt': 'after\n' });
