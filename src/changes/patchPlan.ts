@@ -226,8 +226,9 @@ function namedErrors(
     if (!line.startsWith('error: ')) continue;
     if (skipDirectComplaints && DIRECT_COMPLAINT.test(line)) continue;
     const text = line.slice('error: '.length).replace(/^patch failed: /, '');
-    for (const quoted of text.matchAll(/'([^']*(?:'[^']*)*)'/g))
-      if (quoted[1] !== undefined) note(quoted[1], text);
+    // `'<name>'`: from the first quote to the last (a name may hold quotes).
+    const quoted = /'(.*)'/.exec(text)?.[1];
+    if (quoted !== undefined) note(quoted, text);
     for (let colon = text.indexOf(':'); colon >= 0; colon = text.indexOf(':', colon + 1)) {
       const name = text.slice(0, colon);
       if (byName.has(name))
