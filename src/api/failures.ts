@@ -169,6 +169,15 @@ export class CallFailures {
     );
   }
 
+  /** A reply compressed in an encoding the client did not offer, so its bytes cannot be read. */
+  unknownEncoding(status: number, encoding: string): ApiError {
+    return this.error(
+      'invalid_response',
+      `The server answered ${this.where} in a content encoding the extension does not read (${this.shown(encoding, 40)}).`,
+      { status },
+    );
+  }
+
   /** The reply does not have the shape the schema expects. */
   shape(status: number, where: string): ApiError {
     return this.error(

@@ -2,7 +2,8 @@ import axios, { type AxiosInstance, type AxiosRequestConfig, type AxiosResponse 
 import * as z from 'zod/mini';
 import { ClientRequest } from 'node:http';
 import { Agent as HttpsAgent } from 'node:https';
-import type { Readable } from 'node:stream';
+import { pipeline, type Readable } from 'node:stream';
+import { createBrotliDecompress, createUnzip } from 'node:zlib';
 import { ApiError, type ApiErrorKind } from './errors';
 import { CallFailures, parseJsonOrUndefined, serverText } from './failures';
 import { JsonArrayStreamParser } from './jsonArrayStream';
@@ -233,19 +234,26 @@ export class HttpTransport {
       response = await untilAborted(
         this.http.request<Readable>({
           ...this.requestConfig(call, deadline.signal),
-          headers: { ...this.headers(false), Accept: '*/*' },
+          headers: { ...this.headers(false), Accept: '*/*', 'Accept-Encoding': ACCEPTED_ENCODINGS },
           responseType: 'stream',
           transformResponse: undefined,
+          // axios unzips leniently: a compressed body cut short would read as a shorter file
+          decompress: false,
         }),
         deadline.signal,
         closeReply,
       );
       status = response.status;
-      const body = response.data;
+      const encoding = contentEncodingOf(response);
+      const body = decodedBody(response.data, encoding);
       if (status < 200 || status >= 300) {
-        const text = await untilAborted(this.readText(call, body, deadline.signal), deadline.signal);
+        // an error in an encoding that cannot be read still says its status
+        const text = body
+          ? await untilAborted(this.readText(call, body, deadline.signal), deadline.signal)
+          : '';
         throw this.interpretFailure(call, status, contentTypeOf(response), text, response.headers);
       }
+      if (!body) throw call.failures.unknownEncoding(status, encoding);
       const bytes = await untilAborted(
         this.readBytes(call, body, maxBytes, deadline.signal),
         deadline.signal,
@@ -641,6 +649,28 @@ function closeReply(response: AxiosResponse<Readable>): void {
   const request: unknown = response.request;
   if (request instanceof ClientRequest && !request.destroyed) request.destroy();
   if (!response.data.destroyed) response.data.destroy();
+}
+
+/** What a bytes call can decompress, strictly (all of the stream, or an error). */
+const ACCEPTED_ENCODINGS = 'gzip, deflate, br';
+
+/**
+ * A bytes reply's body as sent before compression, or undefined for an encoding not offered.
+ * Decompressed to the end or failing, so a file or a patch comes whole or not at all; the size limit
+ * then counts what it unpacks to.
+ */
+function decodedBody(body: Readable, encoding: string): Readable | undefined {
+  if (encoding === '' || encoding === 'identity') return body;
+  // createUnzip reads both gzip and zlib-wrapped deflate; an error surfaces where the body is read
+  if (encoding === 'gzip' || encoding === 'x-gzip' || encoding === 'deflate')
+    return pipeline(body, createUnzip(), () => {});
+  if (encoding === 'br') return pipeline(body, createBrotliDecompress(), () => {});
+  return undefined;
+}
+
+function contentEncodingOf(response: AxiosResponse): string {
+  const value: unknown = response.headers['content-encoding'];
+  return typeof value === 'string' ? value.trim().toLowerCase() : '';
 }
 
 /** Never consulted: a bytes call has no JSON to validate, but shares the call bookkeeping. */

@@ -4,6 +4,7 @@
 import assert from 'node:assert/strict';
 import type { Socket } from 'node:net';
 import { inspect } from 'node:util';
+import { gzipSync } from 'node:zlib';
 import { AgentServerClient, ApiError, type RequestLogEntry } from '../../../src/api';
 import { startHostileServer, type HostileServer } from './hostile/hostileServer';
 
@@ -56,6 +57,55 @@ const SCENARIOS: Scenario[] = [
         }
       }, 2);
     },
+  },
+  {
+    name: 'answers the bytes gzipped',
+    respond: (socket) => {
+      const zipped = gzipSync(PATCH);
+      socket.write(head('200 OK', { 'Content-Encoding': 'gzip', 'Content-Length': zipped.length }));
+      socket.end(zipped);
+    },
+  },
+  {
+    // a lenient gunzip reads a cut stream as a shorter file: a truncated patch or file taken as whole
+    name: 'answers the bytes gzipped, cut short (Content-Length matching the cut)',
+    respond: (socket) => {
+      const zipped = gzipSync(PATCH);
+      const cut = zipped.subarray(0, zipped.length - 12);
+      socket.write(head('200 OK', { 'Content-Encoding': 'gzip', 'Content-Length': cut.length }));
+      socket.end(cut);
+    },
+    kind: 'invalid_response',
+    says: /could not be decompressed/,
+  },
+  {
+    name: 'answers a gzip bomb (a small body that unpacks past the size limit)',
+    respond: (socket) => {
+      const zipped = gzipSync(Buffer.alloc(MAX_BYTES * 16, 0x61));
+      socket.write(head('200 OK', { 'Content-Encoding': 'gzip', 'Content-Length': zipped.length }));
+      socket.end(zipped);
+    },
+    kind: 'invalid_response',
+    says: /larger than/,
+  },
+  {
+    name: 'answers in an encoding it was not offered',
+    respond: (socket) => {
+      socket.write(head('200 OK', { 'Content-Encoding': 'x-squash', 'Content-Length': PATCH.length }));
+      socket.end(PATCH);
+    },
+    kind: 'invalid_response',
+    says: /x-squash/,
+  },
+  {
+    name: 'answers 500 in an encoding it was not offered',
+    respond: (socket) => {
+      socket.write(
+        head('500 Internal Server Error', { 'Content-Encoding': 'x-squash', 'Content-Length': 4 }),
+      );
+      socket.end('\u0000\u0001\u0002\u0003');
+    },
+    kind: 'server',
   },
   {
     name: 'redirects elsewhere',
