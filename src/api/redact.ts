@@ -6,10 +6,13 @@
  */
 export const REDACTED = '[redacted]';
 
+// every name here holds a part that SECRET_FIELD_HINT looks for
 const SECRET_KEY =
   /^(api_?key|token|session_api_key|llm_api_key|search_api_key|sandbox_api_key|password|secret|authorization|x-session-api-key|x-access-token|tkn)$/i;
 /** In every name `isSecretValue` takes (`SECRET_KEY`, `env`), unless it is spelled with escapes. */
-const SECRET_FIELD_HINT = /api_?key|token|password|secret|authorization|tkn|env|\\u/i;
+const SECRET_FIELD_HINT = /api[-_]?key|token|password|secret|authorization|tkn|env|\\u/i;
+/** In any text `secretsInJsonText` finds a secret in: a secret field's name, or a credential's `=` or `@`. */
+const SECRET_HINT = new RegExp(`${SECRET_FIELD_HINT.source}|[=@]`, 'i');
 /**
  * Query parameters that carry credentials (`?api_key=…`, `?token=…`, `&access_token=…`), captured as
  * separator, name and value. The one list both masking and the MCP form's unmasking use.
@@ -94,6 +97,8 @@ export function secretsIn(value: unknown, parentKey = '', found: string[] = []):
  * Plain text that quotes JSON, and JSON quoted inside a string, are read the same way.
  */
 export function secretsInJsonText(text: string): string[] {
+  // most replies hold none: a hostile one thousands of levels deep is not walked at all
+  if (!SECRET_HINT.test(text)) return [];
   const found: string[] = [];
   for (const { token, field } of jsonTextValues(text)) {
     const { value, written } = decodeToken(token);

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { REDACTED, redactJson, redactUrl, type RequestLogEntry } from '../../../src/api';
-import { maskSecretFields } from '../../../src/api/redact';
+import { maskSecretFields, secretsInJsonText } from '../../../src/api/redact';
 import { useTestServer } from './harness';
 
 const SECRETS = ['api-key-SECRET-1', 'ghp_SECRET2', 'sse-SECRET-3', 'shttp-SECRET-4', 'env-SECRET-5'];
@@ -87,6 +87,14 @@ describe('redaction helpers', () => {
       `upstream said: {"detail":"{\\"name\\":\\"x\\",\\"env\\":\\"A=${REDACTED},B=${REDACTED}\\",\\"api_key\\":\\"${REDACTED}\\"}"} and {"token":"${REDACTED}"`,
     );
     assert.equal(maskSecretFields('no JSON here: token a1'), 'no JSON here: token a1');
+  });
+
+  it('finds the secrets in JSON text however their field is spelled, and skips text that can hold none', () => {
+    assert.deepEqual(secretsInJsonText('{"X-Session-API-Key":"sess-abcd"}'), ['sess-abcd']);
+    assert.deepEqual(secretsInJsonText('{"\\u0074oken":"tok-abcd"}'), ['tok-abcd']);
+    assert.deepEqual(secretsInJsonText('{"url":"https://mcp.example.com/?x=1&sig=sig-abcd"}'), ['sig-abcd']);
+    assert.deepEqual(secretsInJsonText('{"args":["--api-key=arg-abcd"]}'), ['arg-abcd']);
+    assert.deepEqual(secretsInJsonText(`{"items":${'['.repeat(100_000)}`), []);
   });
 
   it('leaves empty and null secret fields visible (they carry no secret, and say "unset")', () => {
