@@ -1,12 +1,18 @@
-// The client against a hostile server: 10,000 seeded calls over loopback, every operation against every
-// scenario. Each call must end in the correct value or an ApiError, by its deadline, and nothing it knew
+// The clients against a hostile server: 10,000 seeded calls over loopback, every operation (to the app
+// server, and to a sandbox's agent server) against every scenario. Each call must end in the correct value or an ApiError, by its deadline, and nothing it knew
 // as a secret may show in the error (however it is printed) or in the request log.
 import assert from 'node:assert/strict';
 import { inspect } from 'node:util';
-import { ApiError, OpenHandsClient, type AuthHeader, type RequestLogEntry } from '../../../src/api';
+import {
+  AgentServerClient,
+  ApiError,
+  OpenHandsClient,
+  type AuthHeader,
+  type RequestLogEntry,
+} from '../../../src/api';
 import { Prng } from '../../server/prng';
 import { startHostileServer, type HostileServer } from './hostile/hostileServer';
-import { OPERATIONS, type CallSecrets, type Operation } from './hostile/operations';
+import { OPERATIONS, type CallSecrets, type Clients, type Operation } from './hostile/operations';
 import { DEFAULT_TIMING, SCENARIOS, type Scenario, type Timing } from './hostile/scenarios';
 
 const CALLS = 10_000;
@@ -21,10 +27,13 @@ const HANG_MS = 15_000;
 const AUTH_HEADERS: AuthHeader[] = ['X-Session-API-Key', 'Authorization', 'X-Access-Token'];
 /** Characters of 2, 3 and 4 UTF-8 bytes, which a chunk boundary splits. */
 const MULTIBYTE = ['é', 'ü', '日', '本', '語', '€', '🚀', '🦀', '𝄞', 'ß'];
+const CONVERSATION_ID = 'fedcba98765432100123456789abcdef';
 
 interface Tally {
   calls: number;
   correct: number;
+  /** Byte calls that took a well-framed 2xx body that was not the file (a page, cut JSON), as they should. */
+  bytesTaken: number;
   apiErrors: number;
   nonApiErrors: number;
   late: number;
@@ -43,7 +52,7 @@ function deadlineOf(operation: Operation, scenario: Scenario, timing: Timing): n
   if (operation.streamed && !scenario.notTheStream) return timing.streamTimeoutMs;
   // listSandboxConversations is bounded as a whole by the request timeout
   if (operation.name === 'listSandboxConversations') return timing.timeoutMs;
-  const attempts = operation.method === 'GET' ? RATE_LIMIT_RETRIES + 1 : 1;
+  const attempts = operation.server === 'app' && operation.method === 'GET' ? RATE_LIMIT_RETRIES + 1 : 1;
   return attempts * timing.timeoutMs + (attempts - 1) * MAX_RETRY_AFTER_MS;
 }
 
@@ -108,18 +117,34 @@ async function oneCall(
   };
   server.register(id, (socket, request, attempt) => scenario.respond(socket, request, attempt, context));
   const logs: RequestLogEntry[] = [];
-  const client = new OpenHandsClient({
-    baseUrl: `${server.url}/c${id}`,
-    apiKey: secrets.apiKey,
-    authHeader: rng.pick(AUTH_HEADERS),
-    timeoutMs: timing.timeoutMs,
-    streamTimeoutMs: timing.streamTimeoutMs,
-    maxRateLimitRetries: RATE_LIMIT_RETRIES,
-    maxRetryAfterMs: MAX_RETRY_AFTER_MS,
-    maxResponseBytes: 256 * 1024,
-    logBodies: rng.chance(0.5),
-    onLog: (entry) => logs.push(entry),
-  });
+  const baseUrl = `${server.url}/c${id}`;
+  const authHeader = rng.pick(AUTH_HEADERS);
+  const logBodies = rng.chance(0.5);
+  const onLog = (entry: RequestLogEntry) => logs.push(entry);
+  const clients: Clients = {
+    app: new OpenHandsClient({
+      baseUrl,
+      apiKey: secrets.apiKey,
+      authHeader,
+      timeoutMs: timing.timeoutMs,
+      streamTimeoutMs: timing.streamTimeoutMs,
+      maxRateLimitRetries: RATE_LIMIT_RETRIES,
+      maxRetryAfterMs: MAX_RETRY_AFTER_MS,
+      maxResponseBytes: 256 * 1024,
+      logBodies,
+      onLog,
+    }),
+    agent: new AgentServerClient({
+      endpoint: { baseUrl, conversationId: CONVERSATION_ID, sessionApiKey: secrets.apiKey },
+      timeoutMs: timing.timeoutMs,
+      archiveTimeoutMs: timing.timeoutMs,
+      maxResponseBytes: 256 * 1024,
+      logBodies,
+      onLog,
+    }),
+  };
+  // a byte call rightly takes whatever body a well-framed 2xx reply holds
+  const anyBodyWillDo = operation.bytes === true && scenario.bytesMayPass === true;
   const problem = (what: string) => {
     if (tally.problems.length < 12)
       tally.problems.push(`#${id} ${operation.name} × ${scenario.name}: ${what}`);
@@ -129,7 +154,7 @@ async function oneCall(
   const hang = Symbol('hang');
   let hangTimer: NodeJS.Timeout | undefined;
   const settled = await Promise.race([
-    operation.run(client, secrets).then(
+    operation.run(clients, secrets).then(
       (value) => ({ value, error: undefined as unknown, ok: true }),
       (error: unknown) => ({ value: undefined, error, ok: false }),
     ),
@@ -148,6 +173,7 @@ async function oneCall(
   }
   if (settled.ok) {
     if (scenario.outcome === 'ok' && operation.intact(settled.value, text)) tally.correct++;
+    else if (anyBodyWillDo) tally.bytesTaken++;
     else {
       tally.wrong++;
       problem(scenario.outcome === 'ok' ? 'the value came back altered' : 'succeeded where it must fail');
@@ -178,7 +204,7 @@ async function oneCall(
   }
 }
 
-describe('OpenHandsClient against a hostile server', function () {
+describe('OpenHandsClient and AgentServerClient against a hostile server', function () {
   this.timeout(120_000);
   let server: HostileServer;
   let elsewhere: HostileServer;
@@ -196,6 +222,7 @@ describe('OpenHandsClient against a hostile server', function () {
     const tally: Tally = {
       calls: 0,
       correct: 0,
+      bytesTaken: 0,
       apiErrors: 0,
       nonApiErrors: 0,
       late: 0,
@@ -216,7 +243,7 @@ describe('OpenHandsClient against a hostile server', function () {
     const seconds = (Date.now() - started) / 1000;
     console.log(
       `      hostile server: ${tally.calls} calls in ${seconds.toFixed(1)} s: ${tally.correct} correct values, ` +
-        `${tally.apiErrors} ApiErrors; non-ApiError ${tally.nonApiErrors}, late ${tally.late}, hung ${tally.hung}, ` +
+        `${tally.bytesTaken} bodies taken as bytes, ${tally.apiErrors} ApiErrors; non-ApiError ${tally.nonApiErrors}, late ${tally.late}, hung ${tally.hung}, ` +
         `leaks ${tally.leaks}, wrong outcomes ${tally.wrong}, redirects followed ${tally.strays}`,
     );
     assert.deepEqual(tally.problems, []);

@@ -50,6 +50,11 @@ export interface Scenario {
    * deadline like any other, not the stream's.
    */
   notTheStream?: boolean;
+  /**
+   * The reply may be a well-framed 2xx of the wrong content (a page, cut or malformed JSON): a byte call
+   * (a file, a patch) takes it as it is, where a JSON call must fail.
+   */
+  bytesMayPass?: boolean;
 }
 
 const JSON_TYPE = 'application/json';
@@ -132,8 +137,16 @@ function sessionKey(context: ScenarioContext): string {
 /** The value with a field of the wrong type, the session key kept: every operation's schema refuses it. */
 function wrongShape(value: unknown, key: string): unknown {
   const echo = `sandbox answers with ${key}`;
-  if (Array.isArray(value)) return value.map((item: object) => ({ ...item, id: 42, detail: echo }));
-  return { ...(value as object), next_page_id: 7, message: 7, success: 'yes', llm_model: 5, detail: echo };
+  if (Array.isArray(value)) return value.map((item: object) => ({ ...item, id: 42, path: 42, detail: echo }));
+  return {
+    ...(value as object),
+    next_page_id: 7,
+    message: 7,
+    success: 'yes',
+    llm_model: 5,
+    modified: 7,
+    detail: echo,
+  };
 }
 
 function notCannotReach(error: ApiError): string | undefined {
@@ -271,6 +284,7 @@ export const SCENARIOS: Scenario[] = [
   {
     name: 'stream that ends cleanly before its array closes',
     outcome: 'error',
+    bytesMayPass: true,
     respond: (socket, _request, attempt, context) => {
       const value = context.operation.reply(context.text, attempt);
       const first = JSON.stringify(Array.isArray(value) ? value[0] : value);
@@ -282,6 +296,7 @@ export const SCENARIOS: Scenario[] = [
   {
     name: 'deeply nested JSON',
     outcome: 'error',
+    bytesMayPass: true,
     respond: (socket, _request, _attempt, context) => {
       const depth = context.rng.int(2_000, 120_000);
       const status = context.rng.pick([200, 200, 422, 500]);
@@ -296,6 +311,7 @@ export const SCENARIOS: Scenario[] = [
   {
     name: "a reply too deep to parse, quoting an MCP stdio server's env as one string",
     outcome: 'error',
+    bytesMayPass: true,
     respond: (socket, _request, _attempt, context) => {
       // values the client never sent nor read: only their field's name says they are secrets
       const values = [`envs-${context.rng.hex(16)}`, `envs-${context.rng.hex(16)}`];
@@ -342,6 +358,7 @@ export const SCENARIOS: Scenario[] = [
   {
     name: 'a malformed reply that carries a session key (cut, wrong shape, or quoted by an error)',
     outcome: 'error',
+    bytesMayPass: true,
     respond: (socket, _request, attempt, context) => {
       const key = sessionKey(context);
       const value = context.operation.replyWithKey(context.text, attempt, key);
@@ -424,6 +441,7 @@ export const SCENARIOS: Scenario[] = [
   {
     name: 'no content',
     outcome: 'error',
+    bytesMayPass: true,
     respond: (socket) => socket.end(head(204, {})),
     checkError: (error) =>
       /no content type/.test(error.message) ? `204 reported as: ${error.message}` : undefined,
@@ -431,12 +449,14 @@ export const SCENARIOS: Scenario[] = [
   {
     name: 'HTML page (SPA fallback)',
     outcome: 'error',
+    bytesMayPass: true,
     respond: (socket, _request, _attempt, context) =>
       reply(socket, context, 200, 'text/html; charset=utf-8', '<!doctype html><title>OpenHands</title>'),
   },
   {
     name: 'JSON of the wrong shape',
     outcome: 'error',
+    bytesMayPass: true,
     respond: (socket, _request, _attempt, context) =>
       reply(
         socket,
@@ -445,12 +465,13 @@ export const SCENARIOS: Scenario[] = [
         JSON_TYPE,
         context.operation.streamed
           ? '[{"id":42}]'
-          : '{"items":"nope","message":7,"success":"yes","llm_model":5}',
+          : '{"items":"nope","message":7,"success":"yes","llm_model":5,"modified":7}',
       ),
   },
   {
     name: 'truncated JSON',
     outcome: 'error',
+    bytesMayPass: true,
     respond: (socket, _request, attempt, context) => {
       const body = JSON.stringify(context.operation.reply(context.text, attempt));
       reply(socket, context, 200, JSON_TYPE, body.slice(0, Math.max(1, body.length - 3)));
