@@ -6,7 +6,7 @@ import type { Socket } from 'node:net';
 import * as z from 'zod/mini';
 import { ApiError, OpenHandsClient, type RequestLogEntry } from '../../../src/api';
 import { HttpTransport } from '../../../src/api/transport';
-import { startHostileServer, type HostileServer } from './hostile/hostileServer';
+import { useHostileServer } from './hostile/hostileServer';
 import { assertNoCopy, renderings, respond } from './secretReplies';
 
 const API_KEY = 'key-received-secrets-0001';
@@ -131,21 +131,11 @@ function copiesOf(key: string): string[] {
 }
 
 describe('secrets the client receives', () => {
-  let server: HostileServer;
-  let callId = 0;
-
-  before(async () => {
-    server = await startHostileServer();
-  });
-  after(async () => {
-    await server?.close();
-  });
+  const hostile = useHostileServer();
 
   function clientFor(respondWith: (socket: Socket) => void, logBodies: boolean, logs: RequestLogEntry[]) {
-    const id = ++callId;
-    server.register(id, (socket) => respondWith(socket));
     return new OpenHandsClient({
-      baseUrl: `${server.url}/c${id}`,
+      baseUrl: hostile.callUrl((socket) => respondWith(socket)),
       apiKey: API_KEY,
       timeoutMs: 5000,
       maxRateLimitRetries: 0,
@@ -291,8 +281,7 @@ describe('secrets the client receives', () => {
   it('HttpTransport: extraSecrets are masked in errors and logs (a key the agent-server client holds)', async () => {
     const agentKey = 'agent-session-key-9d8c7b6a5f4e';
     const logs: RequestLogEntry[] = [];
-    const id = ++callId;
-    server.register(id, (socket) =>
+    const baseUrl = hostile.callUrl((socket) =>
       respond(
         socket,
         500,
@@ -301,7 +290,7 @@ describe('secrets the client receives', () => {
       ),
     );
     const transport = new HttpTransport({
-      baseUrl: `${server.url}/c${id}`,
+      baseUrl,
       timeoutMs: 5000,
       logBodies: true,
       onLog: (entry) => logs.push(entry),

@@ -9,7 +9,7 @@ import {
   type AppConversationStartRequest,
   type RequestLogEntry,
 } from '../../../src/api';
-import { startHostileServer, type HostileServer } from './hostile/hostileServer';
+import { useHostileServer } from './hostile/hostileServer';
 import type { ReceivedRequest } from './hostile/hostileServer';
 import { assertNoCopy, renderings, respondJson } from './secretReplies';
 
@@ -30,23 +30,14 @@ function task(status: string, detail: string | null, request: unknown) {
 }
 
 describe('StartTaskFailedError: secrets in a failed start', () => {
-  let server: HostileServer;
-  let callId = 0;
-
-  before(async () => {
-    server = await startHostileServer();
-  });
-  after(async () => {
-    await server?.close();
-  });
+  const hostile = useHostileServer();
 
   for (const echoesRequest of [true, false]) {
     it(`an ERROR detail that echoes the API key and a token of the start request shows neither (request ${
       echoesRequest ? 'echoed' : 'not echoed'
     } in the task)`, async () => {
-      const id = ++callId;
       let sent: unknown = null;
-      server.register(id, (socket: Socket, request: ReceivedRequest) => {
+      const baseUrl = hostile.callUrl((socket: Socket, request: ReceivedRequest) => {
         if (request.method === 'POST') {
           sent = JSON.parse(request.body);
           respondJson(socket, task('WORKING', null, echoesRequest ? sent : null));
@@ -59,7 +50,7 @@ describe('StartTaskFailedError: secrets in a failed start', () => {
       });
       const logs: RequestLogEntry[] = [];
       const client = new OpenHandsClient({
-        baseUrl: `${server.url}/c${id}`,
+        baseUrl,
         apiKey: API_KEY,
         timeoutMs: 5000,
         logBodies: true,

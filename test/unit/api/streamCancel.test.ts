@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import type { Socket } from 'node:net';
 import { ApiError, OpenHandsClient } from '../../../src/api';
-import { startHostileServer, type HostileServer } from './hostile/hostileServer';
+import { useHostileServer } from './hostile/hostileServer';
 
 const ABORT_AFTER_MS = 100;
 /** Well under a second: the abort itself must end the call, not a deadline or the server. */
@@ -49,30 +49,26 @@ const STALLS: { name: string; respond: (socket: Socket) => void }[] = [
 ];
 
 describe('createConversationStreaming: cancelled by the caller', () => {
-  let server: HostileServer;
-  let callId = 0;
+  const hostile = useHostileServer();
   const unhandled: unknown[] = [];
   const onUnhandled = (reason: unknown) => unhandled.push(reason);
 
-  before(async () => {
-    server = await startHostileServer();
+  before(() => {
     process.on('unhandledRejection', onUnhandled);
   });
-  after(async () => {
+  after(() => {
     process.off('unhandledRejection', onUnhandled);
-    await server?.close();
   });
 
   for (const stall of STALLS) {
     it(`settles as cancelled within ${SETTLE_WITHIN_MS} ms when the server ${stall.name}`, async () => {
-      const id = ++callId;
       let closed: Promise<void> | undefined;
-      server.register(id, (socket) => {
+      const baseUrl = hostile.callUrl((socket) => {
         closed = new Promise((resolve) => socket.once('close', () => resolve()));
         stall.respond(socket);
       });
       const client = new OpenHandsClient({
-        baseUrl: `${server.url}/c${id}`,
+        baseUrl,
         apiKey: 'key-stream-cancel',
         // far beyond the test: only the abort may end the call
         timeoutMs: 30_000,
@@ -148,21 +144,11 @@ const NOT_THE_STREAM: { name: string; respond: (socket: Socket) => void }[] = [
 ];
 
 describe('createConversationStreaming: a reply that is not the stream', () => {
-  let server: HostileServer;
-  let callId = 0;
-
-  before(async () => {
-    server = await startHostileServer();
-  });
-  after(async () => {
-    await server?.close();
-  });
+  const hostile = useHostileServer();
 
   function clientFor(respond: (socket: Socket) => void): OpenHandsClient {
-    const id = ++callId;
-    server.register(id, (socket) => respond(socket));
     return new OpenHandsClient({
-      baseUrl: `${server.url}/c${id}`,
+      baseUrl: hostile.callUrl((socket) => respond(socket)),
       apiKey: 'key-not-the-stream',
       timeoutMs: REQUEST_TIMEOUT_MS,
       streamTimeoutMs: 60_000,

@@ -6,7 +6,7 @@ import type { Socket } from 'node:net';
 import { inspect } from 'node:util';
 import { gzipSync } from 'node:zlib';
 import { AgentServerClient, ApiError, type RequestLogEntry } from '../../../src/api';
-import { startHostileServer, type HostileServer } from './hostile/hostileServer';
+import { useHostileServer } from './hostile/hostileServer';
 
 const SESSION_KEY = 'sess-key-workspace-bytes-7f3a9c21';
 const TIMEOUT_MS = 800;
@@ -174,25 +174,15 @@ const SCENARIOS: Scenario[] = [
 ];
 
 describe('AgentServerClient byte routes against a hostile server', () => {
-  let server: HostileServer;
-  let callId = 0;
-
-  before(async () => {
-    server = await startHostileServer();
-  });
-  after(async () => {
-    await server?.close();
-  });
+  const hostile = useHostileServer();
 
   for (const scenario of SCENARIOS) {
     for (const route of ['workspaceDelta', 'downloadFile'] as const) {
       it(`${route}: the server ${scenario.name}`, async () => {
-        const id = ++callId;
-        server.register(id, (socket) => scenario.respond(socket));
         const logs: RequestLogEntry[] = [];
         const client = new AgentServerClient({
           endpoint: {
-            baseUrl: `${server.url}/c${id}`,
+            baseUrl: hostile.callUrl((socket) => scenario.respond(socket)),
             sessionApiKey: SESSION_KEY,
             conversationId: 'f'.repeat(32),
           },
@@ -226,7 +216,7 @@ describe('AgentServerClient byte routes against a hostile server', () => {
           JSON.stringify(logs),
         ])
           assert.ok(!text.includes(SESSION_KEY), `the session key leaked: ${text.slice(0, 300)}`);
-        assert.deepEqual(server.strays, [], 'a redirect was followed');
+        assert.deepEqual(hostile.server.strays, [], 'a redirect was followed');
       });
     }
   }

@@ -27,6 +27,39 @@ export interface HostileServer {
 
 const CALL_PREFIX = /^\/c(\d+)(\/.*)$/;
 
+/** A describe block's hostile server: started before its tests, closed after them. */
+export interface HostileServerUse {
+  /** The running server (its strays, its URL). */
+  readonly server: HostileServer;
+  /** Registers `responder` for a new call and returns that call's base URL. */
+  callUrl(responder: Responder): string;
+}
+
+export function useHostileServer(): HostileServerUse {
+  let started: HostileServer | undefined;
+  let callId = 0;
+  before(async () => {
+    started = await startHostileServer();
+  });
+  after(async () => {
+    await started?.close();
+  });
+  const running = (): HostileServer => {
+    if (!started) throw new Error('the hostile server is used before it started');
+    return started;
+  };
+  return {
+    get server() {
+      return running();
+    },
+    callUrl(responder) {
+      const id = ++callId;
+      running().register(id, responder);
+      return `${running().url}/c${id}`;
+    },
+  };
+}
+
 export async function startHostileServer(): Promise<HostileServer> {
   const responders = new Map<number, Responder>();
   const attempts = new Map<number, number>();
