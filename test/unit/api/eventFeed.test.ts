@@ -2,16 +2,9 @@
 // history in storage order, live events once, a dropped socket recovered without gaps or duplicates,
 // older agent servers (query auth), a paused sandbox, and 10,000 events with the newest page first.
 import assert from 'node:assert/strict';
-import {
-  AgentServerClient,
-  agentEndpointOf,
-  EventFeed,
-  OpenHandsClient,
-  type AgentEndpoint,
-  type FeedTarget,
-} from '../../../src/api';
-import type { TestServer } from '../../server';
-import { startFastServer, waitFor } from '../server/helpers';
+import { AgentServerClient, EventFeed, type AgentEndpoint, type FeedTarget } from '../../../src/api';
+import { waitFor } from '../server/helpers';
+import { useFeedServer } from './feedFixture';
 
 interface Followed {
   feed: EventFeed;
@@ -23,39 +16,11 @@ interface Followed {
 
 describe('EventFeed against the agent-server double', function () {
   this.timeout(20_000);
-  let server: TestServer;
-  let app: OpenHandsClient;
-  const feeds: EventFeed[] = [];
-
-  before(async () => {
-    server = await startFastServer({
-      seed: { sandboxes: 3, conversations: 10, seed: 5 },
-      timings: { agentStepMs: 5, wsAuthTimeoutMs: 500 },
-    });
-    app = new OpenHandsClient({ baseUrl: server.url, timeoutMs: 5000 });
-  });
-  after(() => server.close());
-  beforeEach(() => server.reset());
-  afterEach(() => {
-    for (const feed of feeds.splice(0)) feed.dispose();
-  });
-
-  async function runningConversation(status?: string): Promise<string> {
-    const summary = server.agent
-      .conversations()
-      .find(
-        (c) =>
-          server.state.sandboxes.find((s) => s.id === c.sandbox_id)?.status === 'RUNNING' &&
-          (!status || c.execution_status === status),
-      );
-    assert.ok(summary, `the seed has a conversation ${status ?? ''} in a running sandbox`);
-    return summary.id;
-  }
+  const double = useFeedServer();
+  const { stored, held } = double;
 
   async function follow(conversationId: string, resolve?: () => Promise<FeedTarget>): Promise<Followed> {
-    const [conversation] = await app.getConversations([conversationId]);
-    const endpoint = conversation ? agentEndpointOf(conversation) : undefined;
-    assert.ok(endpoint, 'a running conversation has an endpoint');
+    const endpoint = await double.endpointOf(conversationId);
     const logs: string[] = [];
     const batches: Followed['batches'] = [];
     const feed = new EventFeed({
@@ -68,13 +33,10 @@ describe('EventFeed against the agent-server double', function () {
     feed.onEvents((change) =>
       batches.push({ prepended: change.prepended.length, appended: change.appended.length }),
     );
-    feeds.push(feed);
-    feed.start();
+    double.track(feed).start();
     return { feed, endpoint, logs, batches };
   }
 
-  const stored = (id: string) => server.agent.events(id).map((event) => event.id);
-  const held = (feed: EventFeed) => feed.events.events.map((event) => event.id);
   const whole = (feed: EventFeed) =>
     waitFor(
       async () => (feed.current.status === 'live' && feed.current.historyComplete ? true : undefined),
@@ -82,24 +44,24 @@ describe('EventFeed against the agent-server double', function () {
     );
 
   it('reads the whole history in storage order and goes live on one socket', async () => {
-    const id = await runningConversation();
+    const id = double.runningConversationId();
     const { feed, logs } = await follow(id);
     await whole(feed);
     assert.deepEqual(held(feed), stored(id));
-    assert.equal(server.agent.socketCount(id), 1);
+    assert.equal(double.server.agent.socketCount(id), 1);
     assert.ok(feed.current.executionStatus, 'the status from the snapshot');
     assert.deepEqual(logs, []);
     feed.dispose();
-    await waitFor(async () => (server.agent.socketCount(id) === 0 ? true : undefined));
+    await waitFor(async () => (double.server.agent.socketCount(id) === 0 ? true : undefined));
   });
 
   it('takes live events once, follows the status, and shows then drops the streaming reply', async () => {
-    const id = await runningConversation();
+    const id = double.runningConversationId();
     const { feed } = await follow(id);
     await whole(feed);
-    server.agent.stream(id, ['Hel', 'lo']);
+    double.server.agent.stream(id, ['Hel', 'lo']);
     await waitFor(async () => (feed.current.streaming?.text === 'Hello' ? true : undefined));
-    server.agent.append(id, [
+    double.server.agent.append(id, [
       {
         kind: 'ConversationStateUpdateEvent',
         source: 'environment',
@@ -125,15 +87,15 @@ describe('EventFeed against the agent-server double', function () {
   });
 
   it('recovers from a dropped socket: reconnects, reads what it missed, no duplicates', async () => {
-    const id = await runningConversation();
+    const id = double.runningConversationId();
     const { feed } = await follow(id);
     await whole(feed);
     const states: string[] = [];
     feed.onState((state) => states.push(state.status));
-    server.agent.drop(id, { refuseMs: 300 });
+    double.server.agent.drop(id, { refuseMs: 300 });
     await waitFor(async () => (feed.current.status === 'reconnecting' ? true : undefined));
     // stored while the feed cannot connect: only the backfill can bring these
-    server.agent.append(id, [
+    double.server.agent.append(id, [
       {
         kind: 'MessageEvent',
         source: 'user',
@@ -149,12 +111,12 @@ describe('EventFeed against the agent-server double', function () {
     await waitFor(async () => (held(feed).length === stored(id).length ? true : undefined));
     assert.deepEqual(held(feed), stored(id), 'every event once, in storage order');
     assert.ok(states.includes('reconnecting'));
-    assert.equal(server.agent.socketCount(id), 1, 'one socket again');
+    assert.equal(double.server.agent.socketCount(id), 1, 'one socket again');
   });
 
   it('follows an older agent server: first-message auth refused, query auth used', async () => {
-    server.agent.setOptions({ legacy: true });
-    const id = await runningConversation();
+    double.server.agent.setOptions({ legacy: true });
+    const id = double.runningConversationId();
     const { feed, logs } = await follow(id);
     await whole(feed);
     assert.deepEqual(held(feed), stored(id));
@@ -162,22 +124,20 @@ describe('EventFeed against the agent-server double', function () {
       logs.some((line) => /older query-parameter auth/.test(line)),
       logs.join('\n'),
     );
-    server.agent.append(id, [{ kind: 'PauseEvent', source: 'user' }]);
+    double.server.agent.append(id, [{ kind: 'PauseEvent', source: 'user' }]);
     await waitFor(async () => (held(feed).length === stored(id).length ? true : undefined));
   });
 
   it('says offline when there is nothing to follow, and starts when woken', async () => {
-    const id = await runningConversation();
-    const [conversation] = await app.getConversations([id]);
-    const endpoint = conversation ? agentEndpointOf(conversation) : undefined;
-    assert.ok(endpoint);
+    const id = double.runningConversationId();
+    const endpoint = await double.endpointOf(id);
     let paused = true;
     const { feed } = await follow(id, async () =>
       paused ? { endpoint: undefined, reason: 'The sandbox is paused.' } : { endpoint },
     );
     await waitFor(async () => (feed.current.status === 'offline' ? true : undefined));
     assert.equal(feed.current.detail, 'The sandbox is paused.');
-    assert.equal(server.agent.socketCount(id), 0);
+    assert.equal(double.server.agent.socketCount(id), 0);
     paused = false;
     feed.wake();
     await whole(feed);
@@ -185,10 +145,8 @@ describe('EventFeed against the agent-server double', function () {
   });
 
   it('stops trying after repeated refusals (a wrong key), without the key in what it says', async () => {
-    const id = await runningConversation();
-    const [conversation] = await app.getConversations([id]);
-    const real = conversation ? agentEndpointOf(conversation) : undefined;
-    assert.ok(real);
+    const id = double.runningConversationId();
+    const real = await double.endpointOf(id);
     const wrong: AgentEndpoint = { ...real, sessionApiKey: 'wrong-sandbox-key-123456' };
     const feed = new EventFeed({
       resolve: async () => ({ endpoint: wrong }),
@@ -197,22 +155,21 @@ describe('EventFeed against the agent-server double', function () {
       maxBackoffMs: 20,
       maxRefusals: 2,
     });
-    feeds.push(feed);
-    feed.start();
+    double.track(feed).start();
     await waitFor(async () => (feed.current.status === 'failed' ? true : undefined), 5000);
     assert.match(feed.current.detail ?? '', /refused/);
     assert.ok(!(feed.current.detail ?? '').includes('wrong-sandbox-key-123456'));
   });
 
   it('cuts a huge string on the way in and reads the event whole again on request', async () => {
-    const large = server.agent.conversations().find((c) => c.has_large_output);
+    const large = double.server.agent.conversations().find((c) => c.has_large_output);
     assert.ok(large, 'the seed has a conversation with a ~200 KB output');
-    const sandbox = server.state.sandboxes.find((s) => s.id === large.sandbox_id);
+    const sandbox = double.server.state.sandboxes.find((s) => s.id === large.sandbox_id);
     assert.ok(sandbox);
     sandbox.status = 'RUNNING';
     const { feed } = await follow(large.id);
     await whole(feed);
-    const huge = server.agent.events(large.id).find((event) => JSON.stringify(event).length > 100_000);
+    const huge = double.server.agent.events(large.id).find((event) => JSON.stringify(event).length > 100_000);
     assert.ok(huge);
     assert.equal(feed.events.wasCut(huge.id), true);
     assert.ok(
@@ -224,8 +181,8 @@ describe('EventFeed against the agent-server double', function () {
   });
 
   it('10,000 events: the newest page comes first, then older pages, all in order', async () => {
-    const id = await runningConversation();
-    server.agent.seedEvents(id, 10_000);
+    const id = double.runningConversationId();
+    double.server.agent.seedEvents(id, 10_000);
     const { feed, batches } = await follow(id);
     const started = Date.now();
     await waitFor(async () => (feed.events.size > 0 ? true : undefined));

@@ -4,18 +4,11 @@
 // bounded in bytes and says so; a dropped full_state does not hold the feed at "connecting".
 // Timings are the feed's own schedule scaled down 25 times (1 s → 40 ms, a minute → 2.4 s).
 import assert from 'node:assert/strict';
-import {
-  AgentServerClient,
-  agentEndpointOf,
-  EventFeed,
-  OpenHandsClient,
-  type AgentEndpoint,
-  type EventFeedOptions,
-} from '../../../src/api';
-import type { TestServer } from '../../server';
+import { AgentServerClient, EventFeed, type AgentEndpoint, type EventFeedOptions } from '../../../src/api';
 import type { EventInput } from '../../server/agentServer/agentServer';
 import type { SocketHostility } from '../../server/agentServer/settings';
-import { startFastServer, waitFor } from '../server/helpers';
+import { waitFor } from '../server/helpers';
+import { useFeedServer } from './feedFixture';
 
 const SCALE = 25;
 const MINUTE_MS = 60_000 / SCALE;
@@ -28,32 +21,12 @@ const SCALED: Partial<EventFeedOptions> = {
 
 describe('EventFeed against a hostile agent-server double', function () {
   this.timeout(30_000);
-  let server: TestServer;
-  let app: OpenHandsClient;
-  const feeds: EventFeed[] = [];
-
-  before(async () => {
-    server = await startFastServer({
-      seed: { sandboxes: 3, conversations: 10, seed: 5 },
-      timings: { agentStepMs: 5, wsAuthTimeoutMs: 500 },
-    });
-    app = new OpenHandsClient({ baseUrl: server.url, timeoutMs: 5000 });
-  });
-  after(() => server.close());
-  beforeEach(() => server.reset());
-  afterEach(() => {
-    for (const feed of feeds.splice(0)) feed.dispose();
-  });
+  const double = useFeedServer();
+  const { stored, held } = double;
 
   async function runningConversation(): Promise<{ id: string; endpoint: AgentEndpoint }> {
-    const summary = server.agent
-      .conversations()
-      .find((c) => server.state.sandboxes.find((s) => s.id === c.sandbox_id)?.status === 'RUNNING');
-    assert.ok(summary, 'the seed has a conversation in a running sandbox');
-    const [conversation] = await app.getConversations([summary.id]);
-    const endpoint = conversation ? agentEndpointOf(conversation) : undefined;
-    assert.ok(endpoint, 'a running conversation has an endpoint');
-    return { id: summary.id, endpoint };
+    const id = double.runningConversationId();
+    return { id, endpoint: await double.endpointOf(id) };
   }
 
   function follow(endpoint: AgentEndpoint, options: Partial<EventFeedOptions> = {}): EventFeed {
@@ -62,15 +35,12 @@ describe('EventFeed against a hostile agent-server double', function () {
       clientFor: (target) => new AgentServerClient({ endpoint: target, timeoutMs: 5000 }),
       ...options,
     });
-    feeds.push(feed);
-    feed.start();
+    double.track(feed).start();
     return feed;
   }
 
-  const stored = (id: string) => server.agent.events(id).map((event) => event.id);
-  const held = (feed: EventFeed) => feed.events.events.map((event) => event.id);
   const searches = (id: string) =>
-    server.requests.filter((request) => request.path.endsWith(`${id}/events/search`)).length;
+    double.server.requests.filter((request) => request.path.endsWith(`${id}/events/search`)).length;
   const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
   /** `count` user messages of about `bytes` each. */
   const messages = (count: number, bytes: number): EventInput[] =>
@@ -93,7 +63,7 @@ describe('EventFeed against a hostile agent-server double', function () {
     for (const [name, hostility] of patterns) {
       it(`${name}: an exponential schedule up to the ceiling, not once a second`, async () => {
         const { id, endpoint } = await runningConversation();
-        server.agent.setOptions({ wsHostility: hostility });
+        double.server.agent.setOptions({ wsHostility: hostility });
         const retries: number[] = [];
         const feed = follow(endpoint, SCALED);
         feed.onState((state) => {
@@ -111,7 +81,7 @@ describe('EventFeed against a hostile agent-server double', function () {
 
     it('resets to the first step only after a connection stayed healthy', async () => {
       const { endpoint } = await runningConversation();
-      server.agent.setOptions({
+      double.server.agent.setOptions({
         wsHostility: { kind: 'close', code: 1011, reason: 'keepalive ping timeout', afterMs: 20 },
       });
       const feed = follow(endpoint, SCALED);
@@ -123,12 +93,12 @@ describe('EventFeed against a hostile agent-server double', function () {
       await waitFor(async () => (delays.length >= 4 ? true : undefined), 5000);
       assert.ok((delays[3] ?? 0) > 4 * (1000 / SCALE), `the fourth wait is ${delays[3]} ms`);
       // the server behaves: the next connection lasts, and its drop starts the schedule again
-      server.agent.setOptions({ wsHostility: null });
+      double.server.agent.setOptions({ wsHostility: null });
       feed.wake();
       await waitFor(async () => (feed.current.status === 'live' ? true : undefined), 5000);
       await sleep((10_000 / SCALE) * 1.5);
       delays.length = 0;
-      server.agent.drop(endpoint.conversationId);
+      double.server.agent.drop(endpoint.conversationId);
       await waitFor(async () => (delays.length >= 1 ? true : undefined), 5000);
       assert.ok((delays[0] ?? Infinity) <= 1.25 * (1000 / SCALE) + 5, `the first wait is ${delays[0]} ms`);
     });
@@ -137,8 +107,8 @@ describe('EventFeed against a hostile agent-server double', function () {
   describe('history that pages for ever', () => {
     it('older pages that are empty, each naming a fresh next page: stops and says the history is incomplete', async () => {
       const { id, endpoint } = await runningConversation();
-      server.agent.seedEvents(id, 500);
-      server.agent.setOptions({ pagingHostility: 'empty' });
+      double.server.agent.seedEvents(id, 500);
+      double.server.agent.setOptions({ pagingHostility: 'empty' });
       const feed = follow(endpoint);
       await waitFor(async () => (feed.current.status === 'live' ? true : undefined));
       await sleep(1000);
@@ -150,8 +120,8 @@ describe('EventFeed against a hostile agent-server double', function () {
 
     it('older pages that repeat events already held: stops and says the history is incomplete', async () => {
       const { id, endpoint } = await runningConversation();
-      server.agent.seedEvents(id, 500);
-      server.agent.setOptions({ pagingHostility: 'repeat' });
+      double.server.agent.seedEvents(id, 500);
+      double.server.agent.setOptions({ pagingHostility: 'repeat' });
       const feed = follow(endpoint);
       await waitFor(async () => (feed.current.status === 'live' ? true : undefined));
       await sleep(1000);
@@ -164,11 +134,11 @@ describe('EventFeed against a hostile agent-server double', function () {
       const { id, endpoint } = await runningConversation();
       const feed = follow(endpoint, { initialBackoffMs: 50, maxBackoffMs: 100 });
       await waitFor(async () => (feed.current.historyComplete ? true : undefined));
-      server.agent.drop(id, { refuseMs: 300 });
+      double.server.agent.drop(id, { refuseMs: 300 });
       await waitFor(async () => (feed.current.status === 'reconnecting' ? true : undefined));
       // more than a page stored meanwhile, and every older page repeats the newest
-      server.agent.append(id, messages(150, 10));
-      server.agent.setOptions({ pagingHostility: 'repeat' });
+      double.server.agent.append(id, messages(150, 10));
+      double.server.agent.setOptions({ pagingHostility: 'repeat' });
       const readsBefore = searches(id);
       await waitFor(async () => (feed.current.status === 'live' ? true : undefined), 5000);
       await sleep(1000);
@@ -179,7 +149,7 @@ describe('EventFeed against a hostile agent-server double', function () {
 
     it('an honest history longer than the paging ceiling: stops at the ceiling and says so', async () => {
       const { id, endpoint } = await runningConversation();
-      server.agent.seedEvents(id, 2000);
+      double.server.agent.seedEvents(id, 2000);
       const feed = follow(endpoint, { maxHistoryPages: 5 });
       await waitFor(async () => (feed.current.notice ? true : undefined), 5000);
       await sleep(300);
@@ -195,14 +165,14 @@ describe('EventFeed against a hostile agent-server double', function () {
       const { id, endpoint } = await runningConversation();
       const maxBufferedBytes = 256 * 1024;
       // the first read of history takes a while; the socket floods meanwhile
-      server.faults.add({ kind: 'latency', ms: 1500, times: 1, match: { path: /\/events\/search$/ } });
+      double.server.faults.add({ kind: 'latency', ms: 1500, times: 1, match: { path: /\/events\/search$/ } });
       const feed = follow(endpoint, { maxBufferedBytes, initialBackoffMs: 50, maxBackoffMs: 100 });
       let peak = 0;
       const sampler = setInterval(() => (peak = Math.max(peak, feed.bufferedBytes)), 2);
       try {
-        await waitFor(async () => (server.agent.socketCount(id) === 1 ? true : undefined));
+        await waitFor(async () => (double.server.agent.socketCount(id) === 1 ? true : undefined));
         await sleep(100);
-        server.agent.append(id, messages(200, 16 * 1024));
+        double.server.agent.append(id, messages(200, 16 * 1024));
         await waitFor(async () => (/buffer/i.test(feed.current.detail ?? '') ? true : undefined), 5000);
         assert.equal(feed.current.status, 'reconnecting');
         assert.match(feed.current.detail ?? '', /256 KB/);
@@ -228,7 +198,7 @@ describe('EventFeed against a hostile agent-server double', function () {
       const maxEventBytes = 1024 * 1024;
       const feed = follow(endpoint, { maxEventBytes });
       await waitFor(async () => (feed.current.historyComplete ? true : undefined));
-      server.agent.append(id, messages(200, 16 * 1024));
+      double.server.agent.append(id, messages(200, 16 * 1024));
       await waitFor(async () => (feed.current.notice ? true : undefined), 5000);
       assert.ok(feed.events.bytes <= maxEventBytes, `${feed.events.bytes} bytes held`);
       assert.ok(feed.events.size < stored(id).length);
@@ -238,13 +208,13 @@ describe('EventFeed against a hostile agent-server double', function () {
 
   it('a dropped full_state: live as soon as the key is taken, not at the 15 s deadline', async () => {
     const { id, endpoint } = await runningConversation();
-    server.agent.setOptions({ wsDropFullState: true });
+    double.server.agent.setOptions({ wsDropFullState: true });
     const feed = follow(endpoint);
     const started = Date.now();
     await waitFor(async () => (feed.current.status === 'live' ? true : undefined), 6000);
     assert.ok(Date.now() - started < 5000, `live after ${Date.now() - started} ms`);
     assert.deepEqual(held(feed), stored(id));
-    server.agent.append(id, messages(1, 10));
+    double.server.agent.append(id, messages(1, 10));
     await waitFor(async () => (held(feed).length === stored(id).length ? true : undefined));
   });
 });
