@@ -260,11 +260,16 @@ export function stderrLines(stderr: string, count: number): string[] {
 
 const MAX_COMMAND_CHARS = 300;
 
-function describeCommand(args: readonly string[]): string {
-  // The safety options lead every call; the subcommand is what tells the user which call failed.
+/** A call's arguments after the safety options (`-c name=value`) that lead every call `gitIn` makes. */
+export function withoutSafetyOptions(args: readonly string[]): readonly string[] {
   let first = 0;
   while (args[first] === '-c') first += 2;
-  const command = ['git', ...args.slice(first)].join(' ');
+  return args.slice(first);
+}
+
+function describeCommand(args: readonly string[]): string {
+  // The subcommand, not the safety options, tells the user which call failed.
+  const command = ['git', ...withoutSafetyOptions(args)].join(' ');
   return command.length > MAX_COMMAND_CHARS ? `${command.slice(0, MAX_COMMAND_CHARS)}…` : command;
 }
 

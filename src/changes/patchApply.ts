@@ -2,7 +2,14 @@ import { ApplyRefusedError } from './applyRefused';
 import { commandFailed, gitIn, type Git } from './git';
 import { findRepositoryRoot } from './localRepository';
 import { readPatch, type ReadPatch } from './patchFiles';
-import { planSections, subPatch, WHITESPACE, type ApplyPlan, type PlanOptions } from './patchPlan';
+import {
+  planSections,
+  refusalsOf,
+  subPatch,
+  WHITESPACE,
+  type ApplyPlan,
+  type PlanOptions,
+} from './patchPlan';
 import { touchedPaths } from './patchSelection';
 import { restoreIndex, restoreSnapshot, takeSnapshot, type PathSnapshot } from './pathSnapshot';
 
@@ -12,6 +19,7 @@ export { filesInPatch, type PatchFile } from './patchFiles';
 export type { RefusedPath } from './patchGuard';
 export {
   planApply,
+  refusalsOf,
   type ApplyPlan,
   type ApplyProgress,
   type FileOutcome,
@@ -96,14 +104,9 @@ export async function applyPatch(
 }
 
 function refuseUnsafe(plan: ApplyPlan): void {
-  const refused = plan.files.filter((file) => file.outcome === 'refused');
+  const refused = refusalsOf(plan.files);
   if (refused.length === 0) return;
-  throw new ApplyRefusedError(
-    'unsafe',
-    unique(refused.map((file) => file.path)),
-    undefined,
-    refused.map((file) => ({ path: file.path, reason: file.reason ?? '' })),
-  );
+  throw new ApplyRefusedError('unsafe', unique(refused.map((file) => file.path)), undefined, refused);
 }
 
 /** Refuses when a selected file conflicts, leaving out the files that touch one of `except`. */

@@ -1,6 +1,6 @@
 import { gitIn, stderrLines, type Git, type GitAccess } from './git';
 import { findRepositoryRoot } from './localRepository';
-import { readPatchSections, type PatchReading, type PatchSection } from './patchSections';
+import { readPatchSections, sectionPath, type PatchReading, type PatchSection } from './patchSections';
 
 export type PatchFileStatus = 'added' | 'deleted' | 'modified' | 'renamed';
 
@@ -83,7 +83,7 @@ export function sectionsPatch(patch: Buffer, sections: readonly PatchSection[]):
 }
 
 function fileOf(section: PatchSection): PatchFile {
-  const path = section.newPath ?? section.oldPath ?? '';
+  const path = sectionPath(section);
   if (section.deleted) return { path, status: 'deleted', binary: section.binary };
   // A copy leaves its source alone: for this change it is a new file.
   if (section.created || section.move === 'copy') return { path, status: 'added', binary: section.binary };

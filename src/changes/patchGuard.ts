@@ -2,7 +2,7 @@ import { lstat, readFile, readlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Git } from './git';
 import { foldName, linkTargetProblem, parentFolders, pathProblem, resolveLinkTarget } from './pathRules';
-import { LINK_MODE, type PatchReading, type PatchSection } from './patchSections';
+import { LINK_MODE, sectionPath, type PatchReading, type PatchSection } from './patchSections';
 
 /** A file of the change that may not be applied, and why, in words a user reads. */
 export interface RefusedPath {
@@ -16,11 +16,6 @@ export interface PatchVerdict {
   patch: string[];
   /** Per section (by its index in the reading), why it may not be applied. */
   sections: Map<number, string[]>;
-}
-
-/** The name a section goes by: its path after the change, or before it for a deletion. */
-export function sectionPath(section: PatchSection): string {
-  return section.newPath ?? section.oldPath ?? section.names[0] ?? '';
 }
 
 /** Every refusal of `verdict` as a path and a reason, the patch's own first. */

@@ -5,8 +5,8 @@ import { ApplyRefusedError } from './applyRefused';
 import { gitIn, type Git, type GitAccess } from './git';
 import { findRepositoryRoot, headCommit, resolveCommit } from './localRepository';
 import { readPatch, sectionsPatch, type PatchFile, type ReadPatch } from './patchFiles';
-import { checkPatch, localLinks, refusedPaths } from './patchGuard';
-import { LINK_MODE, type PatchSection } from './patchSections';
+import { checkPatch, localLinks, refusedPaths, type RefusedPath } from './patchGuard';
+import { LINK_MODE, sectionPath, type PatchSection } from './patchSections';
 import { isSelected, pathspecFor, touchedPaths, type FileSelection } from './patchSelection';
 
 /**
@@ -108,6 +108,13 @@ export async function planSections(
   return { plan, sections: selected };
 }
 
+/** The refused files among `files`, each with its reason. */
+export function refusalsOf(files: readonly PlannedFile[]): RefusedPath[] {
+  return files
+    .filter((file) => file.outcome === 'refused')
+    .map((file) => ({ path: file.path, reason: file.reason ?? '' }));
+}
+
 interface Outcome {
   outcome: FileOutcome;
   reason?: string;
@@ -148,7 +155,7 @@ async function checkOutcomes(
     const mergeErrors = namedErrors(read, suspects, mergeLines, true);
     for (const index of suspects) {
       const section = read.reading.sections[index];
-      const name = section ? gitName(section) : '';
+      const name = section ? sectionPath(section) : '';
       if (cleanly.has(name) && !mergeErrors.has(index) && section && !touchesLink(section)) {
         outcomes.set(index, { outcome: 'merge' });
         continue;
@@ -189,11 +196,6 @@ async function checkDirect(
   });
   if (output.exitCode === 0) return { passed: true, named: new Map() };
   return { passed: false, named: namedErrors(read, indexes, output.stderr.split('\n'), false) };
-}
-
-/** The name git gives a file in its messages: the new one, or the old one of a deletion. */
-function gitName(section: PatchSection): string {
-  return section.newPath ?? section.oldPath ?? '';
 }
 
 // The 3-way check falls back to a direct apply and repeats the direct check's complaints.

@@ -34,6 +34,14 @@ export interface PatchReading {
   problems: string[];
 }
 
+/**
+ * The name a section goes by, as git names it in its messages and `--numstat`: its path after the
+ * change, or before it for a deletion.
+ */
+export function sectionPath(section: PatchSection): string {
+  return section.newPath ?? section.oldPath ?? section.names[0] ?? '';
+}
+
 export const LINK_MODE = 0o120000;
 const DEV_NULL = '/dev/null';
 // A link's target is one line; anything longer is not read as one.

@@ -74,20 +74,17 @@ export async function restoreSnapshot(git: Git, snapshot: PathSnapshot, failure:
   // Deepest first while clearing (a file the apply put where a folder was), shallowest first while writing.
   const byDepth = [...snapshot.paths].sort((a, b) => depth(b) - depth(a));
   const cleared = new Set<string>();
-  const clear = async (path: string) => {
+  // Under a link the apply made: not ours to touch until the link itself (shallower) is cleared.
+  const underLink: string[] = [];
+  const clear = async (path: string, waitForLink: boolean) => {
     const absolute = inside(root, path);
     const link = await linkAbove(root, absolute);
-    if (link) throw new Error(`${path} is under a link (${relative(root, link)}): it was not touched`);
-    if (await clearUnlessSame(absolute, snapshot.worktree.get(path))) cleared.add(path);
+    if (link && waitForLink) underLink.push(path);
+    else if (link) throw new Error(`${path} is under a link (${relative(root, link)}): it was not touched`);
+    else if (await clearUnlessSame(absolute, snapshot.worktree.get(path))) cleared.add(path);
   };
-  const underLink: string[] = [];
-  for (const path of byDepth) {
-    const absolute = inside(root, path);
-    // Under a link the apply made: not ours to touch until the link itself is cleared (it is shallower).
-    if (await linkAbove(root, absolute)) underLink.push(path);
-    else await clear(path).catch((error: unknown) => note(path, error));
-  }
-  for (const path of underLink) await clear(path).catch((error: unknown) => note(path, error));
+  for (const path of byDepth) await clear(path, true).catch((error: unknown) => note(path, error));
+  for (const path of underLink) await clear(path, false).catch((error: unknown) => note(path, error));
   for (const path of byDepth.reverse()) {
     if (!cleared.has(path) || failed.has(path)) continue;
     const absolute = inside(root, path);

@@ -14,9 +14,11 @@ import {
   describeRefusals,
   GitCommandError,
   planApply,
+  refusalsOf,
   type ApplyPlan,
   type ApplyProgress,
   type ApplyResult,
+  type RefusedPath,
 } from '../changes/patchApply';
 import { auditPatch, patchWarningLines } from '../changes/patchAudit';
 import { parseGitRemote } from '../conversations/gitRemote';
@@ -384,11 +386,11 @@ async function applyChanges(
       );
       return { kind: 'refused', reason: 'empty', paths: args.only ?? [] };
     }
-    const refused = selected.filter((file) => file.outcome === 'refused');
+    const refused = refusalsOf(selected);
     if (refused.length > 0) {
-      logRefused(deps, plan);
+      logRefused(deps, plan.root, refused);
       if (refused.length === selected.length || !(await askSkipRefused(refused, selected.length, args))) {
-        if (refused.length === selected.length) void vscode.window.showErrorMessage(refusedMessage(refused));
+        if (refused.length === selected.length) void vscode.window.showErrorMessage(unsafeMessage(refused));
         return { kind: 'refused', reason: 'unsafe', paths: refused.map((file) => file.path) };
       }
     }
@@ -624,10 +626,7 @@ function refusal(error: ApplyRefusedError): string {
     case 'not-a-repository':
       return vscode.l10n.t('Not applied: the folder is not in a git repository.');
     case 'unsafe':
-      return vscode.l10n.t(
-        'Not applied: the agent’s change reaches outside your repository, into .git or through a link ({0}). Nothing was changed.',
-        describeRefusals(error.refusals),
-      );
+      return unsafeMessage(error.refusals);
   }
 }
 
@@ -646,21 +645,20 @@ async function withApplyProgress<T>(
   );
 }
 
-function logRefused(deps: ChangeCommandDeps, plan: ApplyPlan): void {
-  deps.log.warn(`The agent's change holds files that are never applied to ${plan.root}:`);
-  for (const file of plan.files)
-    if (file.outcome === 'refused') deps.log.warn(`  refused  ${file.path} — ${file.reason ?? ''}`);
+function logRefused(deps: ChangeCommandDeps, root: string, refused: readonly RefusedPath[]): void {
+  deps.log.warn(`The agent's change holds files that are never applied to ${root}:`);
+  for (const file of refused) deps.log.warn(`  refused  ${file.path} — ${file.reason}`);
 }
 
-function refusedMessage(refused: readonly { path: string; reason?: string }[]): string {
+function unsafeMessage(refusals: readonly RefusedPath[]): string {
   return vscode.l10n.t(
     'Not applied: the agent’s change reaches outside your repository, into .git or through a link ({0}). Nothing was changed.',
-    describeRefusals(refused.map((file) => ({ path: file.path, reason: file.reason ?? '' }))),
+    describeRefusals(refusals),
   );
 }
 
 async function askSkipRefused(
-  refused: readonly { path: string; reason?: string }[],
+  refused: readonly RefusedPath[],
   selected: number,
   args: ApplyArgs,
 ): Promise<boolean> {
@@ -673,7 +671,7 @@ async function askSkipRefused(
     {
       modal: true,
       detail:
-        describeRefusals(refused.map((file) => ({ path: file.path, reason: file.reason ?? '' }))) +
+        describeRefusals(refused) +
         '\n\n' +
         vscode.l10n.t('Nothing has been changed yet. The other files can be applied without them.'),
     },

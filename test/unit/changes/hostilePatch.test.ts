@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { gitIn, runGit, type GitRunner } from '../../../src/changes/git';
+import { gitIn, runGit, withoutSafetyOptions, type GitRunner } from '../../../src/changes/git';
 import { auditPatch, patchWarningLines } from '../../../src/changes/patchAudit';
 import { applyPatch, GitCommandError, planApply } from '../../../src/changes/patchApply';
 import { restoreSnapshot, takeSnapshot } from '../../../src/changes/pathSnapshot';
@@ -10,7 +10,6 @@ import {
   assertUnchanged,
   commitAll,
   git,
-  gitCommand,
   isWritingApply,
   refusal,
   repoState,
@@ -329,7 +328,7 @@ describe('changes: a hostile patch stays inside the repository', function () {
     it('gives git only the sections it checked: text between them never reaches git', async () => {
       const seen: Buffer[] = [];
       const recording: GitRunner = (cwd, args, options) => {
-        if (gitCommand(args)[0] === 'apply' && options?.input) seen.push(options.input);
+        if (withoutSafetyOptions(args)[0] === 'apply' && options?.input) seen.push(options.input);
         return runGit(cwd, args, options);
       };
       const patch = Buffer.concat([
@@ -471,7 +470,7 @@ describe('changes: a hostile patch stays inside the repository', function () {
     const counting =
       (calls: string[][]): GitRunner =>
       (cwd, args, options) => {
-        calls.push([...gitCommand(args)]);
+        calls.push([...withoutSafetyOptions(args)]);
         return runGit(cwd, args, options);
       };
 
@@ -511,7 +510,7 @@ describe('changes: a hostile patch stays inside the repository', function () {
         const controller = new AbortController();
         const cancelling: GitRunner = async (cwd, args, options) => {
           const output = await runGit(cwd, args, options);
-          const command = gitCommand(args);
+          const command = withoutSafetyOptions(args);
           // Planning: once the first check ran. Writing: once the clean files are written.
           if (when === 'planning' ? command.includes('--check') : isWritingApply(args)) controller.abort();
           return output;

@@ -4,6 +4,7 @@ import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, readdirSync, readFileSync, readlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { withoutSafetyOptions } from '../../../src/changes/git';
 import { ApplyRefusedError } from '../../../src/changes/patchApply';
 
 /** git for the tests themselves, with a fixed identity and none of the caller's repository variables. */
@@ -92,16 +93,9 @@ export function statusPaths(repo: string): string[] {
     .sort();
 }
 
-/** The arguments after the safety options (`-c name=value`) every call of Apply starts with. */
-export function gitCommand(args: readonly string[]): readonly string[] {
-  let first = 0;
-  while (args[first] === '-c') first += 2;
-  return args.slice(first);
-}
-
 /** A `git apply` that writes (not a check, not a read of the patch). */
 export function isWritingApply(args: readonly string[]): boolean {
-  const command = gitCommand(args);
+  const command = withoutSafetyOptions(args);
   return command[0] === 'apply' && !command.some((arg) => /^--(check|numstat|summary)$/.test(arg));
 }
 
