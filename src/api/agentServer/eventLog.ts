@@ -24,6 +24,11 @@ export const DEFAULT_MAX_EVENTS = 200_000;
  */
 export const DEFAULT_MAX_BYTES = 64 * 1024 * 1024;
 
+interface Measured {
+  slim: unknown;
+  bytes: number;
+}
+
 export class EventLog {
   private readonly items: AgentEvent[] = [];
   /** Added at the start so far: `items[i]` was the `i - head`-th event when first seen. */
@@ -32,6 +37,7 @@ export class EventLog {
   /** The sandbox keys the events were read with (see `sessionKeys`). */
   private readonly keys = new Set<string>();
   private heldBytes = 0;
+  private readonly measured = new WeakMap<AgentEvent, Measured>();
   private refusedEvents = 0;
 
   constructor(
@@ -56,7 +62,7 @@ export class EventLog {
 
   /** What an event would weigh in the log (JSON, once its strings are cut). */
   sizeOf(event: AgentEvent): number {
-    return jsonLength(cutStrings(event, this.maxStringChars));
+    return this.measure(event).bytes;
   }
 
   get events(): readonly AgentEvent[] {
@@ -107,12 +113,25 @@ export class EventLog {
     return this.items.at(-1);
   }
 
+  /**
+   * The event as the log would hold it and its weight, worked out once per event: a history read
+   * weighs each page's events before it hands them to the log.
+   */
+  private measure(event: AgentEvent): Measured {
+    let measured = this.measured.get(event);
+    if (!measured) {
+      const slim = cutStrings(event, this.maxStringChars);
+      measured = { slim, bytes: jsonLength(slim) };
+      this.measured.set(event, measured);
+    }
+    return measured;
+  }
+
   private fresh(events: readonly AgentEvent[]): AgentEvent[] {
     const added: AgentEvent[] = [];
     for (const event of events) {
       if (this.ids.has(event.id)) continue;
-      const slim = cutStrings(event, this.maxStringChars);
-      const bytes = jsonLength(slim);
+      const { slim, bytes } = this.measure(event);
       if (this.items.length + added.length >= this.maxEvents || this.heldBytes + bytes > this.maxBytes) {
         this.refusedEvents++;
         continue;
