@@ -3,6 +3,7 @@ import { commandFailed, gitIn, type Git } from './git';
 import { findRepositoryRoot } from './localRepository';
 import { readPatch, type ReadPatch } from './patchFiles';
 import {
+  fileCount,
   planSections,
   refusalsOf,
   subPatch,
@@ -141,7 +142,7 @@ async function writeChange(
     sections.filter((_, index) => plan.files[index]?.outcome === outcome);
   let conflicted: string[] = [];
   if (merge.length > 0) {
-    options.onProgress?.(`Merging ${merge.length} files with your version…`);
+    options.onProgress?.(`Merging ${fileCount(merge.length)} with your version…`);
     // --3way compares the working tree with the index by stat data: a stale entry reads as modified.
     await git.run(['update-index', '-q', '--refresh']);
     const args = ['apply', '--3way', WHITESPACE];
@@ -160,7 +161,7 @@ async function writeChange(
     );
   }
   if (clean.length > 0) {
-    options.onProgress?.(`Writing ${clean.length} files…`);
+    options.onProgress?.(`Writing ${fileCount(clean.length)}…`);
     await git.ok(['apply', WHITESPACE], {
       input: subPatch(read, sectionsOf('clean')),
       timeoutMs: APPLY_TIMEOUT_MS,

@@ -86,7 +86,7 @@ export async function planSections(
   }
   const selected = read.files.flatMap((file, index) => (isSelected(file, options) ? [index] : []));
   const checkable = selected.filter((index) => !verdict.sections.has(index));
-  options.onProgress?.(`Checking ${checkable.length} files against your repository…`);
+  options.onProgress?.(`Checking ${fileCount(checkable.length)} against your repository…`);
   const [outcomes, dirty, head, base] = await Promise.all([
     checkOutcomes(git, read, checkable, options.onProgress),
     dirtyPaths(git, touchedPaths(checkable.flatMap((index) => read.files[index] ?? []))),
@@ -106,6 +106,11 @@ export async function planSections(
     plan.headMatchesBase = head !== undefined && head === base;
   }
   return { plan, sections: selected };
+}
+
+/** `1 file`, `2000 files`: a count for a progress line. */
+export function fileCount(count: number): string {
+  return count === 1 ? '1 file' : `${count} files`;
 }
 
 /** The refused files among `files`, each with its reason. */
@@ -137,7 +142,7 @@ async function checkOutcomes(
   if (suspects.length === 0 || (rest.length > 0 && !(await checkDirect(git, read, rest)).passed)) {
     suspects = [...indexes];
   }
-  onProgress?.(`Checking ${suspects.length} files for a three-way merge…`);
+  onProgress?.(`Checking ${fileCount(suspects.length)} for a three-way merge…`);
   const scratch = new ScratchIndex(git);
   try {
     const merged = await git.run(['apply', '--check', '--3way', WHITESPACE], {

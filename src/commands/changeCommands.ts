@@ -6,7 +6,7 @@
  */
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { messageOf, type AppConversation, type GitChange, type GitChangeStatus } from '../api';
+import { ApiError, messageOf, type AppConversation, type GitChange, type GitChangeStatus } from '../api';
 import { openLocalRepository, type LocalRepository } from '../changes/localRepository';
 import {
   ApplyRefusedError,
@@ -369,16 +369,26 @@ async function applyChanges(
       return { kind: 'refused', reason: 'not-a-repository', paths: [] };
     }
     if (!(await sameRepository(conversation, repository, args))) return { kind: 'cancelled' };
-    const delta = await fetchDelta(deps, conversation);
-    if (delta.patch.length === 0) {
+    // one notification, one Cancel, from reading the change to its plan
+    const { delta, plan } = await withApplyProgress(
+      vscode.l10n.t(
+        'Checking the agent’s changes in “{0}” against {1}…',
+        conversationTitle(conversation),
+        path.basename(repository.root),
+      ),
+      async (onProgress, signal) => {
+        onProgress(vscode.l10n.t('Reading the change…'));
+        const read = await deps.changes.delta(conversation.id, signal);
+        if (read.patch.length === 0) return { delta: read, plan: undefined };
+        const options = { baseCommit: read.baseCommit, only: args.only, onProgress, signal };
+        return { delta: read, plan: await planApply(repository.root, read.patch, options) };
+      },
+    );
+    if (!plan) {
       void vscode.window.showInformationMessage(vscode.l10n.t('The agent has not changed any file yet.'));
       return { kind: 'refused', reason: 'empty', paths: [] };
     }
     const options = { baseCommit: delta.baseCommit, only: args.only };
-    const plan = await withApplyProgress(
-      vscode.l10n.t('Checking the agent’s changes against {0}…', path.basename(repository.root)),
-      (onProgress, signal) => planApply(repository.root, delta.patch, { ...options, onProgress, signal }),
-    );
     const selected = args.only ? plan.files.filter((file) => selectedBy(file, args.only ?? [])) : plan.files;
     if (selected.length === 0) {
       void vscode.window.showWarningMessage(
@@ -441,7 +451,10 @@ async function applyChanges(
       void vscode.window.showErrorMessage(refusal(error));
       return { kind: 'refused', reason: error.reason, paths: error.paths };
     }
-    if (error instanceof GitCommandError && error.kind === 'aborted') {
+    const cancelled =
+      (error instanceof GitCommandError && error.kind === 'aborted') ||
+      (error instanceof ApiError && error.kind === 'cancelled');
+    if (cancelled) {
       void vscode.window.showInformationMessage(vscode.l10n.t('Apply cancelled: nothing was changed.'));
       return { kind: 'cancelled' };
     }
