@@ -54,11 +54,12 @@ export async function checkPatch(reading: PatchReading, local?: LocalLinks): Pro
     if (linkAfter[index] && section.newPath !== undefined)
       madeLinks.set(foldName(section.newPath), section.newPath);
   });
-  const linkAbove = async (path: string): Promise<string | undefined> => {
-    for (const folder of parentFolders(path)) {
-      const made = madeLinks.get(foldName(folder));
-      if (made !== undefined) return `it is under ${made}, a link the same change makes`;
-      if (await local?.isLink(folder)) return `it is under ${folder}, a link in your repository`;
+  /** The first of `paths` that is a link (made by the patch, or in the repository), described. */
+  const firstLink = async (paths: readonly string[]): Promise<string | undefined> => {
+    for (const path of paths) {
+      const made = madeLinks.get(foldName(path));
+      if (made !== undefined) return `${made}, a link the same change makes`;
+      if (await local?.isLink(path)) return `${path}, a link in your repository`;
     }
     return undefined;
   };
@@ -70,8 +71,8 @@ export async function checkPatch(reading: PatchReading, local?: LocalLinks): Pro
         refuse(index, `${name}: ${problem}`);
         continue;
       }
-      const above = await linkAbove(name);
-      if (above) refuse(index, `${name}: ${above} (writing there would write where it points)`);
+      const above = await firstLink(parentFolders(name));
+      if (above) refuse(index, `${name}: it is under ${above} (writing there would write where it points)`);
     }
     if (!linkAfter[index] || section.newPath === undefined || pathProblem(section.newPath)) continue;
     const target = await linkTarget(section, local);
@@ -84,10 +85,10 @@ export async function checkPatch(reading: PatchReading, local?: LocalLinks): Pro
       refuse(index, `${section.newPath}: ${problem}`);
       continue;
     }
-    // A link to a path under another link points wherever that one does.
-    const through = await linkAbove(`${(resolveLinkTarget(section.newPath, target) ?? []).join('/')}/x`);
-    if (through)
-      refuse(index, `${section.newPath}: a link to “${target}”, and ${through.replace(/^it is/, 'that is')}`);
+    // A link to another link, or to a path under one, points wherever that one does.
+    const resolved = (resolveLinkTarget(section.newPath, target) ?? []).join('/');
+    const through = resolved === '' ? undefined : await firstLink([...parentFolders(resolved), resolved]);
+    if (through) refuse(index, `${section.newPath}: a link to “${target}”, and that is under ${through}`);
   }
   return verdict;
 }
