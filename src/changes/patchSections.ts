@@ -167,8 +167,8 @@ function readGitSection(
   // A `diff --git` line with nothing after it is text to git, not a file.
   if (headerLines === 0) return undefined;
 
+  // A link's target is a few lines at most: only that many are kept, however long the hunks.
   const newSide: string[] = [];
-  let newSideFits = true;
   let hunks = 0;
   while (lineAt(text, at).body.startsWith('@@ -')) {
     const hunk = readHunk(text, at);
@@ -178,8 +178,7 @@ function readGitSection(
     }
     hunks++;
     at = hunk.end;
-    newSide.push(...hunk.newSide);
-    newSideFits &&= hunk.newSide.length <= MAX_NEW_SIDE_LINES && newSide.length <= MAX_NEW_SIDE_LINES;
+    for (const line of hunk.newSide) if (newSide.length <= MAX_NEW_SIDE_LINES) newSide.push(line);
   }
   let binary = false;
   if (hunks === 0) {
@@ -199,7 +198,7 @@ function readGitSection(
   }
 
   const section = sectionOf(state, first.start, at, { binary, hunks });
-  if (newSideFits && hunks > 0) section.newSide = newSide;
+  if (newSide.length <= MAX_NEW_SIDE_LINES && hunks > 0) section.newSide = newSide;
   if (section.oldPath === undefined && section.newPath === undefined) problems.push('it names no file');
   if (!binary && hunks === 0 && !changesMetadata(section)) problems.push('it changes nothing');
   for (const problem of problems)
@@ -394,7 +393,7 @@ function takeIndexMode(rest: string, state: HeaderState): string | undefined {
   return undefined;
 }
 
-/** One hunk from its `@@` line (git's parse_fragment): its end and its new side's lines. */
+/** One hunk from its `@@` line (git's parse_fragment): its end and its new side's first lines. */
 function readHunk(text: string, at: number): { end: number; newSide: string[] } | string {
   const header = lineAt(text, at);
   const range = /^@@ -\d+(?:,(\d+))? \+\d+(?:,(\d+))? @@/.exec(header.body);
@@ -410,12 +409,12 @@ function readHunk(text: string, at: number): { end: number; newSide: string[] } 
     if (kind === '' || kind === ' ') {
       oldLines--;
       newLines--;
-      newSide.push(line.body.slice(1));
+      if (newSide.length <= MAX_NEW_SIDE_LINES) newSide.push(line.body.slice(1));
     } else if (kind === '-') {
       oldLines--;
     } else if (kind === '+') {
       newLines--;
-      newSide.push(line.body.slice(1));
+      if (newSide.length <= MAX_NEW_SIDE_LINES) newSide.push(line.body.slice(1));
     } else if (!(kind === '\\' && line.body.startsWith('\\ ') && line.end - line.start >= 12)) {
       return 'a hunk holds a line git cannot read';
     }

@@ -325,6 +325,20 @@ describe('changes: a hostile patch stays inside the repository', function () {
       assert.deepEqual(result.applied, ['docs/example.patch']);
       assert.equal(readFileSync(join(repo, 'docs/example.patch'), 'utf8'), inner.join('\n') + '\n');
     });
+    it('reads a hunk of 300,000 lines (no limit of the call stack), and applies it', async () => {
+      const lines = Array.from({ length: 300_000 }, (_, i) => `line ${i}`);
+      const header = patchOf(
+        'diff --git a/big.txt b/big.txt',
+        'new file mode 100644',
+        '--- /dev/null',
+        '+++ b/big.txt',
+        `@@ -0,0 +1,${lines.length} @@`,
+      );
+      const patch = Buffer.concat([header, Buffer.from(lines.map((line) => `+${line}\n`).join(''))]);
+      const result = await applyPatch(repo, patch);
+      assert.deepEqual(result.applied, ['big.txt']);
+      assert.equal(readFileSync(join(repo, 'big.txt'), 'utf8'), lines.join('\n') + '\n');
+    });
     it('gives git only the sections it checked: text between them never reaches git', async () => {
       const seen: Buffer[] = [];
       const recording: GitRunner = (cwd, args, options) => {
