@@ -31,7 +31,6 @@ interface Measured {
 
 export class EventLog {
   private readonly items: AgentEvent[] = [];
-  /** Added at the start so far: `items[i]` was the `i - head`-th event when first seen. */
   private readonly ids = new Set<string>();
   private readonly cut = new Set<string>();
   /** The sandbox keys the events were read with (see `sessionKeys`). */
@@ -97,14 +96,19 @@ export class EventLog {
   /** Adds the events not held yet, in the order given; returns those added. */
   append(events: readonly AgentEvent[]): AgentEvent[] {
     const added = this.fresh(events);
-    this.items.push(...added);
+    // one by one: spread, a catch-up of some hundred thousand events overflows the call stack
+    for (const event of added) this.items.push(event);
     return added;
   }
 
   /** Adds older events (given oldest first) before every held one. */
   prepend(events: readonly AgentEvent[]): AgentEvent[] {
     const added = this.fresh(events);
-    this.items.unshift(...added);
+    // in place (`events` hands out this array), without spreading a catch-up onto the call stack
+    const held = this.items.length;
+    this.items.length = held + added.length;
+    this.items.copyWithin(added.length, 0, held);
+    added.forEach((event, index) => (this.items[index] = event));
     return added;
   }
 
