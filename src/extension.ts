@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import { registerConnectionCommands } from './commands/connectionCommands';
+import { registerServerCommands } from './commands/servers/serverCommands';
 import { registerConversationCommands } from './commands/conversationCommands';
 import { registerSandboxCommands } from './commands/sandboxCommands';
 import { registerMessageCommands } from './commands/messageCommands';
@@ -158,6 +159,11 @@ export async function activate(context: vscode.ExtensionContext): Promise<OpenHa
     registerChangeDecorations(),
     // a message or a Continue from anywhere in VS Code makes the conversation watched, and working
     steering.onWillSteer((id) => watch.watch(id, { working: true })),
+    // another server: nothing followed on the old one may notify under the new one's name
+    connection.onDidSwitchServer(() => {
+      watch.releaseAll();
+      changes.clear();
+    }),
     connection.onDidChange(() => watch.reconcile()),
     vscode.workspace.onDidChangeConfiguration((event) => {
       // after the connection has read the new settings
@@ -171,6 +177,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<OpenHa
       specs,
       extensionId: context.extension.id,
     }),
+    ...registerServerCommands({ connection, keys: apiKeys, log, mcpSecrets: secrets.mcpForm }),
     ...registerSandboxCommands({ store, connection, actions, specs, log }),
     ...registerConversationCommands({
       store,

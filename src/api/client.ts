@@ -101,6 +101,12 @@ export interface StartTaskSearchQuery extends StartTaskFilters, PageQuery {
 }
 
 const V1 = '/api/v1';
+
+/** Only the document's `info`: the paths are large and not ours to check. */
+const ServerInfoSchema = z.looseObject({
+  info: z.optional(z.looseObject({ title: z.optional(z.string()), version: z.optional(z.string()) })),
+});
+export type ServerInfo = z.infer<typeof ServerInfoSchema>;
 const MAX_LIMIT = 100;
 /** Conversations, start tasks and sandboxes take fewer than 100 ids per call; specs take 100. */
 const MAX_IDS = 99;
@@ -124,6 +130,14 @@ export class OpenHandsClient {
 
   get serverUrl(): string {
     return this.transport.serverUrl;
+  }
+
+  /**
+   * What the server says about itself in its OpenAPI document (FastAPI's `/openapi.json`, public):
+   * its title (`OpenHands`) and version. Servers that hide the document answer 404.
+   */
+  getServerInfo(options: CallOptions = {}): Promise<ServerInfo> {
+    return this.get('/openapi.json', ServerInfoSchema, options);
   }
 
   // ---- App conversations ----

@@ -395,6 +395,12 @@ function parseRetryAfter(header: unknown): number | undefined {
   return Number.isNaN(date) ? undefined : Math.max(0, date - Date.now());
 }
 
+/** Whether the call failed because the server's TLS certificate is not trusted (a CA to add, or to accept). */
+export function isUntrustedCertificate(error: unknown): boolean {
+  const code = errorCode(error instanceof Error ? error.cause : undefined);
+  return code !== undefined && UNTRUSTED_CERTIFICATE_CODES.has(code);
+}
+
 function errorCode(error: unknown): string | undefined {
   if (error === null || typeof error !== 'object') return undefined;
   const code = (error as { code?: unknown }).code;

@@ -18,6 +18,7 @@ export { collectAll, iteratePages, type PageFetcher } from './paging';
 export type { SandboxConversations, SandboxConversationsOptions } from './sandboxConversations';
 export { REDACTED, redactJson, redactUrl, scrubSecrets } from './redact';
 export { checkServerUrl, type ServerUrlCheck } from './serverUrl';
+export { probeServer, type ServerProbe, type ServerProbeOutcome } from './serverProbe';
 export { StartTaskFailedError, type WaitForStartTaskOptions } from './startTaskPoller';
 export type { AuthHeader, RequestLogEntry, TlsOptions } from './transport';
 export { normalizeUuid, sameUuid } from './uuid';

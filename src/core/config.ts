@@ -2,6 +2,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { checkServerUrl, type AuthHeader } from '../api';
+import { AUTH_HEADERS, defaultServerName, parseServers, sameServerUrl, SERVERS_SETTING } from './servers';
 
 export const SECTION = 'openhands';
 
@@ -19,6 +20,12 @@ export interface ExtensionConfig {
   serverUrlProblem: string | undefined;
   /** The raw setting, for messages. */
   rawServerUrl: string;
+  /** What the user calls the server (its remembered name, or its host); '' when none is set. */
+  serverName: string;
+  /** Whether the server is among the remembered ones (`openhands.servers`). */
+  remembered: boolean;
+  /** How many servers are remembered. */
+  rememberedCount: number;
   authHeader: AuthHeader;
   requestTimeoutMs: number;
   activeRefreshMs: number;
@@ -31,20 +38,27 @@ export interface ExtensionConfig {
   tlsInsecure: boolean;
   notifications: NotificationScope;
   confirmationPolicy: StartConfirmationPolicy;
+  /** Whether the status bar item shows. */
+  showStatusBar: boolean;
 }
-
-const AUTH_HEADERS: readonly AuthHeader[] = ['X-Session-API-Key', 'Authorization', 'X-Access-Token'];
 
 export function readConfig(): ExtensionConfig {
   const config = vscode.workspace.getConfiguration(SECTION);
-  const rawServerUrl = config.get<string>('serverUrl', 'http://localhost:3000');
+  const rawServerUrl = config.get<string>('serverUrl', '');
   const check = checkServerUrl(rawServerUrl);
-  const authHeader = config.get<string>('authHeader', 'X-Session-API-Key');
+  const serverUrl = check.ok ? check.url : undefined;
+  // a remembered server brings its own header and TLS choice; the plain settings are the default
+  const servers = parseServers(config.get<unknown>(SERVERS_SETTING, []));
+  const entry = serverUrl ? servers.find((server) => sameServerUrl(server.url, serverUrl)) : undefined;
+  const authHeader = entry?.authHeader ?? config.get<string>('authHeader', 'X-Session-API-Key');
   return {
-    serverUrl: check.ok ? check.url : undefined,
-    // empty is not a problem: it means "no server" (the views offer Configure Server)
+    serverUrl,
+    // empty is not a problem: it means "no server" (the views offer Connect to OpenHands…)
     serverUrlProblem: check.ok || !rawServerUrl.trim() ? undefined : check.message,
     rawServerUrl,
+    serverName: entry?.name ?? (serverUrl ? defaultServerName(serverUrl) : rawServerUrl.trim()),
+    remembered: entry !== undefined,
+    rememberedCount: servers.length,
     authHeader: AUTH_HEADERS.find((header) => header === authHeader) ?? 'X-Session-API-Key',
     requestTimeoutMs: seconds(config.get<number>('requestTimeoutSeconds', 30), 1, 600) * 1000,
     activeRefreshMs: seconds(config.get<number>('refresh.activeIntervalSeconds', 2), 0.5, 60) * 1000,
@@ -53,8 +67,8 @@ export function readConfig(): ExtensionConfig {
       (['off', 'requests', 'bodies'] as const).find((level) => level === config.get('httpLogLevel')) ??
       'requests',
     pageSize: Math.round(seconds(config.get<number>('pageSize', 50), 5, 100)),
-    tlsCaFile: expandHome(config.get<string>('tls.caFile', '').trim()),
-    tlsInsecure: config.get<boolean>('tls.insecure', false) === true,
+    tlsCaFile: expandHome((entry?.caFile ?? config.get<string>('tls.caFile', '')).trim()),
+    tlsInsecure: (entry?.insecure ?? config.get<boolean>('tls.insecure', false)) === true,
     notifications:
       (['off', 'watched', 'all'] as const).find((scope) => scope === config.get('notifications')) ??
       'watched',
@@ -62,6 +76,7 @@ export function readConfig(): ExtensionConfig {
       (['server', 'never', 'always', 'risky'] as const).find(
         (policy) => policy === config.get('confirmationPolicy'),
       ) ?? 'server',
+    showStatusBar: config.get<boolean>('statusBar.show', true) !== false,
   };
 }
 

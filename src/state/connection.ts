@@ -14,6 +14,12 @@ import { isPlainHttpToAnotherHost, type PlainHttpConsent } from '../core/plainHt
 export class Connection implements vscode.Disposable {
   private readonly changed = new vscode.EventEmitter<void>();
   readonly onDidChange = this.changed.event;
+  private readonly switched = new vscode.EventEmitter<ServerSwitch>();
+  /** Another server (URL) than before, fired before `onDidChange`: what belongs to the old one goes. */
+  readonly onDidSwitchServer = this.switched.event;
+  private readonly configured = new vscode.EventEmitter<void>();
+  /** Any setting was read again (a server's name, the status bar's switch), with or without a new client. */
+  readonly onDidChangeConfig = this.configured.event;
   private readonly disposables: vscode.Disposable[] = [];
   private current: {
     config: ExtensionConfig;
@@ -76,7 +82,7 @@ export class Connection implements vscode.Disposable {
     const client = this.current.client;
     if (client) return client;
     throw new Error(
-      this.problem ?? vscode.l10n.t('No OpenHands server is configured. Set openhands.serverUrl first.'),
+      this.problem ?? vscode.l10n.t('No OpenHands server is connected. Run Connect to OpenHands… first.'),
     );
   }
 
@@ -132,6 +138,7 @@ export class Connection implements vscode.Disposable {
         : undefined;
     // settings that need no client may have changed while we awaited
     const latest = readConfig();
+    const previous = this.current.config;
     this.current = {
       config: sameClientSettings(latest, config) ? latest : config,
       client,
@@ -142,7 +149,14 @@ export class Connection implements vscode.Disposable {
     };
     this.log.httpLevel = this.current.config.httpLogLevel;
     if (this.problem) this.log.warn(this.problem);
+    if (!sameUrl(previous.serverUrl, config.serverUrl)) {
+      this.switched.fire({
+        from: previous.serverUrl ? { url: previous.serverUrl, name: previous.serverName } : undefined,
+        to: config.serverUrl ? { url: config.serverUrl, name: config.serverName } : undefined,
+      });
+    }
     this.changed.fire();
+    this.configured.fire();
     if (unconfirmedPlainHttp && config.serverUrl) void this.askAboutPlainHttp(config.serverUrl);
   }
 
@@ -153,12 +167,25 @@ export class Connection implements vscode.Disposable {
   private applySettings(config: ExtensionConfig): void {
     this.current = { ...this.current, config };
     this.log.httpLevel = config.httpLogLevel;
+    this.configured.fire();
   }
 
   dispose(): void {
     this.changed.dispose();
+    this.switched.dispose();
+    this.configured.dispose();
     for (const disposable of this.disposables) disposable.dispose();
   }
+}
+
+export interface ServerSwitch {
+  /** The server the views showed; undefined when none was set. */
+  from: { url: string; name: string } | undefined;
+  to: { url: string; name: string } | undefined;
+}
+
+function sameUrl(a: string | undefined, b: string | undefined): boolean {
+  return a === b || (a !== undefined && b !== undefined && a.toLowerCase() === b.toLowerCase());
 }
 
 /** Whether two configurations give the same client (server, credentials' header, TLS, timeout). */
@@ -174,7 +201,9 @@ function sameClientSettings(a: ExtensionConfig, b: ExtensionConfig): boolean {
 }
 
 /** The TLS settings for an https:// server: a CA file read now, so a bad path is reported at once. */
-async function tlsOptions(config: ExtensionConfig): Promise<{ options?: TlsOptions; problem?: string }> {
+export async function tlsOptions(
+  config: Pick<ExtensionConfig, 'serverUrl' | 'tlsCaFile' | 'tlsInsecure'>,
+): Promise<{ options?: TlsOptions; problem?: string }> {
   if (!config.serverUrl?.startsWith('https://')) return {};
   const options: TlsOptions = {};
   if (config.tlsInsecure) options.rejectUnauthorized = false;
@@ -183,7 +212,7 @@ async function tlsOptions(config: ExtensionConfig): Promise<{ options?: TlsOptio
       options.ca = await readFile(config.tlsCaFile, 'utf8');
     } catch (error) {
       const reason = messageOf(error);
-      return { problem: vscode.l10n.t('The CA file in openhands.tls.caFile cannot be read: {0}', reason) };
+      return { problem: vscode.l10n.t('The CA file {0} cannot be read: {1}', config.tlsCaFile, reason) };
     }
     if (!options.ca.includes('-----BEGIN CERTIFICATE-----')) {
       return {

@@ -94,6 +94,14 @@ export class ConversationChanges implements vscode.Disposable {
     );
   }
 
+  /** Forgets every list (another server: none of them is its). A read in flight is dropped when it lands. */
+  clear(): void {
+    for (const entry of this.entries.values()) if (entry.timer) clearTimeout(entry.timer);
+    const ids = [...this.entries.keys()];
+    this.entries.clear();
+    for (const id of ids) this.changed.fire(id);
+  }
+
   /** What is known now; `unread` until someone asks (`refresh`). */
   state(conversationId: string): ChangesState {
     return this.entries.get(normalizeUuid(conversationId))?.state ?? { kind: 'unread' };
@@ -119,6 +127,8 @@ export class ConversationChanges implements vscode.Disposable {
     this.set(id, { kind: 'loading', previous });
     entry.reading = this.read(id, previous).then((state) => {
       entry.reading = undefined;
+      // cleared meanwhile (another server): what came back is not this server's
+      if (this.entries.get(id) !== entry) return state;
       this.set(id, state);
       if (entry.again) {
         entry.again = false;

@@ -145,6 +145,13 @@ export class ConversationWatch implements vscode.Disposable {
     return [...ids];
   }
 
+  /** Lets go of every feed and what they said (another server: its conversations are not these). */
+  releaseAll(): void {
+    for (const id of [...this.followed.keys()]) this.release(id);
+    this.settled.clear();
+    this.changedIfWaiting();
+  }
+
   /** The scope setting changed, or the store did: take and let go of feeds to match. */
   reconcile(): void {
     const scope = this.deps.scope();

@@ -8,7 +8,7 @@ import type { OpenHandsStore } from '../state/store';
  * the menus, the "stale" and "filtered" messages, and the view descriptions.
  */
 export class ViewPresenter implements vscode.Disposable {
-  private readonly subscription: vscode.Disposable;
+  private readonly subscriptions: vscode.Disposable[];
 
   constructor(
     private readonly store: OpenHandsStore,
@@ -16,7 +16,11 @@ export class ViewPresenter implements vscode.Disposable {
     private readonly sandboxesView: vscode.TreeView<OpenHandsNode>,
     private readonly conversationsView: vscode.TreeView<OpenHandsNode>,
   ) {
-    this.subscription = store.onDidChange(() => this.update());
+    this.subscriptions = [
+      store.onDidChange(() => this.update()),
+      // a server renamed: the descriptions say which server the views show
+      connection.onDidChangeConfig(() => this.update()),
+    ];
     this.update();
   }
 
@@ -37,8 +41,13 @@ export class ViewPresenter implements vscode.Disposable {
     this.conversationsView.message = store.conversations.length
       ? [staleMessage, filterMessage].filter(Boolean).join(' — ') || undefined
       : undefined;
-    this.conversationsView.description = store.titleFilter ? vscode.l10n.t('filtered') : undefined;
-    this.sandboxesView.description = store.stale ? vscode.l10n.t('offline') : undefined;
+    // which server the views show, always in sight
+    const server = this.connection.config.serverUrl ? this.connection.config.serverName : undefined;
+    this.conversationsView.description = describe(
+      server,
+      store.titleFilter ? vscode.l10n.t('filtered') : undefined,
+    );
+    this.sandboxesView.description = describe(server, store.stale ? vscode.l10n.t('offline') : undefined);
   }
 
   private staleMessage(): string {
@@ -48,8 +57,12 @@ export class ViewPresenter implements vscode.Disposable {
   }
 
   dispose(): void {
-    this.subscription.dispose();
+    for (const subscription of this.subscriptions) subscription.dispose();
   }
+}
+
+function describe(...parts: (string | undefined)[]): string | undefined {
+  return parts.filter(Boolean).join(' · ') || undefined;
 }
 
 function setContext(key: string, value: unknown): Thenable<unknown> {

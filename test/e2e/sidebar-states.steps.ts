@@ -94,31 +94,26 @@ export function sidebarStateSteps(runner: StepRunner, ctx: E2EContext): void {
   );
 
   runner.step(
-    'unreachable server: the welcome view says so and offers Retry and Open Settings',
+    'unreachable server: the welcome view says so and offers Retry and Switch Server…',
     async () => {
       await runCommand(ctx.page, 'OpenHands: Configure Server…');
       await answerInputBox(ctx.page, 'http://127.0.0.1:9');
       const pane = await viewPane(ctx.page, SANDBOXES_VIEW);
-      await waitForWelcome(
-        pane,
-        'the unreachable welcome view',
-        /Cannot reach the OpenHands server/,
-        /Retry/,
-      );
+      await waitForWelcome(pane, 'the unreachable welcome view', /Cannot reach the server/, /Retry/);
     },
     { needs: [OPEN_VIEW] },
   );
 
   runner.step(
-    'no server configured: the welcome view offers Configure Server',
+    'no server configured: the welcome view offers Connect to OpenHands…',
     async () => {
       await setStringSettingInEditor(ctx.page, 'openhands.serverUrl', 'Server Url', '');
       const pane = await viewPane(ctx.page, SANDBOXES_VIEW);
       await waitForWelcome(
         pane,
         'the unconfigured welcome view',
-        /No OpenHands server is configured/,
-        /Configure Server/,
+        /Connect VS Code to OpenHands/,
+        /Connect to OpenHands…/,
       );
       await ctx.screenshot('sandboxes-unconfigured');
       await runCommand(ctx.page, 'OpenHands: Configure Server…');

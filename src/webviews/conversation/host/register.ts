@@ -104,6 +104,30 @@ export function registerConversationPanels(
       },
     }),
     { dispose: () => ConversationPanel.all.forEach((panel) => panel.dispose()) },
+    // a panel follows its conversation through the server of the moment: on another server it
+    // would show nothing of its own, so it closes and says why
+    connection.onDidSwitchServer(({ from, to }) => {
+      const open = ConversationPanel.all;
+      if (!from || open.length === 0) return;
+      for (const panel of open) panel.dispose();
+      const back = vscode.l10n.t('Switch Back to {0}', from.name);
+      const message =
+        open.length === 1
+          ? vscode.l10n.t(
+              'The conversation of {0} was closed: the views now show {1}.',
+              from.name,
+              to?.name ?? vscode.l10n.t('no server'),
+            )
+          : vscode.l10n.t(
+              '{0} conversations of {1} were closed: the views now show {2}.',
+              open.length,
+              from.name,
+              to?.name ?? vscode.l10n.t('no server'),
+            );
+      void vscode.window.showInformationMessage(message, back).then((answer) => {
+        if (answer === back) void vscode.commands.executeCommand('openhands.switchServer', from.url);
+      });
+    }),
   );
 
   const panels: ConversationPanels = {

@@ -1,0 +1,410 @@
+// Connect to OpenHands…: choose Cloud, this machine or another server; the connection is tested
+// before anything is saved, and every failure says what to do.
+import * as vscode from 'vscode';
+import { checkServerUrl, type AuthHeader } from '../../api';
+import type { Log } from '../../core/log';
+import { isPlainHttpToAnotherHost } from '../../core/plainHttp';
+import type { ApiKeys } from '../../core/secretsManager';
+import {
+  defaultServerName,
+  OPENHANDS_CLOUD_URL,
+  readServers,
+  rememberServer,
+  sameServerUrl,
+  type RememberedServer,
+} from '../../core/servers';
+import type { Connection } from '../../state/connection';
+import { testKey, testServer, type ServerCandidate, type ServerTestResult } from '../../state/serverTest';
+import { findLocalServer, LOCAL_PORTS, START_COMMAND, START_GUIDE, startLocalServer } from './localServer';
+import { foundText, problemText } from './serverWords';
+
+export const CLOUD_KEYS_PAGE = `${OPENHANDS_CLOUD_URL}/settings/api-keys`;
+
+export interface ConnectDeps {
+  connection: Connection;
+  keys: ApiKeys;
+  log: Log;
+}
+
+/** `openhands.connect` with an argument: no prompts, for links, scripts and tests. */
+export interface ConnectRequest {
+  url: string;
+  name?: string;
+  apiKey?: string;
+  authHeader?: AuthHeader;
+  caFile?: string;
+  insecure?: boolean;
+}
+
+export interface ConnectResult {
+  outcome: ServerTestResult['outcome'] | 'invalid-url';
+  saved: boolean;
+  message: string;
+}
+
+/** Tests the server as given and saves it when the test passes; says what it found either way. */
+export async function connectWith(deps: ConnectDeps, request: ConnectRequest): Promise<ConnectResult> {
+  const check = checkServerUrl(request.url);
+  if (!check.ok) return { outcome: 'invalid-url', saved: false, message: check.message };
+  const candidate: ServerCandidate = {
+    url: check.url,
+    authHeader:
+      request.authHeader ??
+      (sameServerUrl(check.url, OPENHANDS_CLOUD_URL) ? 'Authorization' : 'X-Session-API-Key'),
+    apiKey: request.apiKey?.trim() || undefined,
+    caFile: request.caFile,
+    insecure: request.insecure,
+  };
+  if (
+    candidate.apiKey &&
+    isPlainHttpToAnotherHost(check.url) &&
+    !deps.connection.plainHttp.allows(check.url)
+  ) {
+    const message = vscode.l10n.t(
+      'The API key was not sent: it would travel unencrypted to {0}. Use https://, or connect from the command palette to confirm.',
+      check.url,
+    );
+    return { outcome: 'needs-key', saved: false, message };
+  }
+  // without a header named, the key is tried in each until the server takes it
+  const { result, authHeader } =
+    candidate.apiKey && !request.authHeader
+      ? await testKey({ ...candidate, apiKey: candidate.apiKey }, testDeps(deps))
+      : { result: await runTest(deps, candidate), authHeader: candidate.authHeader };
+  const problem = problemText(check.url, result);
+  if (problem) return { outcome: result.outcome, saved: false, message: problem };
+  const name = request.name?.trim() || defaultServerName(check.url);
+  await save(deps, serverOf({ ...candidate, authHeader }, name), candidate.apiKey);
+  return { outcome: 'ok', saved: true, message: foundText(name, result) };
+}
+
+/** The whole flow, asked step by step. Resolves true once a server is saved and shown. */
+export async function connectInteractively(deps: ConnectDeps): Promise<boolean> {
+  const choice = await pickWhere();
+  if (!choice) return false;
+  if (choice === 'cloud') return connectCloud(deps);
+  if (choice === 'local') return connectLocal(deps);
+  if (choice === 'other') return connectOther(deps);
+  await switchTo(deps, choice);
+  return true;
+}
+
+type Where = 'cloud' | 'local' | 'other' | RememberedServer;
+
+async function pickWhere(): Promise<Where | undefined> {
+  type Item = vscode.QuickPickItem & { where?: Where };
+  const items: Item[] = [
+    {
+      label: `$(cloud) ${vscode.l10n.t('OpenHands Cloud')}`,
+      description: 'app.all-hands.dev',
+      detail: vscode.l10n.t('Sign in on the web, create an API key, paste it here.'),
+      where: 'cloud',
+    },
+    {
+      label: `$(vm) ${vscode.l10n.t('OpenHands on this machine')}`,
+      description: LOCAL_PORTS.map((port) => `:${port}`).join(' '),
+      detail: vscode.l10n.t('Finds a running OpenHands, or helps you start one.'),
+      where: 'local',
+    },
+    {
+      label: `$(globe) ${vscode.l10n.t('Another server…')}`,
+      detail: vscode.l10n.t("Your team's OpenHands, or one on another machine: enter its address."),
+      where: 'other',
+    },
+  ];
+  const remembered = readServers();
+  if (remembered.length) {
+    items.push({ label: vscode.l10n.t('Remembered servers'), kind: vscode.QuickPickItemKind.Separator });
+    for (const server of remembered)
+      items.push({ label: `$(server) ${server.name}`, description: server.url, where: server });
+  }
+  const picked = await vscode.window.showQuickPick(items, {
+    title: vscode.l10n.t('Connect to OpenHands'),
+    placeHolder: vscode.l10n.t('Where does your OpenHands run?'),
+    ignoreFocusOut: true,
+  });
+  return picked?.where;
+}
+
+async function connectCloud(deps: ConnectDeps): Promise<boolean> {
+  const candidate: ServerCandidate = { url: OPENHANDS_CLOUD_URL, authHeader: 'Authorization' };
+  const apiKey = await askKey(
+    vscode.l10n.t('OpenHands Cloud API key'),
+    vscode.l10n.t(
+      'Create one at app.all-hands.dev → Settings → API Keys (the button on the right opens it). Kept in Secret Storage.',
+    ),
+    CLOUD_KEYS_PAGE,
+  );
+  if (!apiKey) return false;
+  return finish(deps, { ...candidate, apiKey }, vscode.l10n.t('OpenHands Cloud'));
+}
+
+async function connectLocal(deps: ConnectDeps): Promise<boolean> {
+  let found = await withTestProgress(vscode.l10n.t('Looking for OpenHands on this machine…'), () =>
+    findLocalServer(deps.log),
+  );
+  if (!found) {
+    const run = vscode.l10n.t('Run in Terminal');
+    const guide = vscode.l10n.t('Open the Guide');
+    const answer = await vscode.window.showWarningMessage(
+      vscode.l10n.t('No OpenHands answers on this machine (looked at ports {0}).', LOCAL_PORTS.join(', ')),
+      {
+        modal: true,
+        detail: vscode.l10n.t(
+          'Start one with “{0}” (it needs uv and Docker; the first start downloads OpenHands), then connect again. Run in Terminal starts it in a terminal you can watch, and connects when it answers.',
+          START_COMMAND,
+        ),
+      },
+      run,
+      guide,
+    );
+    if (answer === guide) void vscode.env.openExternal(vscode.Uri.parse(START_GUIDE));
+    if (answer !== run) return false;
+    found = await startLocalServer(deps.log);
+    if (!found) {
+      void vscode.window.showWarningMessage(
+        vscode.l10n.t(
+          'OpenHands did not answer on http://localhost:3000. The terminal says why; connect again once it runs.',
+        ),
+      );
+      return false;
+    }
+  }
+  const port = new URL(found.url).port;
+  const name = vscode.l10n.t('This machine (:{0})', port);
+  if (found.result.outcome === 'ok') {
+    await save(deps, serverOf({ url: found.url, authHeader: 'X-Session-API-Key' }, name), undefined);
+    void vscode.window.showInformationMessage(foundText(name, found.result));
+    return true;
+  }
+  return handleProblem(deps, { url: found.url, authHeader: 'X-Session-API-Key' }, found.result, name);
+}
+
+async function connectOther(deps: ConnectDeps): Promise<boolean> {
+  const url = await vscode.window.showInputBox({
+    title: vscode.l10n.t('Connect to OpenHands: server address'),
+    prompt: vscode.l10n.t(
+      'The address you open OpenHands at in a browser, e.g. https://openhands.example.com',
+    ),
+    placeHolder: 'https://',
+    ignoreFocusOut: true,
+    validateInput: (text) => {
+      const check = checkServerUrl(text);
+      return check.ok ? undefined : check.message;
+    },
+  });
+  if (!url) return false;
+  const check = checkServerUrl(url);
+  if (!check.ok) return false;
+  const candidate: ServerCandidate = { url: check.url, authHeader: 'X-Session-API-Key' };
+  const result = await withTestProgress(vscode.l10n.t('Testing {0}…', check.url), () =>
+    runTest(deps, candidate),
+  );
+  if (result.outcome === 'ok') return finish(deps, candidate, undefined, result);
+  return handleProblem(deps, candidate, result, undefined);
+}
+
+/** Asks what the test's problem needs (a key, a CA), tests again; or says what is wrong. */
+async function handleProblem(
+  deps: ConnectDeps,
+  candidate: ServerCandidate,
+  result: ServerTestResult,
+  name: string | undefined,
+): Promise<boolean> {
+  if (result.outcome === 'needs-key' || result.outcome === 'key-rejected') {
+    if (result.outcome === 'key-rejected')
+      void vscode.window.showWarningMessage(problemText(candidate.url, result) ?? '');
+    const apiKey = await askKey(
+      vscode.l10n.t('API key for {0}', candidate.url),
+      vscode.l10n.t(
+        'This server needs an API key: from its administrator, or its web page under Settings → API Keys. Kept in Secret Storage.',
+      ),
+      undefined,
+    );
+    if (!apiKey) return false;
+    return finish(deps, { ...candidate, apiKey }, name);
+  }
+  if (result.outcome === 'untrusted-certificate') {
+    const trust = await askTrust(candidate.url);
+    if (!trust) return false;
+    const next = { ...candidate, ...trust };
+    const again = await withTestProgress(vscode.l10n.t('Testing {0}…', candidate.url), () =>
+      runTest(deps, next),
+    );
+    if (again.outcome === 'ok') return finish(deps, next, name, again);
+    return handleProblem(deps, next, again, name);
+  }
+  return showProblem(deps, candidate.url, result);
+}
+
+/** Tests with the key (trying each header), names the server, saves it. */
+async function finish(
+  deps: ConnectDeps,
+  candidate: ServerCandidate,
+  name: string | undefined,
+  tested?: ServerTestResult,
+): Promise<boolean> {
+  let result = tested;
+  let authHeader = candidate.authHeader;
+  if (!result) {
+    if (candidate.apiKey && !(await mayGetKey(deps, candidate.url))) return false;
+    const test = await withTestProgress(vscode.l10n.t('Testing {0}…', candidate.url), async () =>
+      candidate.apiKey
+        ? testKey({ ...candidate, apiKey: candidate.apiKey }, testDeps(deps))
+        : { result: await runTest(deps, candidate), authHeader },
+    );
+    result = test.result;
+    authHeader = test.authHeader;
+  }
+  if (result.outcome === 'key-rejected' && candidate.apiKey) {
+    const again = vscode.l10n.t('Enter the Key Again');
+    const answer = await vscode.window.showErrorMessage(problemText(candidate.url, result) ?? '', again);
+    return answer === again
+      ? handleProblem(deps, { ...candidate, apiKey: undefined }, { ...result, outcome: 'needs-key' }, name)
+      : false;
+  }
+  if (result.outcome !== 'ok') return handleProblem(deps, { ...candidate, authHeader }, result, name);
+  const chosenName =
+    name ??
+    (await vscode.window.showInputBox({
+      title: vscode.l10n.t('Connect to OpenHands: a name for this server'),
+      prompt: vscode.l10n.t('Shown in the status bar and the views; you can keep the suggestion.'),
+      value: defaultServerName(candidate.url),
+      ignoreFocusOut: true,
+    }));
+  if (chosenName === undefined) return false;
+  const server = serverOf(
+    { ...candidate, authHeader },
+    chosenName.trim() || defaultServerName(candidate.url),
+  );
+  await save(deps, server, candidate.apiKey);
+  void vscode.window.showInformationMessage(foundText(server.name, result));
+  return true;
+}
+
+async function showProblem(deps: ConnectDeps, url: string, result: ServerTestResult): Promise<boolean> {
+  const retry = vscode.l10n.t('Try Again');
+  const log = vscode.l10n.t('Show Log');
+  const answer = await vscode.window.showErrorMessage(problemText(url, result) ?? '', retry, log);
+  if (answer === log) deps.log.show();
+  if (answer === retry) return connectInteractively(deps);
+  return false;
+}
+
+async function askKey(
+  title: string,
+  prompt: string,
+  keysPage: string | undefined,
+): Promise<string | undefined> {
+  const input = vscode.window.createInputBox();
+  input.title = title;
+  input.prompt = prompt;
+  input.password = true;
+  input.ignoreFocusOut = true;
+  const open: vscode.QuickInputButton = {
+    iconPath: new vscode.ThemeIcon('link-external'),
+    tooltip: vscode.l10n.t('Open the API keys page'),
+  };
+  if (keysPage) input.buttons = [open];
+  return new Promise((resolve) => {
+    input.onDidTriggerButton(() => keysPage && void vscode.env.openExternal(vscode.Uri.parse(keysPage)));
+    input.onDidChangeValue(() => (input.validationMessage = undefined));
+    input.onDidAccept(() => {
+      const value = input.value.trim();
+      if (!value) {
+        input.validationMessage = vscode.l10n.t('The API key cannot be empty.');
+        return;
+      }
+      resolve(value);
+      input.hide();
+    });
+    input.onDidHide(() => {
+      resolve(undefined);
+      input.dispose();
+    });
+    input.show();
+  });
+}
+
+async function askTrust(url: string): Promise<Pick<ServerCandidate, 'caFile' | 'insecure'> | undefined> {
+  type Item = vscode.QuickPickItem & { choice: 'ca' | 'insecure' };
+  const picked = await vscode.window.showQuickPick<Item>(
+    [
+      {
+        label: `$(file) ${vscode.l10n.t("Choose your company's CA file…")}`,
+        detail: vscode.l10n.t('A PEM file (-----BEGIN CERTIFICATE-----) from your IT department.'),
+        choice: 'ca',
+      },
+      {
+        label: `$(warning) ${vscode.l10n.t('Trust any certificate from this server')}`,
+        detail: vscode.l10n.t(
+          'Only for a server you run yourself: the connection is encrypted but not verified.',
+        ),
+        choice: 'insecure',
+      },
+    ],
+    { title: vscode.l10n.t('The certificate of {0} is not trusted', url), ignoreFocusOut: true },
+  );
+  if (!picked) return undefined;
+  if (picked.choice === 'insecure') return { insecure: true };
+  const files = await vscode.window.showOpenDialog({
+    title: vscode.l10n.t('CA certificate for {0}', url),
+    canSelectMany: false,
+    filters: { [vscode.l10n.t('Certificates')]: ['pem', 'crt', 'cer'], [vscode.l10n.t('All files')]: ['*'] },
+  });
+  const file = files?.[0];
+  return file ? { caFile: file.fsPath } : undefined;
+}
+
+/** A key goes unencrypted to another machine only when the user agreed. */
+async function mayGetKey(deps: ConnectDeps, url: string): Promise<boolean> {
+  if (!isPlainHttpToAnotherHost(url) || deps.connection.plainHttp.allows(url)) return true;
+  return deps.connection.plainHttp.ask(url, { modal: true });
+}
+
+function runTest(deps: ConnectDeps, candidate: ServerCandidate): Promise<ServerTestResult> {
+  return testServer(candidate, testDeps(deps));
+}
+
+function testDeps(deps: ConnectDeps): { log: Log; timeoutMs: number } {
+  return { log: deps.log, timeoutMs: Math.min(deps.connection.config.requestTimeoutMs, 15_000) };
+}
+
+function withTestProgress<T>(title: string, task: () => Promise<T>): Thenable<T> {
+  return vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title }, task);
+}
+
+function serverOf(candidate: ServerCandidate, name: string): RememberedServer {
+  return {
+    name,
+    url: candidate.url,
+    authHeader: candidate.authHeader,
+    ...(candidate.caFile ? { caFile: candidate.caFile } : {}),
+    ...(candidate.insecure ? { insecure: true } : {}),
+  };
+}
+
+/** Remembers the server, keeps its key, and shows it in the views. */
+async function save(deps: ConnectDeps, server: RememberedServer, apiKey: string | undefined): Promise<void> {
+  if (apiKey) await deps.keys.set(server.url, apiKey);
+  await rememberServer(server);
+  await showServer(deps, server.url);
+  deps.log.info(`Connected to ${server.url} (${server.authHeader}${apiKey ? ', key stored' : ''}).`);
+}
+
+/** Makes the server the one the views show (the setting `openhands.serverUrl`). */
+export async function showServer(deps: Pick<ConnectDeps, 'connection'>, url: string): Promise<void> {
+  await vscode.workspace
+    .getConfiguration('openhands')
+    .update('serverUrl', url, vscode.ConfigurationTarget.Global);
+  await deps.connection.rebuild();
+}
+
+/** Switches to a remembered server; the current one is remembered first if it was not. */
+export async function switchTo(deps: ConnectDeps, server: RememberedServer): Promise<void> {
+  const config = deps.connection.config;
+  if (config.serverUrl && !config.remembered && !sameServerUrl(config.serverUrl, server.url)) {
+    await rememberServer({ name: config.serverName, url: config.serverUrl, authHeader: config.authHeader });
+  }
+  await showServer(deps, server.url);
+}

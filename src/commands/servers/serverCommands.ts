@@ -1,0 +1,168 @@
+// Connect to OpenHands…, Switch Server…, Forget Server…: the servers the user keeps, and which one
+// the views show.
+import * as vscode from 'vscode';
+import type { ServerSecrets } from '../../core/secretsManager';
+import { forgetServerEntry, readServers, sameServerUrl, type RememberedServer } from '../../core/servers';
+import {
+  connectInteractively,
+  connectWith,
+  showServer,
+  switchTo,
+  type ConnectDeps,
+  type ConnectRequest,
+  type ConnectResult,
+} from './connectFlow';
+
+export interface ServerCommandDeps extends ConnectDeps {
+  /** The MCP form's secrets per server: forgotten with the server. */
+  mcpSecrets: ServerSecrets;
+}
+
+export function registerServerCommands(deps: ServerCommandDeps): vscode.Disposable[] {
+  return [
+    vscode.commands.registerCommand(
+      'openhands.connect',
+      async (request?: ConnectRequest): Promise<ConnectResult | boolean> => {
+        if (request && typeof request === 'object' && typeof request.url === 'string') {
+          const result = await connectWith(deps, request);
+          if (result.saved) void vscode.window.showInformationMessage(result.message);
+          else void vscode.window.showErrorMessage(result.message);
+          return result;
+        }
+        return connectInteractively(deps);
+      },
+    ),
+    vscode.commands.registerCommand('openhands.switchServer', async (url?: string) => {
+      if (typeof url === 'string') {
+        const server = knownServers(deps).find((known) => sameServerUrl(known.url, url));
+        if (!server) return false;
+        await switchTo(deps, server);
+        return true;
+      }
+      return pickServer(deps);
+    }),
+    vscode.commands.registerCommand(
+      'openhands.forgetServer',
+      async (target?: string | { url: string; confirmed?: boolean }) => {
+        const url = typeof target === 'string' ? target : target?.url;
+        const server = url
+          ? knownServers(deps).find((known) => sameServerUrl(known.url, url))
+          : await pickServerToForget(deps);
+        if (!server) return false;
+        const confirmed = typeof target === 'object' && target.confirmed === true;
+        if (!confirmed && !(await confirmForget(server))) return false;
+        await forget(deps, server);
+        return true;
+      },
+    ),
+  ];
+}
+
+/** The remembered servers, and the one shown if it is not among them. */
+function knownServers(deps: ServerCommandDeps): RememberedServer[] {
+  const servers = readServers();
+  const config = deps.connection.config;
+  if (config.serverUrl && !config.remembered) {
+    servers.unshift({ name: config.serverName, url: config.serverUrl, authHeader: config.authHeader });
+  }
+  return servers;
+}
+
+type ServerItem = vscode.QuickPickItem & { server?: RememberedServer; action?: 'connect' | 'forget' };
+
+async function pickServer(deps: ServerCommandDeps): Promise<boolean> {
+  const current = deps.connection.config.serverUrl;
+  const forgetButton: vscode.QuickInputButton = {
+    iconPath: new vscode.ThemeIcon('trash'),
+    tooltip: vscode.l10n.t('Forget this server'),
+  };
+  const items: ServerItem[] = knownServers(deps).map((server) => {
+    const shown = current !== undefined && sameServerUrl(server.url, current);
+    return {
+      label: `${shown ? '$(check)' : '$(server)'} ${server.name}`,
+      description: server.url,
+      detail: shown ? vscode.l10n.t('Shown in the views now') : undefined,
+      server,
+      buttons: [forgetButton],
+    };
+  });
+  items.push(
+    { label: '', kind: vscode.QuickPickItemKind.Separator },
+    { label: `$(add) ${vscode.l10n.t('Connect to Another Server…')}`, action: 'connect' },
+  );
+  const pick = vscode.window.createQuickPick<ServerItem>();
+  pick.title = vscode.l10n.t('OpenHands: Switch Server');
+  pick.placeholder = vscode.l10n.t('Which server should the views show?');
+  pick.items = items;
+  const chosen = await new Promise<ServerItem | 'forget' | undefined>((resolve) => {
+    pick.onDidAccept(() => resolve(pick.selectedItems[0]));
+    pick.onDidTriggerItemButton(async (event) => {
+      const server = event.item.server;
+      if (!server) return;
+      pick.hide();
+      if (await confirmForget(server)) await forget(deps, server);
+      resolve('forget');
+    });
+    pick.onDidHide(() => resolve(undefined));
+    pick.show();
+  });
+  pick.dispose();
+  if (!chosen || chosen === 'forget') return false;
+  if (chosen.action === 'connect') return connectInteractively(deps);
+  if (!chosen.server) return false;
+  if (current && sameServerUrl(chosen.server.url, current)) return true;
+  await switchTo(deps, chosen.server);
+  return true;
+}
+
+async function pickServerToForget(deps: ServerCommandDeps): Promise<RememberedServer | undefined> {
+  const servers = knownServers(deps);
+  if (!servers.length) {
+    void vscode.window.showInformationMessage(vscode.l10n.t('No server is remembered.'));
+    return undefined;
+  }
+  const picked = await vscode.window.showQuickPick(
+    servers.map((server) => ({ label: server.name, description: server.url, server })),
+    {
+      title: vscode.l10n.t('OpenHands: Forget Server'),
+      placeHolder: vscode.l10n.t('Which server should VS Code forget?'),
+    },
+  );
+  return picked?.server;
+}
+
+async function confirmForget(server: RememberedServer): Promise<boolean> {
+  const forgetLabel = vscode.l10n.t('Forget');
+  const answer = await vscode.window.showWarningMessage(
+    vscode.l10n.t('Forget {0}?', server.name),
+    {
+      modal: true,
+      detail: vscode.l10n.t(
+        'Its address, its API key and the MCP form secrets kept for it are removed from this machine. Its sandboxes and conversations stay on the server.',
+      ),
+    },
+    forgetLabel,
+  );
+  return answer === forgetLabel;
+}
+
+/** Removes the server and every secret kept for it; a server shown goes to the next remembered one. */
+async function forget(deps: ServerCommandDeps, server: RememberedServer): Promise<void> {
+  await Promise.all([
+    deps.keys.clear(server.url),
+    deps.mcpSecrets.clear(server.url),
+    deps.connection.plainHttp.revoke(server.url),
+  ]);
+  await forgetServerEntry(server.url);
+  const current = deps.connection.config.serverUrl;
+  if (current && sameServerUrl(current, server.url)) {
+    const next = readServers()[0];
+    await showServer(deps, next?.url ?? '');
+  } else {
+    await deps.connection.rebuild();
+  }
+  deps.log.info(`Forgot ${server.url}: its key and MCP form secrets were removed.`);
+  void vscode.window.showInformationMessage(
+    vscode.l10n.t('{0} was forgotten: its key and secrets are gone from this machine.', server.name),
+  );
+}
