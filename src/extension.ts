@@ -10,7 +10,7 @@ import { SteeringError } from './state/conversationSteering';
 import { ChangeDocuments } from './views/changeDocuments';
 import { registerChangeDecorations } from './views/changeDecorations';
 import { MementoManager } from './core/mementoManager';
-import { SecretsManager, type ApiKeys } from './core/secretsManager';
+import { SecretsManager, type ApiKeys, type ServerSecrets } from './core/secretsManager';
 import { Connection } from './state/connection';
 import { Log } from './core/log';
 import { PlainHttpConsent } from './core/plainHttp';
@@ -50,6 +50,8 @@ export interface OpenHandsExtensionApi {
   specsProvider: SpecTreeProvider;
   specsView: vscode.TreeView<SpecNode>;
   apiKeys: ApiKeys;
+  /** The MCP form's secrets per server (tests check Forget Server removes them). */
+  mcpSecrets: ServerSecrets;
   log: Log;
   /** Where the output channel's log file lives (`OpenHands.log` in it). */
   logUri: vscode.Uri;
@@ -217,6 +219,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<OpenHa
     specsProvider,
     specsView,
     apiKeys,
+    mcpSecrets: secrets.mcpForm,
     log,
     logUri: context.logUri,
     mcpForm,

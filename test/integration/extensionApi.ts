@@ -20,6 +20,7 @@ export async function setSetting(key: string, value: unknown): Promise<void> {
 /** Points the extension at the seeded test server with fresh settings. */
 export async function useTestServerSettings(api: OpenHandsExtensionApi): Promise<void> {
   await setSetting('serverUrl', testServerUrl());
+  await setSetting('servers', undefined);
   await setSetting('pageSize', undefined);
   await setSetting('refresh.activeIntervalSeconds', 0.5);
   await setSetting('refresh.idleIntervalSeconds', undefined);

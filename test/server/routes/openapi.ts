@@ -32,7 +32,7 @@ function openapiDocument(): Reply {
       ),
     ]),
   );
-  return json({ openapi: '3.1.0', info: { title: 'OpenHands', version: '0.62.0' }, paths });
+  return json({ openapi: '3.1.0', info: { title: 'OpenHands', version: '1.11.0' }, paths });
 }
 
 export const openapiRoutes: Route[] = [
