@@ -1,6 +1,7 @@
 // The UI end-to-end flow, in order. Add step groups here; the driver (scripts/vscode/run-e2e.ts) runs them.
 import { changesSteps } from './changes.steps';
 import type { E2EContext } from './context';
+import { connectSteps } from './connect.steps';
 import { conversationPanelSteps } from './conversationPanel.steps';
 import { editorConversationSteps } from './editorConversation.steps';
 import { mcpFormSteps } from './mcpForm.steps';
@@ -15,6 +16,8 @@ import { workbenchSteps } from './workbench.steps';
 
 export function defineSteps(runner: StepRunner, ctx: E2EContext): void {
   workbenchSteps(runner, ctx);
+  // first: what a new user sees, then back to the seeded server for the rest
+  connectSteps(runner, ctx);
   openHandsViewSteps(runner, ctx);
   newConversationSteps(runner, ctx);
   editorConversationSteps(runner, ctx);

@@ -20,10 +20,14 @@ export const E2E_API_KEY = 'oh-e2e-api-key-3456';
 /** Typed into "OpenHands: Set API Key…" for a plain http:// server on another machine, after agreeing. */
 export const E2E_PLAIN_HTTP_API_KEY = 'oh-e2e-plain-http-key-7890';
 
+/** Typed into Connect to OpenHands… for a server that needs a key; forgotten later with Forget Server. */
+export const E2E_TEAM_API_KEY = 'oh-e2e-team-key-5150';
+
 export const E2E_SECRETS: readonly string[] = [
   ...Object.values(FORM_SECRETS),
   SEEDED_GITLAB_TOKEN,
   UNSAVED_SECRET,
   E2E_API_KEY,
   E2E_PLAIN_HTTP_API_KEY,
+  E2E_TEAM_API_KEY,
 ];

@@ -127,16 +127,18 @@ async function pickWhere(): Promise<Where | undefined> {
 }
 
 async function connectCloud(deps: ConnectDeps): Promise<boolean> {
-  const candidate: ServerCandidate = { url: OPENHANDS_CLOUD_URL, authHeader: 'Authorization' };
-  const apiKey = await askKey(
-    vscode.l10n.t('OpenHands Cloud API key'),
-    vscode.l10n.t(
-      'Create one at app.all-hands.dev → Settings → API Keys (the button on the right opens it). Kept in Secret Storage.',
-    ),
-    CLOUD_KEYS_PAGE,
+  return keyStep(
+    deps,
+    { url: OPENHANDS_CLOUD_URL, authHeader: 'Authorization' },
+    vscode.l10n.t('OpenHands Cloud'),
+    {
+      title: vscode.l10n.t('OpenHands Cloud API key'),
+      prompt: vscode.l10n.t(
+        'Create one at app.all-hands.dev → Settings → API Keys (the button on the right opens it). Kept in Secret Storage.',
+      ),
+      keysPage: CLOUD_KEYS_PAGE,
+    },
   );
-  if (!apiKey) return false;
-  return finish(deps, { ...candidate, apiKey }, vscode.l10n.t('OpenHands Cloud'));
 }
 
 async function connectLocal(deps: ConnectDeps): Promise<boolean> {
@@ -170,100 +172,85 @@ async function connectLocal(deps: ConnectDeps): Promise<boolean> {
       return false;
     }
   }
-  const port = new URL(found.url).port;
-  const name = vscode.l10n.t('This machine (:{0})', port);
-  if (found.result.outcome === 'ok') {
-    await save(deps, serverOf({ url: found.url, authHeader: 'X-Session-API-Key' }, name), undefined);
-    void vscode.window.showInformationMessage(foundText(name, found.result));
-    return true;
-  }
-  return handleProblem(deps, { url: found.url, authHeader: 'X-Session-API-Key' }, found.result, name);
+  const name = vscode.l10n.t('This machine (:{0})', new URL(found.url).port);
+  return next(deps, { url: found.url, authHeader: 'X-Session-API-Key' }, found.result, name);
 }
 
 async function connectOther(deps: ConnectDeps): Promise<boolean> {
-  const url = await vscode.window.showInputBox({
-    title: vscode.l10n.t('Connect to OpenHands: server address'),
-    prompt: vscode.l10n.t(
-      'The address you open OpenHands at in a browser, e.g. https://openhands.example.com',
-    ),
-    placeHolder: 'https://',
-    ignoreFocusOut: true,
-    validateInput: (text) => {
-      const check = checkServerUrl(text);
-      return check.ok ? undefined : check.message;
+  const tested = await askTested(
+    {
+      title: vscode.l10n.t('Connect to OpenHands: server address'),
+      prompt: vscode.l10n.t(
+        'The address you open OpenHands at in a browser, e.g. https://openhands.example.com',
+      ),
+      placeholder: 'https://',
     },
-  });
-  if (!url) return false;
-  const check = checkServerUrl(url);
-  if (!check.ok) return false;
-  const candidate: ServerCandidate = { url: check.url, authHeader: 'X-Session-API-Key' };
-  const result = await withTestProgress(vscode.l10n.t('Testing {0}…', check.url), () =>
-    runTest(deps, candidate),
+    async (text) => {
+      const check = checkServerUrl(text);
+      if (!check.ok) return { problem: check.message };
+      const candidate: ServerCandidate = { url: check.url, authHeader: 'X-Session-API-Key' };
+      const result = await runTest(deps, candidate);
+      // what the next steps can fix (a key, a certificate) moves on; anything else is said under the box
+      const movesOn = ['ok', 'needs-key', 'untrusted-certificate'].includes(result.outcome);
+      return movesOn ? { value: { candidate, result } } : { problem: problemText(check.url, result) ?? '' };
+    },
   );
-  if (result.outcome === 'ok') return finish(deps, candidate, undefined, result);
-  return handleProblem(deps, candidate, result, undefined);
+  if (!tested) return false;
+  return next(deps, tested.candidate, tested.result, undefined);
 }
 
-/** Asks what the test's problem needs (a key, a CA), tests again; or says what is wrong. */
-async function handleProblem(
+/** After a test: name and save, or ask what is missing (a key, a certificate), or say what is wrong. */
+async function next(
   deps: ConnectDeps,
   candidate: ServerCandidate,
   result: ServerTestResult,
   name: string | undefined,
 ): Promise<boolean> {
+  if (result.outcome === 'ok') return nameAndSave(deps, candidate, result, name);
   if (result.outcome === 'needs-key' || result.outcome === 'key-rejected') {
-    if (result.outcome === 'key-rejected')
-      void vscode.window.showWarningMessage(problemText(candidate.url, result) ?? '');
-    const apiKey = await askKey(
-      vscode.l10n.t('API key for {0}', candidate.url),
-      vscode.l10n.t(
+    return keyStep(deps, candidate, name, {
+      title: vscode.l10n.t('API key for {0}', candidate.url),
+      prompt: vscode.l10n.t(
         'This server needs an API key: from its administrator, or its web page under Settings → API Keys. Kept in Secret Storage.',
       ),
-      undefined,
-    );
-    if (!apiKey) return false;
-    return finish(deps, { ...candidate, apiKey }, name);
+    });
   }
   if (result.outcome === 'untrusted-certificate') {
     const trust = await askTrust(candidate.url);
     if (!trust) return false;
-    const next = { ...candidate, ...trust };
+    const trusted = { ...candidate, ...trust };
     const again = await withTestProgress(vscode.l10n.t('Testing {0}…', candidate.url), () =>
-      runTest(deps, next),
+      runTest(deps, trusted),
     );
-    if (again.outcome === 'ok') return finish(deps, next, name, again);
-    return handleProblem(deps, next, again, name);
+    if (again.outcome !== 'untrusted-certificate') return next(deps, trusted, again, name);
   }
   return showProblem(deps, candidate.url, result);
 }
 
-/** Tests with the key (trying each header), names the server, saves it. */
-async function finish(
+/** The key box: each key is tested before the box closes; a refused one is said under it, to type again. */
+async function keyStep(
   deps: ConnectDeps,
   candidate: ServerCandidate,
   name: string | undefined,
-  tested?: ServerTestResult,
+  box: { title: string; prompt: string; keysPage?: string },
 ): Promise<boolean> {
-  let result = tested;
-  let authHeader = candidate.authHeader;
-  if (!result) {
-    if (candidate.apiKey && !(await mayGetKey(deps, candidate.url))) return false;
-    const test = await withTestProgress(vscode.l10n.t('Testing {0}…', candidate.url), async () =>
-      candidate.apiKey
-        ? testKey({ ...candidate, apiKey: candidate.apiKey }, testDeps(deps))
-        : { result: await runTest(deps, candidate), authHeader },
-    );
-    result = test.result;
-    authHeader = test.authHeader;
-  }
-  if (result.outcome === 'key-rejected' && candidate.apiKey) {
-    const again = vscode.l10n.t('Enter the Key Again');
-    const answer = await vscode.window.showErrorMessage(problemText(candidate.url, result) ?? '', again);
-    return answer === again
-      ? handleProblem(deps, { ...candidate, apiKey: undefined }, { ...result, outcome: 'needs-key' }, name)
-      : false;
-  }
-  if (result.outcome !== 'ok') return handleProblem(deps, { ...candidate, authHeader }, result, name);
+  // asked before the key is typed: a dialog over the box would close it
+  if (!(await mayGetKey(deps, candidate.url))) return false;
+  const tested = await askTested({ ...box, password: true }, async (apiKey) => {
+    const { result, authHeader } = await testKey({ ...candidate, apiKey }, testDeps(deps));
+    if (result.outcome !== 'ok') return { problem: problemText(candidate.url, result) ?? '' };
+    return { value: { candidate: { ...candidate, apiKey, authHeader }, result } };
+  });
+  if (!tested) return false;
+  return nameAndSave(deps, tested.candidate, tested.result, name);
+}
+
+async function nameAndSave(
+  deps: ConnectDeps,
+  candidate: ServerCandidate,
+  result: ServerTestResult,
+  name: string | undefined,
+): Promise<boolean> {
   const chosenName =
     name ??
     (await vscode.window.showInputBox({
@@ -273,10 +260,7 @@ async function finish(
       ignoreFocusOut: true,
     }));
   if (chosenName === undefined) return false;
-  const server = serverOf(
-    { ...candidate, authHeader },
-    chosenName.trim() || defaultServerName(candidate.url),
-  );
+  const server = serverOf(candidate, chosenName.trim() || defaultServerName(candidate.url));
   await save(deps, server, candidate.apiKey);
   void vscode.window.showInformationMessage(foundText(server.name, result));
   return true;
@@ -291,37 +275,61 @@ async function showProblem(deps: ConnectDeps, url: string, result: ServerTestRes
   return false;
 }
 
-async function askKey(
-  title: string,
-  prompt: string,
-  keysPage: string | undefined,
-): Promise<string | undefined> {
+type Tested<T> = { value: T } | { problem: string };
+
+/**
+ * An input box that tests what is typed before it closes: busy while the test runs, and what the
+ * test found wrong shown under the box, so the user corrects it in place.
+ */
+async function askTested<T>(
+  box: { title: string; prompt: string; placeholder?: string; password?: boolean; keysPage?: string },
+  test: (value: string) => Promise<Tested<T>>,
+): Promise<T | undefined> {
   const input = vscode.window.createInputBox();
-  input.title = title;
-  input.prompt = prompt;
-  input.password = true;
+  input.title = box.title;
+  input.prompt = box.prompt;
+  input.placeholder = box.placeholder;
+  input.password = box.password === true;
   input.ignoreFocusOut = true;
-  const open: vscode.QuickInputButton = {
-    iconPath: new vscode.ThemeIcon('link-external'),
-    tooltip: vscode.l10n.t('Open the API keys page'),
-  };
-  if (keysPage) input.buttons = [open];
-  return new Promise((resolve) => {
+  const keysPage = box.keysPage;
+  if (keysPage) {
+    input.buttons = [
+      { iconPath: new vscode.ThemeIcon('link-external'), tooltip: vscode.l10n.t('Open the API keys page') },
+    ];
+  }
+  return new Promise<T | undefined>((resolve) => {
+    let done = false;
+    const finish = (value: T | undefined) => {
+      if (done) return;
+      done = true;
+      resolve(value);
+      input.dispose();
+    };
     input.onDidTriggerButton(() => keysPage && void vscode.env.openExternal(vscode.Uri.parse(keysPage)));
     input.onDidChangeValue(() => (input.validationMessage = undefined));
-    input.onDidAccept(() => {
+    input.onDidAccept(async () => {
       const value = input.value.trim();
+      if (input.busy) return;
       if (!value) {
-        input.validationMessage = vscode.l10n.t('The API key cannot be empty.');
+        input.validationMessage = box.password
+          ? vscode.l10n.t('The API key cannot be empty.')
+          : vscode.l10n.t('Enter the address.');
         return;
       }
-      resolve(value);
-      input.hide();
+      input.busy = true;
+      input.enabled = false;
+      input.prompt = vscode.l10n.t('Testing the connection…');
+      const outcome = await test(value).catch((error: unknown): Tested<T> => ({
+        problem: error instanceof Error ? error.message : String(error),
+      }));
+      if (done) return;
+      input.busy = false;
+      input.enabled = true;
+      input.prompt = box.prompt;
+      if ('value' in outcome) finish(outcome.value);
+      else input.validationMessage = outcome.problem;
     });
-    input.onDidHide(() => {
-      resolve(undefined);
-      input.dispose();
-    });
+    input.onDidHide(() => finish(undefined));
     input.show();
   });
 }
