@@ -31,9 +31,7 @@ async function main(): Promise<void> {
   const session = await launchBrowser();
   try {
     const page = await session.browser.newPage({ viewport: { width: SIZE, height: SIZE } });
-    await page.setContent(
-      `<html><body style="margin:0;background:transparent">${iconSvg()}</body></html>`,
-    );
+    await page.setContent(`<html><body style="margin:0;background:transparent">${iconSvg()}</body></html>`);
     const out = path.join(ROOT, 'media', 'icon.png');
     await page.locator('svg').screenshot({ path: out, omitBackground: true });
     console.log(`${path.relative(ROOT, out)}: ${fs.statSync(out).size} bytes`);

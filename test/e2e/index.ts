@@ -11,6 +11,7 @@ import { sidebarStateSteps } from './sidebar-states.steps';
 import { steeringSteps } from './steering.steps';
 import { themeSteps } from './theme.steps';
 import { plainHttpSteps, trustSteps } from './trust.steps';
+import { walkthroughSteps } from './walkthrough.steps';
 import { workbenchSteps } from './workbench.steps';
 
 export function defineSteps(runner: StepRunner, ctx: E2EContext): void {
@@ -25,6 +26,8 @@ export function defineSteps(runner: StepRunner, ctx: E2EContext): void {
   changesSteps(runner, ctx);
   trustSteps(runner, ctx);
   plainHttpSteps(runner, ctx);
+  // after the steps that take its pictures
+  walkthroughSteps(runner, ctx);
   // last: it leaves the workbench in a dark theme
   themeSteps(runner, ctx);
 }
