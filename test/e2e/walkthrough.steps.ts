@@ -11,6 +11,7 @@ import { MAX_BYTES, WALKTHROUGH_MEDIA_DIR, WALKTHROUGH_STEPS } from './walkthrou
 import { OPEN_WORKBENCH } from './workbench.steps';
 
 const WALKTHROUGH_TITLE = 'Get Started with OpenHands';
+export const WALKTHROUGH_ID = 'openhands-community.openhands-vscode#getStarted';
 /** The steps' titles, in order (package.nls.json walkthrough.<step>.title). */
 const STEP_TITLES = [
   'Connect to your OpenHands server',
@@ -38,6 +39,9 @@ export function walkthroughSteps(runner: StepRunner, ctx: E2EContext): void {
         hasText: WALKTHROUGH_TITLE,
       });
       await heading.waitFor({ state: 'visible', timeout: 15_000 });
+      // the id workbench.action.openWalkthrough takes: <publisher>.<name>#<walkthrough id>
+      const id = await heading.getAttribute('x-category-title-for');
+      if (id !== WALKTHROUGH_ID) throw new Error(`the walkthrough's id is ${id}, not ${WALKTHROUGH_ID}`);
       const steps = page.locator('.gettingStartedContainer button.getting-started-step');
       const titles = await eventually(
         `the walkthrough's ${STEP_TITLES.length} steps`,
