@@ -21,12 +21,23 @@ const STEP_TITLES = [
   'Review and apply its changes',
 ];
 
+/** Each picture's alt text (package.nls.json walkthrough.<step>.altText), by which the page's image is told apart. */
+const ALT_TEXTS = [
+  'The OpenHands view in the activity bar, listing sandboxes with their status and conversations with their age.',
+  'The New Conversation prompt asking what the agent should do, with a task typed in.',
+  "A conversation panel showing the agent's messages, a terminal command with its output, and the message box.",
+  'A conversation panel with a terminal command awaiting approval, and Approve and Reject buttons.',
+  "The panel's Changes fold listing added, modified and deleted files, with Open All Changes, Apply to Local Repository and Save as Patch buttons.",
+];
+
 export function walkthroughSteps(runner: StepRunner, ctx: E2EContext): void {
   const { page } = ctx;
 
   runner.step(
     'walkthrough: Welcome: Open Walkthrough… lists "Get Started with OpenHands"; its five steps show, each with its picture',
     async () => {
+      // the editor wide enough for the walkthrough's two columns (steps, picture)
+      await runCommand(page, 'View: Close Primary Side Bar');
       await runCommand(page, 'Welcome: Open Walkthrough...');
       const input = page.locator(QUICK_INPUT);
       await input.fill(WALKTHROUGH_TITLE);
@@ -63,11 +74,21 @@ export function walkthroughSteps(runner: StepRunner, ctx: E2EContext): void {
         if (size > MAX_BYTES) throw new Error(`${file} is ${size} bytes`);
         const title = STEP_TITLES[index] ?? '';
         await steps.filter({ hasText: title }).first().click();
-        const image = page.locator(`.gettingStartedContainer .getting-started-media img[src*="${id}.jpg"]`);
-        await eventually(`the picture of "${title}" (${id}.jpg), loaded`, async () =>
-          (await image.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0))
-            ? true
-            : undefined,
+        // one picture at a time, the selected step's (its src is a remote-resource URL: matched by alt)
+        const image = page.locator('.gettingStartedContainer .getting-started-media img');
+        const shown = () =>
+          image.evaluate((img: HTMLImageElement) => ({
+            alt: img.alt,
+            src: img.src,
+            loaded: img.complete && img.naturalWidth > 0,
+          }));
+        await eventually(
+          `the picture of "${title}" (${id}.jpg), loaded`,
+          async () => {
+            const now = await shown();
+            return now.alt === ALT_TEXTS[index] && now.loaded ? true : undefined;
+          },
+          { lastSeen: async () => JSON.stringify(await shown()) },
         );
         await page.waitForTimeout(300); // the media's fade-in
         await ctx.screenshot(`walkthrough-${id}`);
