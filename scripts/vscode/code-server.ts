@@ -16,6 +16,11 @@ export interface CodeServerOptions {
   /** Extra environment for code-server, inherited by the extension host (and so by the extension and tests). */
   env?: Record<string, string>;
   port?: number;
+  /**
+   * Workspace trust on: the folder opens in Restricted Mode (a fresh browser profile has trusted
+   * nothing, and the startup prompt is off). Off by default, as most runs need a trusted folder.
+   */
+  restricted?: boolean;
   /** Files to put into the workspace folder, by relative path. */
   workspaceFiles?: Record<string, string>;
 }
@@ -48,7 +53,10 @@ export async function startCodeServer(options: CodeServerOptions): Promise<CodeS
     fs.mkdirSync(path.dirname(path.join(workspaceFolder, relative)), { recursive: true });
     fs.writeFileSync(path.join(workspaceFolder, relative), content);
   }
-  writeUserSettings(userDataDir, options.settings);
+  const trust = options.restricted
+    ? { 'security.workspace.trust.enabled': true, 'security.workspace.trust.startupPrompt': 'never' }
+    : {};
+  writeUserSettings(userDataDir, { ...trust, ...options.settings });
 
   const port = await freePort(options.port);
   fs.mkdirSync(path.dirname(options.logFile), { recursive: true });
@@ -60,7 +68,7 @@ export async function startCodeServer(options: CodeServerOptions): Promise<CodeS
     '--bind-addr', `127.0.0.1:${port}`,
     '--disable-telemetry',
     '--disable-update-check',
-    '--disable-workspace-trust',
+    ...(options.restricted ? [] : ['--disable-workspace-trust']),
     '--disable-getting-started-override',
     '--ignore-last-opened',
     '--user-data-dir', userDataDir,

@@ -68,7 +68,7 @@ export interface ApplyArgs {
 /** What Apply did, for the caller (tests read it; users get the message). */
 export type ApplyOutcome =
   | { kind: 'applied'; result: ApplyResult; plan: ApplyPlan }
-  | { kind: 'refused'; reason: string; paths: string[] }
+  | { kind: 'refused'; reason: string; paths: string[]; message?: string }
   | { kind: 'cancelled' }
   | { kind: 'failed'; message: string };
 
@@ -85,6 +85,8 @@ export function registerChangeCommands(deps: ChangeCommandDeps): vscode.Disposab
       if (conversation) await deps.changes.refresh(conversation.id);
     }),
     vscode.commands.registerCommand('openhands.applyChanges', async (arg?: CommandTarget | ApplyArgs) => {
+      const untrusted = refuseUntrusted(vscode.l10n.t('Apply Changes'));
+      if (untrusted) return untrusted;
       const args = isApplyArgs(arg) ? arg : undefined;
       const conversation = await pick(
         deps,
@@ -97,6 +99,8 @@ export function registerChangeCommands(deps: ChangeCommandDeps): vscode.Disposab
     vscode.commands.registerCommand(
       'openhands.acceptChangeFile',
       async (arg?: vscode.Uri | ChangedFileNode | ApplyArgs) => {
+        const untrusted = refuseUntrusted(vscode.l10n.t('Accept This File'));
+        if (untrusted) return untrusted;
         const target = acceptTarget(arg);
         if (!target) {
           void vscode.window.showInformationMessage(
@@ -136,6 +140,23 @@ async function pick(
     void vscode.window.showErrorMessage(messageOf(error));
     return undefined;
   }
+}
+
+/**
+ * Apply and Accept This File write to the workspace: in Restricted Mode they refuse before asking
+ * anything, say why, and offer to manage the folder's trust. Reviewing and Save as Patch still work.
+ */
+function refuseUntrusted(action: string): ApplyOutcome | undefined {
+  if (vscode.workspace.isTrusted) return undefined;
+  const message = vscode.l10n.t(
+    '{0} is not available in Restricted Mode: it writes the agent’s changes into this folder, which you have not trusted. You can still review the changes and save them as a patch.',
+    action,
+  );
+  const manage = vscode.l10n.t('Manage Workspace Trust');
+  void vscode.window.showWarningMessage(message, manage).then((choice) => {
+    if (choice === manage) void vscode.commands.executeCommand('workbench.trust.manage');
+  });
+  return { kind: 'refused', reason: 'untrusted', paths: [], message };
 }
 
 function isApplyArgs(arg: unknown): arg is ApplyArgs {

@@ -18,6 +18,7 @@ import { listConversations, type ConversationSummary } from './server-api';
 import { eventually } from './wait';
 import { git, isAgentServerFile, treeOf } from '../shared/sandboxWorkspace';
 import { OPEN_WORKBENCH } from './workbench.steps';
+import { captureWalkthroughMedia } from './walkthroughMedia';
 
 const TREE =
   'Changes: the Changes node under a conversation lists the files with status and A/M/D decorations';
@@ -538,6 +539,8 @@ export function changesSteps(runner: StepRunner, ctx: E2EContext): void {
       for (const id of ['changes-open-all', 'changes-apply', 'changes-save-patch'])
         await frame.locator(`#${id}`).waitFor({ state: 'visible', timeout: 5_000 });
       await ctx.screenshot('changes-panel-light');
+      // the walkthrough's "apply" picture: the panel's Changes fold and its buttons
+      await captureWalkthroughMedia(page, 'apply', page.locator('.part.editor'), { height: 420 });
       await switchTheme(page, 'Dark Modern', 'vs-dark');
       try {
         await frame.locator('#changes-apply').waitFor({ state: 'visible', timeout: 5_000 });

@@ -21,6 +21,7 @@ import { CONVERSATIONS_VIEW } from './selectors';
 import { listConversations, type ConversationSummary } from './server-api';
 import { eventually } from './wait';
 import { OPEN_WORKBENCH } from './workbench.steps';
+import { captureWalkthroughMedia } from './walkthroughMedia';
 
 const OPEN_FROM_TREE = 'Conversation panel: a click on a conversation row opens its transcript, live';
 const LIVE = 'Conversation panel: a command the agent runs arrives live (output, exit code, streaming reply)';
@@ -81,6 +82,8 @@ export function conversationPanelSteps(runner: StepRunner, ctx: E2EContext): voi
       const sockets = await agentDouble.sockets(ctx.serverUrl, target.id);
       if (sockets !== 1) throw new Error(`${sockets} sockets for one open conversation`);
       await ctx.screenshot('conversation-panel-light');
+      // the walkthrough's "watch" picture: the panel's header and its newest rows
+      await captureWalkthroughMedia(ctx.page, 'watch', ctx.page.locator('.part.editor'), { height: 600 });
     },
     { needs: [OPEN_WORKBENCH] },
   );

@@ -12,6 +12,7 @@ import { sidebarStateSteps } from './sidebar-states.steps';
 import { steeringSteps } from './steering.steps';
 import { themeSteps } from './theme.steps';
 import { plainHttpSteps, trustSteps } from './trust.steps';
+import { walkthroughSteps } from './walkthrough.steps';
 import { workbenchSteps } from './workbench.steps';
 
 export function defineSteps(runner: StepRunner, ctx: E2EContext): void {
@@ -28,6 +29,8 @@ export function defineSteps(runner: StepRunner, ctx: E2EContext): void {
   changesSteps(runner, ctx);
   trustSteps(runner, ctx);
   plainHttpSteps(runner, ctx);
+  // after the steps that take its pictures
+  walkthroughSteps(runner, ctx);
   // last: it leaves the workbench in a dark theme
   themeSteps(runner, ctx);
 }

@@ -5,6 +5,7 @@ import { expectStartedConversation, pickNewSandbox } from './conversationFlow';
 import { OPEN_VIEW } from './openhands-view.steps';
 import { answerInputBox, runCommand } from './palette';
 import type { StepRunner } from './runner';
+import { captureWalkthroughMedia } from './walkthroughMedia';
 
 const MESSAGE = 'Add a health check endpoint to the API';
 
@@ -13,6 +14,17 @@ export function newConversationSteps(runner: StepRunner, ctx: E2EContext): void 
     'new conversation from the palette: prompts, start progress, then the conversation is listed',
     async () => {
       await runCommand(ctx.page, 'OpenHands: New Conversation…');
+      // the walkthrough's "newConversation" picture: the first prompt, with the task typed in
+      const widget = ctx.page.locator('.quick-input-widget');
+      await widget.locator('input.input').fill(MESSAGE, { timeout: 5_000 });
+      const box = await widget.boundingBox();
+      if (!box) throw new Error('the New Conversation prompt is not on screen');
+      await captureWalkthroughMedia(ctx.page, 'newConversation', {
+        x: box.x - 60,
+        y: 0,
+        width: box.width + 120,
+        height: box.y + box.height + 40,
+      });
       await answerInputBox(ctx.page, MESSAGE);
       await answerInputBox(ctx.page, 'acme/webapp'); // repository
       await answerInputBox(ctx.page, 'main'); // branch

@@ -20,6 +20,7 @@ import {
 } from './server-api';
 import { OPEN_WORKBENCH } from './workbench.steps';
 import { eventually } from './wait';
+import { captureWalkthroughMedia } from './walkthroughMedia';
 
 export const OPEN_VIEW = 'open the OpenHands view from the activity bar';
 const PAUSE = 'pause a running sandbox: "Pausing…" then PAUSED';
@@ -81,6 +82,15 @@ export function openHandsViewSteps(runner: StepRunner, ctx: E2EContext): void {
         },
         { timeoutMs: 15_000, lastSeen: async () => (await rowLabels(pane)).join(' | ') || 'no rows' },
       );
+      // the walkthrough's "connect" picture: the activity bar and the view, connected
+      const sidebar = await ctx.page.locator('.part.sidebar').boundingBox();
+      if (!sidebar) throw new Error('no sidebar on screen');
+      await captureWalkthroughMedia(ctx.page, 'connect', {
+        x: 0,
+        y: sidebar.y,
+        width: sidebar.x + sidebar.width,
+        height: Math.min(sidebar.height, 560),
+      });
     },
     { needs: [OPEN_VIEW] },
   );

@@ -15,6 +15,7 @@ import { CONVERSATIONS_VIEW } from './selectors';
 import { listConversations, sandboxStatus, type ConversationSummary } from './server-api';
 import { eventually } from './wait';
 import { OPEN_WORKBENCH } from './workbench.steps';
+import { captureWalkthroughMedia } from './walkthroughMedia';
 
 const SENT = 'Steering: a message from the panel runs the agent; no notification for the panel in view';
 const APPROVAL =
@@ -519,6 +520,10 @@ export function steeringSteps(runner: StepRunner, ctx: E2EContext): void {
         );
         await expectBadge(page, '1');
         await ctx.screenshot('steer-approval-light');
+        // the walkthrough's "approve" picture: the waiting action and the approval card
+        const editor = await page.locator('.part.editor').boundingBox();
+        if (!editor) throw new Error('no editor on screen');
+        await captureWalkthroughMedia(page, 'approve', editor, { y: editor.height - 470 });
         const reason = 'Not on the shared runner; use the local one.';
         await frame.locator('#reject').click();
         await frame.locator('#reject-reason').fill(reason);

@@ -5,6 +5,9 @@ export const TEST_SERVER_URL_ENV = 'OPENHANDS_TEST_SERVER_URL';
 /** Runs only the tests whose full title matches (a developer shortcut; code-server passes its environment on): `OPENHANDS_TEST_GREP=steering npm run test:vscode`. */
 export const TEST_GREP_ENV = 'OPENHANDS_TEST_GREP';
 
+/** Set by the driver for its second VS Code, whose folder is untrusted: only test/integration/restricted/ runs there. */
+export const RESTRICTED_MODE_ENV = 'OPENHANDS_TEST_RESTRICTED';
+
 export const EXTENSION_ID = 'openhands-community.openhands-vscode';
 
 /** The seeded test server the suite may talk to; tests that need it fail loudly when it is unset. */

@@ -4,13 +4,16 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import Mocha from 'mocha';
-import { REPORT_PATH_ENV, TEST_GREP_ENV } from './env';
+import { REPORT_PATH_ENV, RESTRICTED_MODE_ENV, TEST_GREP_ENV } from './env';
 import { summaryLine, type TestFailure, type TestOutcome, type TestReport } from './report';
 
+/** The suite's files: restricted/ only in the untrusted VS Code, everything else in the trusted one. */
 function testFiles(dir: string): string[] {
+  const restricted = process.env[RESTRICTED_MODE_ENV] === '1';
   return fs
     .readdirSync(dir, { recursive: true, encoding: 'utf8' })
     .filter((file) => file.endsWith('.test.js'))
+    .filter((file) => (file.split(path.sep)[0] === 'restricted') === restricted)
     .sort()
     .map((file) => path.join(dir, file));
 }
