@@ -18,6 +18,14 @@ export { collectAll, iteratePages, type PageFetcher } from './paging';
 export type { SandboxConversations, SandboxConversationsOptions } from './sandboxConversations';
 export { REDACTED, redactJson, redactUrl, scrubSecrets } from './redact';
 export { checkServerUrl, type ServerUrlCheck } from './serverUrl';
+export {
+  MCP_PROBE_DEFAULTS,
+  probeMcpServer,
+  probeMcpServers,
+  type McpProbeOptions,
+  type McpProbeResult,
+  type McpProbeTarget,
+} from './mcpProbe';
 export { StartTaskFailedError, type WaitForStartTaskOptions } from './startTaskPoller';
 export type { AuthHeader, RequestLogEntry, TlsOptions } from './transport';
 export { normalizeUuid, sameUuid } from './uuid';
