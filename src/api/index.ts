@@ -19,6 +19,14 @@ export type { SandboxConversations, SandboxConversationsOptions } from './sandbo
 export { REDACTED, redactJson, redactUrl, scrubSecrets } from './redact';
 export { checkServerUrl, type ServerUrlCheck } from './serverUrl';
 export { probeServer, type ServerProbe, type ServerProbeOutcome } from './serverProbe';
+export {
+  MCP_PROBE_DEFAULTS,
+  probeMcpServer,
+  probeMcpServers,
+  type McpProbeOptions,
+  type McpProbeResult,
+  type McpProbeTarget,
+} from './mcpProbe';
 export { StartTaskFailedError, type WaitForStartTaskOptions } from './startTaskPoller';
 export type { AuthHeader, RequestLogEntry, TlsOptions } from './transport';
 export { normalizeUuid, sameUuid } from './uuid';

@@ -14,6 +14,7 @@ import {
   messageWithContext,
   type EditorContext,
 } from '../conversations/editorContext';
+import { configuredMcpServers, mayBeMcpStartFailure, namedServers } from '../conversations/mcpStartHint';
 import { startStatusMessage } from '../conversations/startStatus';
 import { workspaceRepository } from '../conversations/workspaceGit';
 import type { Connection } from '../state/connection';
@@ -252,17 +253,46 @@ async function newConversation(
       );
       return undefined;
     }
-    const message =
+    const failure =
       error instanceof StartTaskFailedError || error instanceof ApiError ? error.message : String(error);
+    const mcpHint = mayBeMcpStartFailure(error) ? await mcpServersHint(client, log) : undefined;
+    const message = mcpHint ? `${failure} ${mcpHint}` : failure;
     log.error(`New conversation failed: ${message}`);
     const retry = vscode.l10n.t('Retry');
-    void vscode.window.showErrorMessage(message, retry).then((choice) => {
+    const checkMcp = vscode.l10n.t('Check MCP Servers');
+    const actions = mcpHint ? [checkMcp, retry] : [retry];
+    void vscode.window.showErrorMessage(message, ...actions).then((choice) => {
       if (choice === retry) void vscode.commands.executeCommand('openhands.newConversation', args);
+      if (choice === checkMcp) void vscode.commands.executeCommand('openhands.editMcpAndGitProviders');
     });
     return undefined;
   } finally {
     void store.refresh();
   }
+}
+
+/**
+ * When a start failed the way a broken MCP server makes it fail on OpenHands 1.11 (the agent server's
+ * 500), names the MCP servers the settings configure; undefined when there are none or the settings
+ * cannot be read.
+ */
+async function mcpServersHint(
+  client: Pick<ReturnType<Connection['requireClient']>, 'getSettings'>,
+  log: Log,
+): Promise<string | undefined> {
+  let servers: string[];
+  try {
+    servers = configuredMcpServers(await client.getSettings());
+  } catch (error) {
+    log.warn(`New conversation: could not read the settings to name the MCP servers: ${messageOf(error)}`);
+    return undefined;
+  }
+  if (servers.length === 0) return undefined;
+  const names = namedServers(servers, (count) => vscode.l10n.t('and {0} more', count));
+  return vscode.l10n.t(
+    'OpenHands fails every conversation start while an MCP server the sandbox cannot reach is configured; configured: {0}. Check them in MCP & Git Providers.',
+    names,
+  );
 }
 
 /**

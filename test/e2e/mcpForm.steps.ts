@@ -8,6 +8,8 @@ import type { E2EContext } from './context';
 import {
   blurAndRefocusWindow,
   click,
+  clickDialogButton,
+  dialogSaying,
   EDIT_COMMAND_TITLE,
   errorText,
   fill,
@@ -27,16 +29,52 @@ import { SANDBOXES_VIEW } from './selectors';
 import { addFault, clearFaults, clearServerRequests, serverRequests, serverState } from './serverControl';
 import { eventually } from './wait';
 import { OPEN_WORKBENCH } from './workbench.steps';
+import * as http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { startMcpDouble, type McpDouble } from '../shared/mcpServerDouble';
+import { answerInputBox } from './palette';
+import { pickNewSandbox } from './conversationFlow';
 
 export const OPEN_FORM = 'MCP & Git Providers: open from the command palette (empty form)';
 const INVALID_SAVE =
   'MCP & Git Providers: a save with invalid fields shows why and sends nothing (validation error)';
 const SAVE =
   'MCP & Git Providers: save tokens and MCP servers (successful save, MCP persisted, no provider lost)';
+const CHECK =
+  'MCP & Git Providers: an MCP server VS Code cannot reach: its entry says why, the save asks first (Cancel sends nothing, Save Anyway saves)';
+const START_HINT =
+  'New conversation: a start that fails as a broken MCP server makes it fail names the configured MCP servers and opens the form';
 const SURVIVES =
   'MCP & Git Providers: an unsaved draft survives hiding and a window reload, typed secrets do not';
 
 const SECRETS = FORM_SECRETS;
+
+/** The MCP server the save step configures (it answers as MCP), and its URLs. */
+let mcp: McpDouble;
+let sseUrl = '';
+let shttpUrl = '';
+
+/** `127.0.0.1:<port>` where nothing listens. */
+async function closedPort(): Promise<string> {
+  const server = http.createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return `127.0.0.1:${port}`;
+}
+
+function clean(text: string | null): string {
+  return (text ?? '').replace(/\s+/g, ' ').trim();
+}
+
+async function failNextStart(serverUrl: string, detail: string): Promise<void> {
+  const response = await fetch(new URL('/__control/fail-next-start', serverUrl), {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ detail, count: 1 }),
+  });
+  if (!response.ok) throw new Error(`fail-next-start: HTTP ${response.status}`);
+}
 
 function expectEqual(actual: unknown, expected: unknown, what: string): void {
   if (!isDeepStrictEqual(actual, expected)) {
@@ -121,6 +159,10 @@ export function mcpFormSteps(runner: StepRunner, ctx: E2EContext): void {
   runner.step(
     SAVE,
     async () => {
+      // the MCP servers answer as MCP: the check before the save says so on each, and asks nothing
+      mcp = await startMcpDouble();
+      sseUrl = `${mcp.url}/sse`;
+      shttpUrl = `${mcp.url}/mcp`;
       // GitLab was set elsewhere (the web UI); a save from VS Code must keep it, host and all.
       await seedProviderTokens(ctx.serverUrl, {
         gitlab: { token: SEEDED_GITLAB_TOKEN, host: 'gitlab.acme.dev' },
@@ -135,10 +177,10 @@ export function mcpFormSteps(runner: StepRunner, ctx: E2EContext): void {
 
       await setSecret(form, 'providers.github.token', SECRETS.github);
       await click(form, 'add-sse');
-      await fill(form, 'mcp.sse.0.url', 'https://sse.example.com/sse');
+      await fill(form, 'mcp.sse.0.url', sseUrl);
       await setSecret(form, 'mcp.sse.0.apiKey', SECRETS.sseKey);
       await click(form, 'add-shttp');
-      await fill(form, 'mcp.shttp.0.url', 'https://http.example.com/mcp');
+      await fill(form, 'mcp.shttp.0.url', shttpUrl);
       await fill(form, 'mcp.shttp.0.timeout', '120');
       await click(form, 'add-stdio');
       await fill(form, 'mcp.stdio.0.name', 'fetch');
@@ -200,11 +242,11 @@ export function mcpFormSteps(runner: StepRunner, ctx: E2EContext): void {
       expectEqual(
         state.settings?.mcp_config,
         {
-          sse_servers: [{ url: 'https://sse.example.com/sse', api_key: SECRETS.sseKey }],
+          sse_servers: [{ url: sseUrl, api_key: SECRETS.sseKey }],
           stdio_servers: [
             { name: 'fetch', command: 'uvx', args: ['mcp-server-fetch'], env: { FETCH_TOKEN: SECRETS.env } },
           ],
-          shttp_servers: [{ url: 'https://http.example.com/mcp', api_key: null, timeout: 120 }],
+          shttp_servers: [{ url: shttpUrl, api_key: null, timeout: 120 }],
         },
         'MCP config the server holds',
       );
@@ -218,9 +260,22 @@ export function mcpFormSteps(runner: StepRunner, ctx: E2EContext): void {
       expectEqual(await secretState(form, 'mcp.sse.0.apiKey'), 'Set', 'SSE key state');
       expectEqual(await secretState(form, 'mcp.stdio.0.env.0.value'), 'Set', 'env value state');
       await expectNoSecretsInWebview(form);
+      const reachable = 'Reachable from VS Code; answers as MCP.';
+      expectEqual(await textOf(form, '#check-sse-0'), reachable, 'the SSE server checked');
+      expectEqual(await textOf(form, '#check-shttp-0'), reachable, 'the HTTP server checked');
+      const asked = mcp.requests.map((r) => `${r.method} ${r.path}`);
+      expectEqual(asked, ['GET /sse', 'POST /mcp', 'DELETE /mcp'], 'what the check asked the MCP server');
+      expectEqual(
+        mcp.requests[0]?.authorization,
+        `Bearer ${SECRETS.sseKey}`,
+        'the SSE key, as OpenHands sends it',
+      );
+      await form.locator('#entry-sse-0').scrollIntoViewIfNeeded();
+      await ctx.screenshot('mcp-form-check-reachable');
       await form.locator('#entry-stdio-0').scrollIntoViewIfNeeded();
       await ctx.screenshot('mcp-form-saved-stdio-entry');
       await form.locator('#save-outcome').scrollIntoViewIfNeeded();
+      await mcp.close();
     },
     { needs: [OPEN_FORM] },
   );
@@ -427,5 +482,79 @@ export function mcpFormSteps(runner: StepRunner, ctx: E2EContext): void {
       expectEqual(after.settings?.mcp_config?.shttp_servers[0]?.timeout, 250, 'the edit, saved');
     },
     { needs: [SAVE] },
+  );
+
+  runner.step(
+    CHECK,
+    async () => {
+      const form = frame();
+      await waitIdle(form);
+      const dead = await closedPort();
+      const url = `http://${dead}/sse`;
+      await click(form, 'add-sse');
+      await fill(form, 'mcp.sse.1.url', url);
+      const before = await serverState(ctx.serverUrl);
+
+      await click(form, 'save');
+      let dialog = await dialogSaying(ctx.page, 'did not answer from VS Code');
+      const question = clean(await dialog.textContent());
+      const reason = `Could not reach ${dead} from VS Code: connection refused.`;
+      if (!question.includes(`SSE server 2: ${reason}`)) throw new Error(`the dialog says "${question}"`);
+      await ctx.screenshot('mcp-form-check-modal');
+      await clickDialogButton(dialog, 'Cancel');
+      await waitIdle(form);
+      expectEqual(await textOf(form, '#check-sse-1'), reason, 'the entry says why');
+      const banner = await textOf(form, '#form-error');
+      if (!banner.includes('Nothing was saved')) throw new Error(`the banner says "${banner}"`);
+      expectEqual(
+        (await serverState(ctx.serverUrl)).settings?.mcp_config,
+        before.settings?.mcp_config,
+        'nothing was sent',
+      );
+      await form.locator('#entry-sse-1').scrollIntoViewIfNeeded();
+      await ctx.screenshot('mcp-form-check-unreachable');
+
+      await click(form, 'save');
+      dialog = await dialogSaying(ctx.page, 'did not answer from VS Code');
+      await clickDialogButton(dialog, 'Save Anyway');
+      await eventually(
+        'saved anyway',
+        async () => ((await textOf(form, '#outcome-mcp')).includes('synced') ? true : undefined),
+        { timeoutMs: 15_000, lastSeen: () => textOf(form, '.status') },
+      );
+      const held = (await serverState(ctx.serverUrl)).settings?.mcp_config?.sse_servers.map((s) => s.url);
+      expectEqual(held?.includes(url), true, 'the server holds it');
+      expectEqual(await textOf(form, '#check-sse-1'), reason, 'the entry still says why after the save');
+    },
+    { needs: [SAVE] },
+  );
+
+  runner.step(
+    START_HINT,
+    async () => {
+      // what OpenHands 1.11 says when an MCP server fails the agent server (seen with the real server)
+      await failNextStart(
+        ctx.serverUrl,
+        "Server error '500 Internal Server Error' for url 'http://localhost:8000/api/conversations'\nFor more information check: https://developer.mozilla.org/en-US/docs/Web/HTTP/Status/500",
+      );
+      await runCommand(ctx.page, 'View: Close All Editors');
+      await runCommand(ctx.page, 'OpenHands: New Conversation…');
+      await answerInputBox(ctx.page, 'Say hello');
+      await answerInputBox(ctx.page, ''); // no repository
+      await pickNewSandbox(ctx.page);
+      const toast = ctx.page.locator('.notification-toast', { hasText: 'could not be started' }).first();
+      await toast.waitFor({ state: 'visible', timeout: 20_000 });
+      const text = clean(await toast.textContent());
+      for (const part of [
+        "Server error '500 Internal Server Error'",
+        'Check them in MCP & Git Providers',
+        'fetch (uvx)',
+      ])
+        if (!text.includes(part)) throw new Error(`the notification says "${text}" (no "${part}")`);
+      await ctx.screenshot('new-conversation-mcp-hint');
+      await toast.locator('.monaco-button', { hasText: 'Check MCP Servers' }).first().click();
+      await waitForForm(ctx.page);
+    },
+    { needs: [CHECK] },
   );
 }

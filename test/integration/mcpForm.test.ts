@@ -6,6 +6,9 @@ import type { McpFormTestApi } from '../../src/webviews/mcpForm/host/register';
 import { testServerUrl } from './env';
 import { extensionApi, useTestServerSettings } from './extensionApi';
 import { server } from './serverControl';
+import * as http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { startMcpDouble } from '../shared/mcpServerDouble';
 
 /** What the test server recorded (the shared helper types only what the sidebar tests need). */
 interface RecordedCall {
@@ -66,6 +69,15 @@ function fullDraft(serverUrl: string): FormDraft {
   };
 }
 
+/** `127.0.0.1:<port>` where nothing listens. */
+async function closedPort(): Promise<string> {
+  const probe = http.createServer();
+  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+  const { port } = probe.address() as AddressInfo;
+  await new Promise<void>((resolve) => probe.close(() => resolve()));
+  return `127.0.0.1:${port}`;
+}
+
 function find<T extends HostToWebview['type']>(
   answers: HostToWebview[] | undefined,
   type: T,
@@ -103,11 +115,14 @@ describe('MCP & Git Providers form (in VS Code)', () => {
     assert.equal(form.isPanelOpen(), true, 'the command opens the panel');
     find(await form.sendFromWebview({ type: 'ready' }), 'init');
     await server.clearRequests();
+    // the example.com servers of these drafts do not answer from here: save anyway (no modal to click)
+    form.answerMcpCheck(true);
   });
 
   afterEach(() => form.closePanel());
 
   after(async () => {
+    form.answerMcpCheck(undefined);
     await form.clearStoredSecrets(serverUrl);
     await server.reset();
   });
@@ -225,5 +240,41 @@ describe('MCP & Git Providers form (in VS Code)', () => {
     const answers = await form.sendFromWebview({ type: 'save', draft: { serverUrl, evil: true } });
     assert.deepEqual(answers, []);
     assert.deepEqual(settingsCalls(await recorded()), []);
+  });
+
+  it('the check before a save: a reachable MCP server is said to answer, an unreachable one asks first and Cancel sends nothing', async () => {
+    const mcp = await startMcpDouble();
+    const dead = await closedPort();
+    const key = 'check-integration-key-0005';
+    try {
+      const draft: FormDraft = {
+        serverUrl,
+        providers: [],
+        mcp: {
+          sse: [{ id: null, url: `${mcp.url}/sse?key=${key}`, apiKey: { state: 'replace', value: key } }],
+          shttp: [{ id: null, url: `http://${dead}/mcp`, apiKey: { state: 'unset' }, timeout: '' }],
+          stdio: [],
+        },
+      };
+      form.answerMcpCheck(false);
+      const answers = await form.sendFromWebview({ type: 'save', draft });
+      const reason = `Could not reach ${dead} from VS Code: connection refused.`;
+      assert.deepEqual(find(answers, 'mcpChecks').checks, [
+        { kind: 'sse', index: 0, status: 'ok', message: 'Reachable from VS Code; answers as MCP.' },
+        { kind: 'shttp', index: 0, status: 'failed', message: reason },
+      ]);
+      assert.deepEqual(form.answerMcpCheck(true), [[`Streamable HTTP server 1: ${reason}`]]);
+      assert.match(find(answers, 'validationFailed').errors.form ?? '', /^Nothing was saved/);
+      assert.deepEqual(settingsCalls(await recorded()), ['GET /api/settings'], 'nothing written');
+      assert.equal(mcp.requests[0]?.authorization, `Bearer ${key}`, 'the key, as OpenHands sends it');
+      assert.ok(!JSON.stringify(answers).includes(key));
+
+      // Save Anyway
+      const saved = find(await form.sendFromWebview({ type: 'save', draft }), 'state');
+      assert.deepEqual(saved.outcome?.mcp, { status: 'synced', via: 'settings' });
+      assert.equal((await serverState()).settings !== null, true);
+    } finally {
+      await mcp.close();
+    }
   });
 });

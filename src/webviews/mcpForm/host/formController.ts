@@ -3,17 +3,19 @@
  * runs one operation at a time. Holds nothing between messages: each open or reload reads the server,
  * each save writes it. Free of `vscode`, so it is driven directly in tests.
  */
-import { redactUrl } from '../../../api';
-import type { FormSave, FormLog, Loaded, SettingsClient } from './formSave';
+import { redactUrl, scrubSecrets, type McpProbeResult, type McpProbeTarget } from '../../../api';
+import { urlCredentials } from '../../../api/redact';
+import type { ChangedRemote, FormSave, FormLog, Loaded, SettingsClient } from './formSave';
 import {
   dispatchMessage,
+  type McpCheck,
   WebviewToHostSchema,
   type BusyOperation,
   type HostToWebview,
   type MessageHandlers,
   type WebviewToHost,
 } from '../shared/protocol';
-import type { UiStrings } from '../shared/uiStrings';
+import { format, type UiStrings } from '../shared/uiStrings';
 
 export interface FormTarget {
   /** The configured server, or undefined when there is none (or it is invalid). */
@@ -29,6 +31,15 @@ export interface FormControllerDeps {
   log: FormLog & { error(message: string): void };
   showLog(): void;
   configureServer(): void;
+  /** The check of the MCP servers a save adds or changes; without it, a save checks nothing. */
+  mcpCheck?: McpCheckDeps;
+}
+
+export interface McpCheckDeps {
+  /** Checks each target from here (`probeMcpServers`); results in the targets' order. */
+  probe(targets: McpProbeTarget[]): Promise<McpProbeResult[]>;
+  /** Asks whether to save although the servers `lines` name did not answer; true: save anyway. */
+  confirm(lines: string[]): Promise<boolean>;
 }
 
 export class FormController {
@@ -44,8 +55,12 @@ export class FormController {
         const serverUrl = this.deps.target.serverUrl();
         if (!serverUrl)
           return this.post({ type: 'validationFailed', errors: { form: this.deps.strings.noServer } });
-        const result = await this.deps.form.save(serverUrl, message.draft, this.deps.target.client());
+        const check = this.deps.mcpCheck;
+        const gate = check && ((changed: ChangedRemote[]) => this.checkMcp(check, changed));
+        const result = await this.deps.form.save(serverUrl, message.draft, this.deps.target.client(), gate);
         if (result.kind === 'invalid') return this.post({ type: 'validationFailed', errors: result.errors });
+        if (result.kind === 'cancelled')
+          return this.post({ type: 'validationFailed', errors: { form: this.deps.strings.checkCancelled } });
         const { outcome, fieldErrors, model, loadProblem } = result;
         this.post({ type: 'state', reason: 'saved', model, loadProblem, outcome, fieldErrors });
       }),
@@ -72,6 +87,55 @@ export class FormController {
   /** Resolves when every queued operation has finished (tests, disposal). */
   idle(): Promise<void> {
     return this.queue;
+  }
+
+  /**
+   * Checks the servers a save adds or changes, shows each result on its entry, and asks before saving
+   * when any did not answer. Advice only: the sandbox may see another network than VS Code.
+   */
+  private async checkMcp(check: McpCheckDeps, changed: ChangedRemote[]): Promise<boolean> {
+    const s = this.deps.strings;
+    this.post({ type: 'busy', operation: 'check' });
+    const results = await check.probe(
+      changed.map((c) => ({ transport: c.kind, url: c.url, apiKey: c.apiKey })),
+    );
+    const checks: McpCheck[] = changed.map((server, i) => {
+      const result = results[i] ?? { status: 'skipped', reason: 'not checked' };
+      const where = hostOf(server.url);
+      // The probe's reasons hold no secret; masked again all the same, they go to the page and the log.
+      const reason = scrubSecrets(result.reason ?? '', [server.apiKey ?? '', ...urlCredentials(server.url)]);
+      const base = { kind: server.kind, index: server.index };
+      switch (result.status) {
+        case 'mcp':
+          return { ...base, status: 'ok', message: s.checkOk };
+        case 'unreachable':
+          return { ...base, status: 'failed', message: format(s.checkUnreachable, where, reason) };
+        case 'not_mcp':
+          return { ...base, status: 'failed', message: format(s.checkNotMcp, where, reason) };
+        case 'skipped':
+          return { ...base, status: 'skipped', message: format(s.checkSkipped, reason) };
+      }
+    });
+    this.post({ type: 'mcpChecks', checks });
+    const title = (c: McpCheck) =>
+      format(s.entryTitle, c.kind === 'sse' ? s.kindSse : s.kindShttp, c.index + 1);
+    this.deps.log.info(
+      `MCP & Git Providers: checked from VS Code before saving: ${checks
+        .map((c) => `${title(c)} ${c.status}${c.status === 'ok' ? '' : ` (${c.message})`}`)
+        .join('; ')}.`,
+    );
+    const failed = checks.filter((c) => c.status === 'failed');
+    let go = true;
+    if (failed.length > 0) {
+      go = await check.confirm(failed.map((c) => `${title(c)}: ${c.message}`));
+      this.deps.log.info(
+        go
+          ? 'MCP & Git Providers: saving anyway, as asked.'
+          : 'MCP & Git Providers: nothing saved: the MCP check was not confirmed.',
+      );
+    }
+    if (go) this.post({ type: 'busy', operation: 'save' });
+    return go;
   }
 
   private reload(): Promise<void> {
@@ -107,5 +171,14 @@ export class FormController {
 
   private post(message: HostToWebview): void {
     this.deps.post(message);
+  }
+}
+
+/** `host:port` for a message: never the path, query or credentials of the URL. */
+function hostOf(url: string): string {
+  try {
+    return new URL(url).host || redactUrl(url);
+  } catch {
+    return redactUrl(url);
   }
 }

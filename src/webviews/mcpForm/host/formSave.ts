@@ -8,7 +8,7 @@
  *    MCP servers only as `agent_settings_diff.mcp_config`, a map by name.
  * Secret Storage is written only for the parts the server accepted; nothing else is kept locally.
  */
-import { isApiError, scrubSecrets, type OpenHandsClient, type Settings } from '../../../api';
+import { isApiError, scrubSecrets, type McpConfig, type OpenHandsClient, type Settings } from '../../../api';
 import { secretsIn } from '../../../api/redact';
 import type { FieldErrors, FormDraft, FormModel } from '../shared/formSchema';
 import { fieldPath } from '../shared/fieldPath';
@@ -43,7 +43,25 @@ export interface Loaded {
 
 export type SaveResult =
   | { kind: 'invalid'; errors: FieldErrors }
+  /** The check of the MCP servers said to stop: nothing was sent. */
+  | { kind: 'cancelled' }
   | ({ kind: 'saved'; outcome: SaveOutcome; fieldErrors: FieldErrors } & Loaded);
+
+/** A remote MCP server a save adds or changes, as it would be sent (secrets filled in). */
+export interface ChangedRemote {
+  kind: 'sse' | 'shttp';
+  /** Its place in the draft's list of that kind. */
+  index: number;
+  url: string;
+  apiKey: string | null;
+}
+
+/**
+ * Asked before anything is written when the save adds or changes SSE or streamable HTTP servers:
+ * resolves whether to go on. (The MCP check: OpenHands 1.11 fails every conversation start while
+ * one it cannot reach is configured.)
+ */
+export type BeforeMcpWrite = (changed: ChangedRemote[]) => Promise<boolean>;
 
 export class FormSave {
   constructor(
@@ -65,7 +83,12 @@ export class FormSave {
     }
   }
 
-  async save(serverUrl: string, draft: FormDraft, client: SettingsClient | undefined): Promise<SaveResult> {
+  async save(
+    serverUrl: string,
+    draft: FormDraft,
+    client: SettingsClient | undefined,
+    beforeMcpWrite?: BeforeMcpWrite,
+  ): Promise<SaveResult> {
     const strings = this.strings;
     if (draft.serverUrl !== serverUrl) return { kind: 'invalid', errors: { form: strings.errServerChanged } };
     if (!client) return { kind: 'invalid', errors: { form: strings.noServer } };
@@ -89,6 +112,10 @@ export class FormSave {
     if (!resolved.ok) return { kind: 'invalid', errors: resolved.errors };
     const { providerTokens, tokensChanged, mcp: desired, mcpChanged } = resolved.draft;
     const { secrets: kept } = resolved.draft;
+    if (mcpChanged && beforeMcpWrite) {
+      const changed = changedRemotes(draft, desired, server);
+      if (changed.length > 0 && !(await beforeMcpWrite(changed))) return { kind: 'cancelled' };
+    }
     const sent = [
       ...secretsOf(stored),
       ...secretsOf({ providers: kept.providers, ...kept.mcp }),
@@ -187,6 +214,27 @@ export class FormSave {
   private describe(error: unknown, stored: FormSecrets): string {
     return describeError(error, (text) => scrubSecrets(text, secretsOf(stored)));
   }
+}
+
+/**
+ * The SSE and streamable HTTP servers of the draft that are new, or whose URL or key the user changed
+ * (an edited timeout alone does not count). `desired` lists them in the draft's order.
+ */
+function changedRemotes(draft: FormDraft, desired: McpConfig, server: ServerForm): ChangedRemote[] {
+  const changed: ChangedRemote[] = [];
+  for (const kind of ['sse', 'shttp'] as const) {
+    const sent = (kind === 'sse' ? desired.sse_servers : desired.shttp_servers) ?? [];
+    const held = kind === 'sse' ? server.sse : server.shttp;
+    draft.mcp[kind].forEach((entry, index) => {
+      const wire = sent[index];
+      if (!wire) return;
+      const before = entry.id === null ? undefined : held.find((h) => h.id === entry.id);
+      const keyEdited = entry.apiKey.state === 'replace' || entry.apiKey.state === 'clear';
+      if (before && before.url === wire.url && !keyEdited) return;
+      changed.push({ kind, index, url: wire.url, apiKey: wire.api_key ?? null });
+    });
+  }
+  return changed;
 }
 
 /** Every secret value held for a server, for scrubbing messages before they are shown or logged. */

@@ -3,6 +3,7 @@
  * the panel survives a reload) and the reaction to a changed server or key.
  */
 import * as vscode from 'vscode';
+import { probeMcpServers } from '../../../api';
 import type { Connection } from '../../../state/connection';
 import type { Log } from '../../../core/log';
 import type { MementoManager } from '../../../core/mementoManager';
@@ -28,6 +29,12 @@ export interface McpFormTestApi {
   sendFromWebview(message: unknown): Promise<HostToWebview[] | undefined>;
   isPanelOpen(): boolean;
   closePanel(): void;
+  /**
+   * Answers the question a save asks when an MCP server did not answer (a modal the integration tests
+   * cannot click): true saves anyway, false cancels, undefined asks the user again. Returns what each
+   * question since the last call listed.
+   */
+  answerMcpCheck(answer: boolean | undefined): string[][];
 }
 
 export function registerMcpForm(
@@ -38,6 +45,19 @@ export function registerMcpForm(
   const store = new VscodeFormStorage(deps.secrets.mcpForm, deps.mementos);
   const strings = localizedStrings();
   const form = new FormSave(store, log, strings);
+  let testAnswer: boolean | undefined;
+  let asked: string[][] = [];
+  const testing = context.extensionMode === vscode.ExtensionMode.Test;
+  const confirm = async (lines: string[]): Promise<boolean> => {
+    if (testing) asked.push(lines);
+    if (testAnswer !== undefined) return testAnswer;
+    const choice = await vscode.window.showWarningMessage(
+      strings.checkQuestion,
+      { modal: true, detail: [...lines, '', strings.checkAdvice].join('\n') },
+      strings.saveAnyway,
+    );
+    return choice === strings.saveAnyway;
+  };
 
   const env: PanelEnvironment = {
     extensionUri: context.extensionUri,
@@ -52,6 +72,7 @@ export function registerMcpForm(
         log,
         showLog: () => log.show(),
         configureServer: () => void vscode.commands.executeCommand('openhands.configureServer'),
+        mcpCheck: { probe: (targets) => probeMcpServers(targets), confirm },
       }),
   };
 
@@ -90,6 +111,12 @@ export function registerMcpForm(
     },
     isPanelOpen: () => McpFormPanel.open !== undefined,
     closePanel: () => McpFormPanel.open?.dispose(),
+    answerMcpCheck: (answer) => {
+      testAnswer = answer;
+      const questions = asked;
+      asked = [];
+      return questions;
+    },
   };
 }
 

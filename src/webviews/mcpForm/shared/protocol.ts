@@ -23,8 +23,21 @@ export const WebviewToHostSchema = z.discriminatedUnion('type', [
 ]);
 export type WebviewToHost = z.infer<typeof WebviewToHostSchema>;
 
-export const BusyOperationSchema = z.enum(['load', 'save']);
+/** `check`: a save is checking the MCP servers it adds or changes, before it writes anything. */
+export const BusyOperationSchema = z.enum(['load', 'save', 'check']);
 export type BusyOperation = z.infer<typeof BusyOperationSchema>;
+
+/**
+ * What the check before a save found for one SSE or HTTP server of the draft (by kind and place in
+ * the draft that was sent): `ok` answers as MCP, `failed` did not, `skipped` was not checked.
+ */
+export const McpCheckSchema = z.strictObject({
+  kind: z.enum(['sse', 'shttp']),
+  index: z.number().check(z.int(), z.gte(0), z.lte(1000)),
+  status: z.enum(['ok', 'failed', 'skipped']),
+  message: z.string().check(z.maxLength(1000)),
+});
+export type McpCheck = z.infer<typeof McpCheckSchema>;
 
 /** Why the server's settings could not be read, secret-free; null when they were. */
 const LoadProblemSchema = z.nullable(z.string().check(z.maxLength(2000)));
@@ -49,6 +62,8 @@ export const HostToWebviewSchema = z.discriminatedUnion('type', [
     fieldErrors: FieldErrorsSchema,
   }),
   z.strictObject({ type: z.literal('busy'), operation: z.nullable(BusyOperationSchema) }),
+  /** A save checked MCP servers it adds or changes (advice: the sandbox may see another network). */
+  z.strictObject({ type: z.literal('mcpChecks'), checks: z.array(McpCheckSchema).check(z.maxLength(400)) }),
   /** Nothing was sent: the draft broke a rule. */
   z.strictObject({ type: z.literal('validationFailed'), errors: FieldErrorsSchema }),
 ]);

@@ -34,6 +34,18 @@ export const ENGLISH_STRINGS = {
   notSavedBanner:
     'Not everything was saved. Your changes stay in the form: fix what is marked, then save again.',
   validationBanner: 'Nothing was saved: fix the highlighted fields.',
+  // the check of MCP servers before a save
+  checking: 'Checking MCP servers from VS Code…',
+  checkOk: 'Reachable from VS Code; answers as MCP.',
+  checkUnreachable: 'Could not reach {0} from VS Code: {1}.',
+  checkNotMcp: 'Reached {0} from VS Code, but it does not answer as an MCP server: {1}.',
+  checkSkipped: 'Not checked from VS Code: {0}.',
+  checkQuestion: 'Some MCP servers did not answer from VS Code. Save anyway?',
+  checkAdvice:
+    'OpenHands fails every conversation start while an MCP server it cannot reach is configured. The sandbox may see another network than VS Code: save anyway only if it can reach these.',
+  saveAnyway: 'Save Anyway',
+  checkCancelled:
+    'Nothing was saved: an MCP server did not answer from VS Code (see its entry). Fix it, or save again and choose Save Anyway.',
   // secrets
   secretSet: 'Set',
   secretUnset: 'Not set',

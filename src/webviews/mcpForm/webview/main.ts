@@ -17,6 +17,7 @@ import {
   HostToWebviewSchema,
   type BusyOperation,
   type HostToWebview,
+  type McpCheck,
   type MessageHandlers,
   type WebviewToHost,
 } from '../shared/protocol';
@@ -51,6 +52,8 @@ class FormApp {
   private focusTarget: string | null = null;
   /** The draft as it was when last sent, to tell edits made while the save ran. */
   private sentDraft: string | null = null;
+  /** What the check before a save found, by kind and URL as typed; gone when that entry is edited. */
+  private readonly checks = new Map<string, McpCheck>();
 
   private readonly handlers: MessageHandlers<HostToWebview> = {
     init: (message) => {
@@ -64,6 +67,7 @@ class FormApp {
       // The server could not be read (again): keep what is on screen, edits included.
       const unread = message.model === null && message.loadProblem !== null && this.model !== null;
       if (message.reason === 'loaded') {
+        this.checks.clear();
         if (!unread) this.adoptModel(message.model, false);
         return;
       }
@@ -78,6 +82,12 @@ class FormApp {
     busy: (message) => {
       this.busy = message.operation;
     },
+    mcpChecks: (message) => {
+      for (const check of message.checks) {
+        const entry = this.draft?.[check.kind][check.index];
+        if (entry) this.checks.set(checkKey(check.kind, entry.url), check);
+      }
+    },
     validationFailed: (message) => {
       this.hostErrors = message.errors;
       this.submitted = true;
@@ -89,6 +99,13 @@ class FormApp {
   private readonly actions: ViewActions = {
     edit: (path, apply) => {
       if (!this.draft) return;
+      // an edited URL or key is not what was checked
+      const remote = /^mcp\.(sse|shttp)\.(\d+)\.(url|apiKey)$/.exec(path);
+      if (remote) {
+        const kind = remote[1] === 'sse' ? 'sse' : 'shttp';
+        const entry = this.draft[kind][Number(remote[2])];
+        if (entry) this.checks.delete(checkKey(kind, entry.url));
+      }
       apply(this.draft);
       this.dirty = true;
       this.clearHostErrors(path);
@@ -116,6 +133,7 @@ class FormApp {
     save: () => this.save(),
     discard: () => {
       if (!this.model) return;
+      this.checks.clear();
       this.resetDraft(this.model);
       this.render();
     },
@@ -273,6 +291,7 @@ class FormApp {
           stale: this.stale,
           banner: this.banner,
           errorFor: (path) => this.errorFor(path),
+          checkFor: (kind, url) => this.checks.get(checkKey(kind, url)),
         },
         this.actions,
       ),
@@ -282,6 +301,10 @@ class FormApp {
     this.focusTarget = null;
     if (target) requestAnimationFrame(() => document.getElementById(target)?.focus());
   }
+}
+
+function checkKey(kind: 'sse' | 'shttp', url: string): string {
+  return `${kind}\n${url.trim()}`;
 }
 
 new FormApp();

@@ -59,6 +59,7 @@ export function remoteView(
         if (target) target.url = value;
       },
     })}
+    ${checkLine(state, kind, entry, index)}
     ${secretField(state, actions, {
       path: fieldPath.apiKey(kind, index),
       label: s.apiKeyLabel,
@@ -84,6 +85,22 @@ export function remoteView(
         : nothing
     }
   </div>`;
+}
+
+const CHECK_ICONS = { ok: 'pass', failed: 'warning', skipped: 'info' } as const;
+
+/** What the check before the last save found for this server: advice, the sandbox may see another network. */
+function checkLine(
+  state: ViewState,
+  kind: 'sse' | 'shttp',
+  entry: SseEdit | ShttpEdit,
+  index: number,
+): TemplateResult | typeof nothing {
+  const check = state.checkFor(kind, entry.url);
+  if (!check) return nothing;
+  return html`<p class="check check-${check.status}" id=${`check-${kind}-${index}`}>
+    <vscode-icon name=${CHECK_ICONS[check.status]}></vscode-icon><span>${check.message}</span>
+  </p>`;
 }
 
 export function stdioView(

@@ -117,7 +117,7 @@ function statusArea(state: ViewState): TemplateResult {
   const s = state.strings;
   const lines: TemplateResult[] = [];
   if (state.busy) {
-    const label = state.busy === 'save' ? s.saving : s.loading;
+    const label = state.busy === 'save' ? s.saving : state.busy === 'check' ? s.checking : s.loading;
     lines.push(html`<p class="busy"><vscode-progress-ring class="ring"></vscode-progress-ring>${label}</p>`);
   }
   const formError = state.errorFor(fieldPath.form);

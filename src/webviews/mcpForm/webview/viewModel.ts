@@ -1,6 +1,6 @@
 /** What the form's templates read (state) and call (actions); the app in main.ts provides both. */
 import type { FormModel } from '../shared/formSchema';
-import type { BusyOperation } from '../shared/protocol';
+import type { BusyOperation, McpCheck } from '../shared/protocol';
 import type { SaveOutcome } from '../shared/saveOutcome';
 import type { UiStrings } from '../shared/uiStrings';
 import type { EditorDraft } from './editorDraft';
@@ -20,6 +20,8 @@ export interface ViewState {
   stale: boolean;
   banner: Banner;
   errorFor(path: string): string | undefined;
+  /** What the check before the last save found for this SSE or HTTP server, if it was checked. */
+  checkFor(kind: 'sse' | 'shttp', url: string): McpCheck | undefined;
 }
 
 export interface ViewActions {
