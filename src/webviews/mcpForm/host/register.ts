@@ -71,7 +71,7 @@ export function registerMcpForm(
         strings,
         log,
         showLog: () => log.show(),
-        configureServer: () => void vscode.commands.executeCommand('openhands.configureServer'),
+        configureServer: () => void vscode.commands.executeCommand('openhands.connect'),
         mcpCheck: { probe: (targets) => probeMcpServers(targets), confirm },
       }),
   };
