@@ -8,7 +8,16 @@ import { startTestServer, type TestServer } from '../server';
 import type { E2EContext } from './context';
 import { waitForTranscript } from './conversationPanel';
 import { openOpenHandsView, rowLabels, viewPane } from './openhands-view';
-import { answerInputBox, editSettingsJson, QUICK_INPUT, runCommand } from './palette';
+import {
+  answerInputBox,
+  boxSaying,
+  editSettingsJson,
+  passwordBox,
+  QUICK_INPUT,
+  quickPickRow,
+  runCommand,
+  toastSaying,
+} from './palette';
 import type { StepRunner } from './runner';
 import { E2E_TEAM_API_KEY } from './secrets';
 import { CONVERSATIONS_VIEW } from './selectors';
@@ -227,43 +236,8 @@ async function anyLocalOpenHands(): Promise<boolean> {
   return answers.some(Boolean);
 }
 
-function quickPickRow(page: Page, label: string): Locator {
-  return page.locator('.quick-input-list .monaco-list-row', { hasText: label }).first();
-}
-
 function statusItem(page: Page, text: string): Locator {
   return page.locator('.statusbar-item', { hasText: text }).first();
-}
-
-async function passwordBox(page: Page, title: string): Promise<void> {
-  await eventually(
-    `the password box "${title}…"`,
-    async () => {
-      const input = page.locator(QUICK_INPUT);
-      const shown = await page.locator('.quick-input-title', { hasText: title }).first().isVisible();
-      return shown && (await input.getAttribute('type')) === 'password' ? true : undefined;
-    },
-    { timeoutMs: 15_000 },
-  );
-}
-
-/** The problem an input box shows under its field (the box stays open for a correction). */
-async function boxSaying(page: Page, text: RegExp): Promise<void> {
-  const message = page.locator('.quick-input-widget .quick-input-message');
-  await eventually(
-    `the input box saying ${text}`,
-    async () => (text.test(await message.first().innerText()) ? true : undefined),
-    { timeoutMs: 20_000, lastSeen: () => message.first().innerText() },
-  );
-}
-
-async function toastSaying(page: Page, text: RegExp): Promise<Locator> {
-  const toast = page.locator('.notification-toast', { hasText: text }).first();
-  await toast.waitFor({ state: 'visible', timeout: 20_000 }).catch(async () => {
-    const shown = await page.locator('.notification-toast').allInnerTexts();
-    throw new Error(`no notification matching ${text}; shown: ${shown.join(' | ') || 'none'}`);
-  });
-  return toast;
 }
 
 async function dialogSaying(page: Page, text: string): Promise<Locator> {

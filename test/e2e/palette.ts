@@ -1,6 +1,7 @@
 // The command palette and quick input, as a person uses them.
 import * as fs from 'node:fs';
-import type { Page } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
+import { eventually } from './wait';
 
 export const QUICK_INPUT = '.quick-input-widget input.input';
 
@@ -83,4 +84,39 @@ export async function editSettingsJson(
   await page.keyboard.press('Delete');
   await page.keyboard.press('ControlOrMeta+S');
   await runCommand(page, 'View: Close Editor');
+}
+
+export function quickPickRow(page: Page, label: string): Locator {
+  return page.locator('.quick-input-list .monaco-list-row', { hasText: label }).first();
+}
+
+export async function passwordBox(page: Page, title: string): Promise<void> {
+  await eventually(
+    `the password box "${title}…"`,
+    async () => {
+      const input = page.locator(QUICK_INPUT);
+      const shown = await page.locator('.quick-input-title', { hasText: title }).first().isVisible();
+      return shown && (await input.getAttribute('type')) === 'password' ? true : undefined;
+    },
+    { timeoutMs: 15_000 },
+  );
+}
+
+/** The problem an input box shows under its field (the box stays open for a correction). */
+export async function boxSaying(page: Page, text: RegExp): Promise<void> {
+  const message = page.locator('.quick-input-widget .quick-input-message');
+  await eventually(
+    `the input box saying ${text}`,
+    async () => (text.test(await message.first().innerText()) ? true : undefined),
+    { timeoutMs: 20_000, lastSeen: () => message.first().innerText() },
+  );
+}
+
+export async function toastSaying(page: Page, text: RegExp): Promise<Locator> {
+  const toast = page.locator('.notification-toast', { hasText: text }).first();
+  await toast.waitFor({ state: 'visible', timeout: 20_000 }).catch(async () => {
+    const shown = await page.locator('.notification-toast').allInnerTexts();
+    throw new Error(`no notification matching ${text}; shown: ${shown.join(' | ') || 'none'}`);
+  });
+  return toast;
 }

@@ -25,7 +25,7 @@ import {
   rowLabels,
   viewPane,
 } from '../e2e/openhands-view';
-import { answerInputBox, runCommand } from '../e2e/palette';
+import { answerInputBox, passwordBox, quickPickRow, runCommand, toastSaying } from '../e2e/palette';
 import type { StepRunner } from '../e2e/runner';
 import { CONVERSATIONS_VIEW, PAUSE_SANDBOX, RESUME_SANDBOX, SANDBOXES_VIEW } from '../e2e/selectors';
 import { eventually } from '../e2e/wait';
@@ -124,7 +124,8 @@ async function startFixtureConversation(
   return conversation;
 }
 
-export const OPEN = 'open the workbench with the extension, store the API key with "Set API Key…"';
+export const OPEN =
+  'open the workbench with the extension, connect with "Connect to OpenHands…" (address, the key it asks for, a name)';
 const TREE = "the tree shows the real server's sandboxes and conversations";
 const START = 'Start Sandbox: a new process sandbox, RUNNING in the tree';
 const PAUSE = 'pause it (inline button): PAUSED in the tree and on the server';
@@ -167,8 +168,14 @@ export function defineRealSteps(runner: StepRunner, ctx: RealStepsContext): void
   runner.step(OPEN, async () => {
     await openExtensionWorkbench(ctx.page, ctx.workbenchUrl);
     await openOpenHandsView(ctx.page);
-    await runCommand(ctx.page, 'OpenHands: Set API Key…');
+    // as a new user connects: Connect to OpenHands…, another server, its address, the key it asks for
+    await runCommand(ctx.page, 'OpenHands: Connect to OpenHands…');
+    await quickPickRow(ctx.page, 'Another server…').click();
+    await answerInputBox(ctx.page, ctx.server.url);
+    await passwordBox(ctx.page, 'API key for');
     await answerInputBox(ctx.page, ctx.server.apiKey);
+    await answerInputBox(ctx.page, 'Real OpenHands');
+    await toastSaying(ctx.page, /Connected to Real OpenHands: OpenHands 1\.11\.0, API key accepted/);
   });
 
   runner.step(
