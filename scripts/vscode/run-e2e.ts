@@ -5,7 +5,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { defineSteps } from '../../test/e2e';
 import { PROBE_FILE_ENV } from '../../test/e2e/exports-probe/record';
-import { StepRunner, stepSummary, type StepResult } from '../../test/e2e/runner';
+import { E2E_GREP_ENV, StepRunner, stepSummary, type StepResult } from '../../test/e2e/runner';
 import { E2E_SECRETS } from '../../test/e2e/secrets';
 import { collectCodeServerLogs, freshArtifactsDir } from './artifacts';
 import { launchBrowser } from './browser';
@@ -18,6 +18,7 @@ import { ROOT, RUNS_DIR, SCREENSHOTS_DIR } from './paths';
 import { provision } from './provision';
 import { installUnpackedExtension } from './install-extension';
 import { startLanProxy } from './lan-proxy';
+import { publishReadmePictures, README_IMAGES_DIR } from './readmePictures';
 import { dumpBrowserStorage, scanForSecrets, SECRET_STORAGE_ENTRY, type ScanReport } from './secret-scan';
 import { startSeededTestServer } from './test-server';
 import { screenshot } from './workbench';
@@ -121,8 +122,18 @@ async function main(): Promise<number> {
       { name: 'secret scan', passed: scan.hits.length === 0, durationMs: 0 },
     ];
     if (scan.hits.length > 0) console.log('[e2e] FAILED: secrets found outside Secret Storage (above)');
+    const passed = results.length > 0 && checks.every((r) => r.passed);
+    // only a full run that passed shows every feature as it is
+    if (passed && !process.env[E2E_GREP_ENV]) {
+      const missing = publishReadmePictures();
+      console.log(
+        `[e2e] README pictures: ${path.relative(ROOT, README_IMAGES_DIR)}/` +
+          (missing.length ? ` (missing: ${missing.join(', ')})` : ''),
+      );
+      if (missing.length) return 1;
+    }
     console.log(stepSummary(checks));
-    return results.length > 0 && checks.every((r) => r.passed) ? 0 : 1;
+    return passed ? 0 : 1;
   } catch (error) {
     console.error(`[e2e] ${error instanceof Error ? error.message : String(error)}`);
     console.log(`[e2e] logs: ${path.relative(ROOT, artifacts)}/`);
