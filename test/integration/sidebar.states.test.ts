@@ -83,7 +83,11 @@ describe('sidebar: connection states, welcome views, stale data', () => {
     assert.ok(reason);
     assert.match(t.api.sandboxesView.message ?? '', /^⚠ Stale: showing data from /);
     assert.ok(t.api.sandboxesView.message?.endsWith(reason), 'the message says why');
-    assert.equal(t.api.sandboxesView.description, 'offline');
+    assert.equal(
+      t.api.sandboxesView.description,
+      `${t.api.connection.config.serverName} · offline`,
+      'which server, and that it is offline',
+    );
     await server.clearFaults();
     await t.api.store.refresh();
     assert.equal(t.api.store.stale, false);

@@ -193,12 +193,16 @@ describe('sidebar: tree data in a real VS Code', () => {
         (r) => r.path === '/api/v1/app-conversations/search' && r.query.title__contains?.[0] === word,
       ),
     );
-    assert.equal(t.api.conversationsView.description, 'filtered');
+    assert.equal(t.api.conversationsView.description, `${t.api.connection.config.serverName} · filtered`);
     assert.match(t.api.conversationsView.message ?? '', new RegExp(word));
     await vscode.commands.executeCommand('openhands.clearConversationFilter');
     assert.equal(t.api.store.titleFilter, undefined);
     assert.equal(t.api.store.conversations.length, all);
-    assert.equal(t.api.conversationsView.description, undefined);
+    assert.equal(
+      t.api.conversationsView.description,
+      t.api.connection.config.serverName,
+      'the server name stays',
+    );
   });
 
   it('shows running and paused counts in the status bar', async () => {
