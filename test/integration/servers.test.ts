@@ -5,7 +5,10 @@ import * as assert from 'node:assert/strict';
 import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import * as vscode from 'vscode';
-import { startTestServer, type TestServer } from '../server';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { selfSignedCertificate, startTestServer, type TestServer } from '../server';
 import { testServerUrl } from './env';
 import { eventually, setSetting, useFreshExtension, useTestServerSettings } from './extensionApi';
 
@@ -179,6 +182,31 @@ describe('servers: connect, remember, switch, forget (issue 23)', () => {
       () => t.api.store.state,
       (state) => state === 'unconfigured',
     );
+  });
+
+  it('a server with its own certificate: untrusted until its CA file is given, then remembered with it', async () => {
+    const certificate = selfSignedCertificate();
+    const https = await startTestServer({ tls: certificate, seed: { sandboxes: 1, conversations: 1 } });
+    const dir = mkdtempSync(path.join(tmpdir(), 'openhands-connect-ca-'));
+    const caFile = path.join(dir, 'company-ca.pem');
+    writeFileSync(caFile, certificate.cert);
+    try {
+      const untrusted = await connect({ url: https.url });
+      assert.equal(untrusted.outcome, 'untrusted-certificate');
+      assert.match(untrusted.message, /not trusted on this machine.*CA file/);
+      const trusted = await connect({ url: https.url, caFile, name: 'Company' });
+      assert.equal(trusted.saved, true, trusted.message);
+      assert.deepEqual(rememberedServers(), [
+        { name: 'Company', url: https.url, authHeader: 'X-Session-API-Key', caFile },
+      ]);
+      assert.equal(t.api.connection.config.tlsCaFile, caFile, "the server's own CA file, not the setting's");
+      await t.api.store.refresh();
+      assert.equal(t.api.store.state, 'ready');
+    } finally {
+      await useTestServerSettings(t.api);
+      await https.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('openhands.statusBar.show hides the status bar item, and the name follows a rename at once', async () => {
