@@ -59,9 +59,10 @@ export async function probeServer(
     saysOpenHands = /openhands/i.test(info.info?.title ?? '');
   } catch (error) {
     const failure = asApiError(error);
-    const below = belowHttp(failure);
+    // a refused connection is a verdict; a slow document is not (FastAPI builds it on the first
+    // request, seconds on a large app), nor a 404 or a page (the hosted service may hide it)
+    const below = failure.kind === 'timeout' ? undefined : belowHttp(failure);
     if (below) return result(below, undefined, failure);
-    // a 404 or an HTML page here is no verdict: the hosted service may hide its document
   }
 
   try {

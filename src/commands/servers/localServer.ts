@@ -20,7 +20,8 @@ export async function findLocalServer(
   const tests = await Promise.all(
     ports.map(async (port) => {
       const url = `http://localhost:${port}`;
-      const result = await testServer({ url, authHeader: 'X-Session-API-Key' }, { log, timeoutMs: 2_000 });
+      // a port where nothing listens is refused at once; a real OpenHands may take seconds to answer first
+      const result = await testServer({ url, authHeader: 'X-Session-API-Key' }, { log, timeoutMs: 8_000 });
       return { url, result };
     }),
   );
