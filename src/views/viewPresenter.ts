@@ -44,7 +44,7 @@ export class ViewPresenter implements vscode.Disposable {
   private staleMessage(): string {
     const when = this.store.lastSuccessAt?.toLocaleTimeString() ?? '';
     const why = this.store.lastError?.message ?? '';
-    return vscode.l10n.t('⚠ Stale: showing data from {0}. {1}', when, why);
+    return vscode.l10n.t('⚠ Last known data, from {0} — the server did not answer. {1}', when, why);
   }
 
   dispose(): void {

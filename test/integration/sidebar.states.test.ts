@@ -69,7 +69,7 @@ describe('sidebar: connection states, welcome views, stale data', () => {
     assert.deepEqual(t.api.conversationsProvider.getChildren(), []);
   });
 
-  it('stale, not empty: when the server goes away the last data stays, marked stale, with the reason', async () => {
+  it('last known, not empty: when the server goes away the last data stays, marked, with the reason', async () => {
     const count = t.api.store.sandboxes.length;
     assert.ok(count > 0);
     await server.addFault({ kind: 'reset' });
@@ -78,10 +78,13 @@ describe('sidebar: connection states, welcome views, stale data', () => {
     assert.equal((await t.api.sandboxesProvider.getChildren()).length, count);
     const first = (await t.api.sandboxesProvider.getChildren())[0];
     assert.ok(first);
-    assert.match(String(t.api.sandboxesProvider.getTreeItem(first).description), /\(stale\)/);
+    assert.match(String(t.api.sandboxesProvider.getTreeItem(first).description), / · last known$/);
     const reason = t.api.store.lastError?.message;
     assert.ok(reason);
-    assert.match(t.api.sandboxesView.message ?? '', /^⚠ Stale: showing data from /);
+    assert.match(
+      t.api.sandboxesView.message ?? '',
+      /^⚠ Last known data, from .+ — the server did not answer\. /,
+    );
     assert.ok(t.api.sandboxesView.message?.endsWith(reason), 'the message says why');
     assert.equal(t.api.sandboxesView.description, 'offline');
     await server.clearFaults();
