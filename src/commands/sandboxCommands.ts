@@ -90,7 +90,7 @@ export function registerSandboxCommands({
       const sandbox = await resolveSandbox(target, store, connection, {
         title: vscode.l10n.t('Open Sandbox in VS Code'),
         eligible: (s) => vscodeUrl(s) !== undefined,
-        none: vscode.l10n.t('No running sandbox exposes a VS Code URL.'),
+        none: vscode.l10n.t('No running sandbox has a VS Code to open.'),
       });
       const url = sandbox && vscodeUrl(sandbox);
       if (!sandbox) return false;

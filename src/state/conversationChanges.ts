@@ -176,7 +176,7 @@ export class ConversationChanges implements vscode.Disposable {
     if (!dir)
       throw new ApiError({
         kind: 'validation',
-        message: vscode.l10n.t("The agent server does not say where the conversation's workspace is."),
+        message: vscode.l10n.t("The sandbox does not say where the conversation's workspace is."),
       });
     const delta = await client.workspaceDelta(dir, { exclude: AGENT_SERVER_EXCLUDES, signal });
     return { ...delta, files };
@@ -249,7 +249,7 @@ export class ConversationChanges implements vscode.Disposable {
     if (!dir)
       throw new ApiError({
         kind: 'validation',
-        message: vscode.l10n.t('The agent server could not list the changed files.'),
+        message: vscode.l10n.t('The sandbox could not list the changed files.'),
       });
     this.deps.log.info(`The agent server could not list the changes of ${id} (${why}); reading its patch.`);
     const delta = await client.workspaceDelta(dir, { exclude: AGENT_SERVER_EXCLUDES });
