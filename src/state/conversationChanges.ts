@@ -28,6 +28,11 @@ export interface ChangeSet {
   files: readonly GitChange[];
   /** The directory `files` are relative to, as the agent server names it (`"."` in a process sandbox). */
   workspaceDir: string;
+  /**
+   * The workspace's absolute folder when it is certain: named by the server, or read from an edit of
+   * a listed file (so the panel can show the agent's paths relative to it). Kept once known.
+   */
+  folder?: string;
   /** Bumped on every read: the diff editor's URIs carry it, so a newer read shows newer text. */
   version: number;
 }
@@ -137,6 +142,28 @@ export class ConversationChanges implements vscode.Disposable {
     return entry?.reading ?? Promise.resolve(state);
   }
 
+  /**
+   * The workspace's absolute folder, when it is certain: the server's (`workspace.working_dir`), or
+   * read from the open feed's edits of a listed file (a process sandbox says `"."`). Undefined until
+   * the list is read; no request of its own.
+   */
+  workspaceFolder(conversationId: string): string | undefined {
+    const set = this.latest(conversationId);
+    if (!set) return undefined;
+    set.folder ??= absoluteWorkspaceDir(
+      {
+        id: set.conversationId,
+        execution_status: null,
+        title: null,
+        workspace: { working_dir: set.workspaceDir },
+      },
+      this.deps.feeds.openFeed(set.conversationId)?.events.events ?? [],
+      set.files.map((file) => file.path),
+      false,
+    );
+    return set.folder;
+  }
+
   /** Both sides of one changed file, for the diff editor. */
   async sides(conversationId: string, change: GitChange): Promise<FileSides> {
     if (change.status === 'DELETED') return { kind: 'deleted' };
@@ -214,9 +241,17 @@ export class ConversationChanges implements vscode.Disposable {
       const info = await client.getConversation();
       const workspaceDir = info.workspace?.working_dir || '.';
       const files = await this.listChanges(client, id, workspaceDir);
+      // the workspace does not move: a folder once known stays
+      const folder = previous?.workspaceDir === workspaceDir ? previous.folder : undefined;
       return {
         kind: 'ready',
-        set: { conversationId: id, files, workspaceDir, version: ++this.versions },
+        set: {
+          conversationId: id,
+          files,
+          workspaceDir,
+          version: ++this.versions,
+          ...(folder ? { folder } : {}),
+        },
       };
     } catch (error) {
       const offline = this.deps.isOffline(error);

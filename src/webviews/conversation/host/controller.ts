@@ -9,6 +9,9 @@ import type { EventFeed, FeedState } from '../../../api/agentServer/eventFeed';
 import type { EventLogChange } from '../../../api/agentServer/eventLog';
 import { messageOf } from '../../../api/errors';
 import { scrubSecrets } from '../../../api/redact';
+import { relativeToWorkspace } from '../../../api/agentServer/workspace';
+import type { AgentEvent } from '../../../api/agentServer/events';
+import { isRecord } from '../../../api/records';
 import {
   dispatchMessage,
   WebviewToHostSchema,
@@ -45,6 +48,8 @@ type ControlName = NonNullable<Controls['busy']>;
 /** The agent's changed files for the panel's list, and what the list's buttons do. */
 export interface PanelChangesSource {
   current(): PanelChanges;
+  /** The workspace's absolute folder, once known: the agent's paths show relative to it. */
+  folder(): string | undefined;
   onDidChange(listener: () => void): { dispose(): void };
   open(file: ChangedFile): void;
   act(action: (typeof CHANGE_ACTIONS)[number]): void;
@@ -82,18 +87,31 @@ export class ConversationController {
   /** The user rejected the pending actions; the agent waits until told to go on. */
   private rejected = false;
   private disposed = false;
+  /** The workspace's absolute folder once known: file-edit rows show their paths relative to it. */
+  private folder: string | undefined;
   private readonly subscriptions: { dispose(): void }[];
   private readonly handlers: MessageHandlers<WebviewToHost>;
 
   constructor(private readonly deps: ControllerDeps) {
     this.take({ prepended: [], appended: deps.feed.events.events });
+    this.folder = deps.changes?.folder();
     this.subscriptions = [
       deps.feed.onEvents((change) => {
         this.outbox.confirm(change.appended);
-        this.send(this.take(change));
+        const transcript = this.take(change);
+        // an edit of a listed file can tell where the workspace is: then every row again, relative
+        if (hasFileEdit(change) && this.learnFolder()) this.resend();
+        else this.send(transcript);
       }),
       deps.feed.onState((state) => this.stateChanged(state)),
-      ...(deps.changes ? [deps.changes.onDidChange(() => this.headerChanged())] : []),
+      ...(deps.changes
+        ? [
+            deps.changes.onDidChange(() => {
+              if (this.learnFolder()) this.resend();
+              else this.headerChanged();
+            }),
+          ]
+        : []),
     ];
     this.handlers = {
       ready: (message) => this.ready(message.epoch, message.rev),
@@ -362,10 +380,25 @@ export class ConversationController {
    * The page never holds a secret: an agent can print the sandbox's key (`env`), and a server can
    * echo the API key, so every text of a row is scrubbed of the secrets the extension knows.
    */
+  /** Whether the workspace's folder just became known (or changed). */
+  private learnFolder(): boolean {
+    if (this.folder) return false;
+    this.folder = this.deps.changes?.folder();
+    return this.folder !== undefined;
+  }
+
   private clean(row: Row): Row {
     const secrets = this.secrets();
-    if (secrets.length === 0) return row;
-    return scrubRow(row, secrets) as Row;
+    const shown = this.relative(row);
+    if (secrets.length === 0) return shown;
+    return scrubRow(shown, secrets) as Row;
+  }
+
+  /** A file edit's path as the user knows it: relative to the workspace, absolute only outside it. */
+  private relative(row: Row): Row {
+    if (row.kind !== 'action' || !row.edit) return row;
+    const path = relativeToWorkspace(row.edit.path, this.folder);
+    return path === row.edit.path ? row : { ...row, edit: { ...row.edit, path } };
   }
 
   private scrub(text: string): string {
@@ -396,4 +429,13 @@ function scrubRow(value: unknown, secrets: readonly string[]): unknown {
   const copy: Record<string, unknown> = {};
   for (const [key, child] of Object.entries(value)) copy[key] = scrubRow(child, secrets);
   return copy;
+}
+
+/** Whether a batch holds a file edit's result (the one kind of event that can tell the workspace's folder). */
+function hasFileEdit(change: EventLogChange): boolean {
+  const isEdit = (event: AgentEvent) =>
+    event.kind === 'ObservationEvent' &&
+    isRecord(event['observation']) &&
+    typeof event['observation']['path'] === 'string';
+  return change.appended.some(isEdit) || change.prepended.some(isEdit);
 }
