@@ -9,7 +9,7 @@ import type { EventFeed, FeedState } from '../../../api/agentServer/eventFeed';
 import type { EventLogChange } from '../../../api/agentServer/eventLog';
 import { messageOf } from '../../../api/errors';
 import { scrubSecrets } from '../../../api/redact';
-import { relativeToWorkspace } from '../../../api/agentServer/workspace';
+import { absoluteWorkspaceDir, relativeToWorkspace } from '../../../api/agentServer/workspace';
 import type { AgentEvent } from '../../../api/agentServer/events';
 import { isRecord } from '../../../api/records';
 import {
@@ -89,18 +89,20 @@ export class ConversationController {
   private disposed = false;
   /** The workspace's absolute folder once known: file-edit rows show their paths relative to it. */
   private folder: string | undefined;
+  /** Whether `folder` is certain (the server's, or an edit of a listed file) or read from a command. */
+  private folderCertain = false;
   private readonly subscriptions: { dispose(): void }[];
   private readonly handlers: MessageHandlers<WebviewToHost>;
 
   constructor(private readonly deps: ControllerDeps) {
     this.take({ prepended: [], appended: deps.feed.events.events });
-    this.folder = deps.changes?.folder();
+    this.learnFolder();
     this.subscriptions = [
       deps.feed.onEvents((change) => {
         this.outbox.confirm(change.appended);
         const transcript = this.take(change);
         // an edit of a listed file can tell where the workspace is: then every row again, relative
-        if (hasFileEdit(change) && this.learnFolder()) this.resend();
+        if (hasWorkspaceHint(change) && this.learnFolder()) this.resend();
         else this.send(transcript);
       }),
       deps.feed.onState((state) => this.stateChanged(state)),
@@ -382,9 +384,20 @@ export class ConversationController {
    */
   /** Whether the workspace's folder just became known (or changed). */
   private learnFolder(): boolean {
-    if (this.folder) return false;
-    this.folder = this.deps.changes?.folder();
-    return this.folder !== undefined;
+    if (this.folderCertain) return false;
+    const before = this.folder;
+    const certain = this.deps.changes?.folder();
+    if (certain) {
+      this.folder = certain;
+      this.folderCertain = true;
+    } else {
+      // a paused sandbox cannot say: the folder the agent's first command ran in (as the patch reads it)
+      this.folder ??= absoluteWorkspaceDir(
+        { id: '', execution_status: null, title: null },
+        this.deps.feed.events.events,
+      );
+    }
+    return this.folder !== before;
   }
 
   private clean(row: Row): Row {
@@ -431,11 +444,15 @@ function scrubRow(value: unknown, secrets: readonly string[]): unknown {
   return copy;
 }
 
-/** Whether a batch holds a file edit's result (the one kind of event that can tell the workspace's folder). */
-function hasFileEdit(change: EventLogChange): boolean {
-  const isEdit = (event: AgentEvent) =>
-    event.kind === 'ObservationEvent' &&
-    isRecord(event['observation']) &&
-    typeof event['observation']['path'] === 'string';
-  return change.appended.some(isEdit) || change.prepended.some(isEdit);
+/** Whether a batch holds a file edit's or a command's result (what can tell the workspace's folder). */
+function hasWorkspaceHint(change: EventLogChange): boolean {
+  const hints = (event: AgentEvent) => {
+    const observation = event['observation'];
+    return (
+      event.kind === 'ObservationEvent' &&
+      isRecord(observation) &&
+      (typeof observation['path'] === 'string' || isRecord(observation['metadata']))
+    );
+  };
+  return change.appended.some(hints) || change.prepended.some(hints);
 }
