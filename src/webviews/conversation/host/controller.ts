@@ -168,7 +168,7 @@ export class ConversationController {
       sandboxStatus,
       model: state.model ?? conversation?.llm_model ?? null,
       feed: state.status,
-      feedDetail: state.detail ?? null,
+      feedDetail: feedDetail(state),
       retryInMs: state.retryAt === undefined ? null : Math.max(0, state.retryAt - Date.now()),
       notice: state.notice ?? null,
       canResume: sandboxStatus === 'PAUSED' || sandboxStatus === 'MISSING' || sandboxStatus === 'ERROR',
@@ -455,4 +455,33 @@ function hasWorkspaceHint(change: EventLogChange): boolean {
     );
   };
   return change.appended.some(hints) || change.prepended.some(hints);
+}
+
+/**
+ * Why the panel is not live, in words a user knows: a failure's own message names sockets, routes and
+ * status codes (the log keeps it whole), so a reconnect or a failure is said by its kind.
+ */
+function feedDetail(state: FeedState): string | null {
+  if (!state.detail) return null;
+  if (state.status !== 'reconnecting' && state.status !== 'failed') return state.detail;
+  switch (state.failure) {
+    case undefined:
+      return state.detail;
+    case 'network':
+      return 'The sandbox cannot be reached';
+    case 'timeout':
+      return 'The sandbox did not answer in time';
+    case 'unauthorized':
+      return 'The sandbox did not accept its key';
+    case 'not_found':
+      return 'The sandbox does not know this conversation';
+    case 'rate_limited':
+      return 'The sandbox has too many connections to this conversation';
+    case 'server':
+      return 'The sandbox reported an error (the log has the details)';
+    case 'cancelled':
+      return 'The connection was cancelled';
+    default:
+      return 'The sandbox sent something unexpected (the log has the details)';
+  }
 }
