@@ -143,7 +143,7 @@ export class SandboxActions {
           if (Date.now() - erroredSince > ERROR_GRACE_MS) {
             this.store.endTransition(sandboxId, transition);
             return this.failed(
-              new Error(sandbox.status_detail ?? vscode.l10n.t('the sandbox reports ERROR')),
+              new Error(sandbox.status_detail ?? vscode.l10n.t('the sandbox reports an error')),
               actionFailed(action, this.store.sandboxName(sandboxId)),
               false,
             );

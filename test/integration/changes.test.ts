@@ -358,9 +358,11 @@ describe("the agent's changes in a real VS Code", function () {
       paths.every((shown) => !shown.startsWith(`${sample.dir}/`)),
       `no path inside the workspace shows the sandbox folder: ${paths.join(', ')}`,
     );
-    assert.ok(
-      panelApi.snapshot(conversation.id)?.header.changes?.files.some((file) => file.path === 'src/named.ts'),
-      'the changes list names it the same way',
+    // the changes list (read again after the edit) names it the same way
+    await eventually(
+      () => panelApi.snapshot(conversation.id)?.header.changes?.files.map((file) => file.path) ?? [],
+      (files) => files.includes('src/named.ts'),
+      15_000,
     );
   });
 
