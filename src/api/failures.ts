@@ -141,7 +141,7 @@ export class CallFailures {
     return this.error(
       'invalid_response',
       `The server answered ${this.where} with ${got} instead of JSON. ` +
-        'Check that the server URL points at an OpenHands server with the V1 API enabled.',
+        'Check that the server URL points at an OpenHands server.',
       { status },
     );
   }

@@ -19,7 +19,7 @@ import { startStatusMessage } from '../conversations/startStatus';
 import { workspaceRepository } from '../conversations/workspaceGit';
 import type { Connection } from '../state/connection';
 import type { Log } from '../core/log';
-import { conversationTitle, shortSandboxId } from '../state/names';
+import { conversationTitle, shortSpec } from '../state/names';
 import { sandboxStatusStyle } from '../views/statusStyle';
 import type { OpenHandsStore } from '../state/store';
 import { resolveConversation, type CommandTarget } from './targets';
@@ -410,8 +410,8 @@ async function pickSandboxForConversation(store: OpenHandsStore): Promise<string
       sandbox: null,
     },
     ...usable.map((sandbox) => ({
-      label: shortSandboxId(sandbox.id),
-      description: sandboxStatusStyle(sandbox.status).label,
+      label: store.sandboxName(sandbox.id),
+      description: `${sandboxStatusStyle(sandbox.status).label} · ${shortSpec(sandbox.sandbox_spec_id)}`,
       detail:
         sandbox.status === 'PAUSED'
           ? vscode.l10n.t('Paused: the server resumes it for the conversation.')

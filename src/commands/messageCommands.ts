@@ -158,7 +158,7 @@ function stepText(step: SendStep): string {
     case 'resuming':
       return vscode.l10n.t('Resuming the sandbox…');
     case 'connecting':
-      return vscode.l10n.t('Waiting for the agent server…');
+      return vscode.l10n.t('Waiting for the sandbox to answer…');
     case 'sending':
       return vscode.l10n.t('Sending…');
   }

@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
-import { messageOf, type SandboxInfo } from '../api';
+import { messageOf, type SandboxInfo, type SandboxSpecInfo } from '../api';
 import type { Connection } from '../state/connection';
-import { shortSandboxId, shortSpec, vscodeUrl } from '../state/names';
+import { shortSpec, vscodeUrl } from '../state/names';
 import type { SpecNode } from '../views/nodes';
 import type { SandboxActions } from '../state/sandboxActions';
 import type { SpecCatalog } from '../state/specCatalog';
@@ -78,11 +78,11 @@ export function registerSandboxCommands({
       if (typeof target !== 'string' && !(await confirmDelete(sandbox, store))) return false;
       return remove(sandbox);
     }),
-    // a spec id (keybindings, other extensions) or a row of the Sandbox Specs view picks the spec
+    // a spec id (keybindings, other extensions) picks the spec; so does a spec row (older callers)
     vscode.commands.registerCommand('openhands.startSandbox', async (target?: string | SpecNode) => {
       const given =
         typeof target === 'string' ? target : target?.kind === 'spec' ? target.spec.id : undefined;
-      const chosen = given ?? (await pickSpec(specs));
+      const chosen = given ?? (await pickSpec(specs, store));
       if (chosen === null) return undefined;
       return start(chosen);
     }),
@@ -90,15 +90,15 @@ export function registerSandboxCommands({
       const sandbox = await resolveSandbox(target, store, connection, {
         title: vscode.l10n.t('Open Sandbox in VS Code'),
         eligible: (s) => vscodeUrl(s) !== undefined,
-        none: vscode.l10n.t('No running sandbox exposes a VS Code URL.'),
+        none: vscode.l10n.t('No running sandbox has a VS Code to open.'),
       });
       const url = sandbox && vscodeUrl(sandbox);
       if (!sandbox) return false;
       if (!url) {
         void vscode.window.showWarningMessage(
           vscode.l10n.t(
-            'Sandbox {0} exposes no VS Code URL (it must be running).',
-            shortSandboxId(sandbox.id),
+            'Sandbox “{0}” has no VS Code to open (it must be running).',
+            store.sandboxName(sandbox.id),
           ),
         );
         return false;
@@ -135,7 +135,7 @@ export function registerSandboxCommands({
 async function confirmDelete(sandbox: SandboxInfo, store: OpenHandsStore): Promise<boolean> {
   const deleteLabel = vscode.l10n.t('Delete');
   const choice = await vscode.window.showWarningMessage(
-    vscode.l10n.t('Delete sandbox {0}?', shortSandboxId(sandbox.id)),
+    vscode.l10n.t('Delete sandbox “{0}”?', store.sandboxName(sandbox.id)),
     { modal: true, detail: await hostedConversationsDetail(sandbox, store) },
     deleteLabel,
   );
@@ -178,7 +178,7 @@ async function confirmPauseOfWorkingAgents(sandbox: SandboxInfo, store: OpenHand
   if (working.length === 0) return true;
   const pauseLabel = vscode.l10n.t('Pause');
   const choice = await vscode.window.showWarningMessage(
-    vscode.l10n.t('Pause sandbox {0} while its agents are working?', shortSandboxId(sandbox.id)),
+    vscode.l10n.t('Pause sandbox “{0}” while its agents are working?', store.sandboxName(sandbox.id)),
     {
       modal: true,
       detail: vscode.l10n.t(
@@ -192,22 +192,45 @@ async function confirmPauseOfWorkingAgents(sandbox: SandboxInfo, store: OpenHand
   return choice === pauseLabel;
 }
 
-/** A spec id, undefined for "the server's default", or null when the user cancelled. */
-async function pickSpec(catalog: SpecCatalog): Promise<string | undefined | null> {
-  // read afresh (the Sandbox Specs view follows): an administrator may have changed them
-  const specs = await vscode.window.withProgress(
-    { location: vscode.ProgressLocation.Window, title: vscode.l10n.t('Loading sandbox specs…') },
-    () => catalog.reload(),
-  );
+/**
+ * The server's sandbox specs (images), one item each: the image's short name, the default marked,
+ * how many sandboxes run it, and its full id in the detail. A spec id, undefined for "the server's
+ * default", or null when the user cancelled or the specs could not be read (said in a message).
+ */
+async function pickSpec(catalog: SpecCatalog, store: OpenHandsStore): Promise<string | undefined | null> {
+  let specs: SandboxSpecInfo[];
+  try {
+    // read afresh: an administrator may have changed them
+    specs = await vscode.window.withProgress(
+      { location: vscode.ProgressLocation.Window, title: vscode.l10n.t('Reading the sandbox images…') },
+      () => catalog.reload(),
+    );
+  } catch (error) {
+    void vscode.window.showErrorMessage(
+      vscode.l10n.t('Could not read the sandbox images the server offers: {0}', messageOf(error)),
+    );
+    return null;
+  }
   if (specs.length <= 1) return specs[0]?.id;
   const chosen = await vscode.window.showQuickPick(
-    specs.map((spec, index) => ({
-      label: shortSpec(spec.id),
-      description: index === 0 ? vscode.l10n.t('default') : undefined,
-      detail: spec.id,
-      id: spec.id,
-    })),
-    { title: vscode.l10n.t('Start Sandbox'), placeHolder: vscode.l10n.t('Choose the sandbox spec (image)') },
+    specs.map((spec, index) => {
+      const count = store.sandboxes.filter((sandbox) => sandbox.sandbox_spec_id === spec.id).length;
+      const description = [
+        index === 0 ? vscode.l10n.t('default') : undefined,
+        count ? vscode.l10n.t('{0} sandbox(es) from it', count) : undefined,
+      ].filter(Boolean);
+      return {
+        label: shortSpec(spec.id),
+        description: description.join(' · ') || undefined,
+        detail: spec.id,
+        id: spec.id,
+      };
+    }),
+    {
+      title: vscode.l10n.t('Start Sandbox'),
+      placeHolder: vscode.l10n.t('Choose the image the sandbox starts from'),
+      matchOnDetail: true,
+    },
   );
   return chosen ? chosen.id : null;
 }

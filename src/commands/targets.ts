@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import type { AppConversation, SandboxInfo } from '../api';
 import type { Connection } from '../state/connection';
-import { conversationTitle, shortSandboxId, shortSpec } from '../state/names';
+import { conversationTitle, shortSpec } from '../state/names';
 import type { OpenHandsNode } from '../views/nodes';
 import { sandboxStatusStyle } from '../views/statusStyle';
 import type { OpenHandsStore } from '../state/store';
@@ -31,7 +31,7 @@ export async function resolveSandbox(
   }
   const chosen = await vscode.window.showQuickPick(
     candidates.map((sandbox) => ({
-      label: shortSandboxId(sandbox.id),
+      label: store.sandboxName(sandbox.id),
       description: `${sandboxStatusStyle(sandbox.status).label} · ${shortSpec(sandbox.sandbox_spec_id)}`,
       detail: describeConversations(store.conversationsIn(sandbox.id)),
       sandbox,

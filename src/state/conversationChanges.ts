@@ -28,6 +28,11 @@ export interface ChangeSet {
   files: readonly GitChange[];
   /** The directory `files` are relative to, as the agent server names it (`"."` in a process sandbox). */
   workspaceDir: string;
+  /**
+   * The workspace's absolute folder when it is certain: named by the server, or read from an edit of
+   * a listed file (so the panel can show the agent's paths relative to it). Kept once known.
+   */
+  folder?: string;
   /** Bumped on every read: the diff editor's URIs carry it, so a newer read shows newer text. */
   version: number;
 }
@@ -147,6 +152,28 @@ export class ConversationChanges implements vscode.Disposable {
     return entry?.reading ?? Promise.resolve(state);
   }
 
+  /**
+   * The workspace's absolute folder, when it is certain: the server's (`workspace.working_dir`), or
+   * read from the open feed's edits of a listed file (a process sandbox says `"."`). Undefined until
+   * the list is read; no request of its own.
+   */
+  workspaceFolder(conversationId: string): string | undefined {
+    const set = this.latest(conversationId);
+    if (!set) return undefined;
+    set.folder ??= absoluteWorkspaceDir(
+      {
+        id: set.conversationId,
+        execution_status: null,
+        title: null,
+        workspace: { working_dir: set.workspaceDir },
+      },
+      this.deps.feeds.openFeed(set.conversationId)?.events.events ?? [],
+      set.files.map((file) => file.path),
+      false,
+    );
+    return set.folder;
+  }
+
   /** Both sides of one changed file, for the diff editor. */
   async sides(conversationId: string, change: GitChange): Promise<FileSides> {
     if (change.status === 'DELETED') return { kind: 'deleted' };
@@ -186,7 +213,7 @@ export class ConversationChanges implements vscode.Disposable {
     if (!dir)
       throw new ApiError({
         kind: 'validation',
-        message: vscode.l10n.t("The agent server does not say where the conversation's workspace is."),
+        message: vscode.l10n.t("The sandbox does not say where the conversation's workspace is."),
       });
     const delta = await client.workspaceDelta(dir, { exclude: AGENT_SERVER_EXCLUDES, signal });
     return { ...delta, files };
@@ -224,9 +251,17 @@ export class ConversationChanges implements vscode.Disposable {
       const info = await client.getConversation();
       const workspaceDir = info.workspace?.working_dir || '.';
       const files = await this.listChanges(client, id, workspaceDir);
+      // the workspace does not move: a folder once known stays
+      const folder = previous?.workspaceDir === workspaceDir ? previous.folder : undefined;
       return {
         kind: 'ready',
-        set: { conversationId: id, files, workspaceDir, version: ++this.versions },
+        set: {
+          conversationId: id,
+          files,
+          workspaceDir,
+          version: ++this.versions,
+          ...(folder ? { folder } : {}),
+        },
       };
     } catch (error) {
       const offline = this.deps.isOffline(error);
@@ -259,7 +294,7 @@ export class ConversationChanges implements vscode.Disposable {
     if (!dir)
       throw new ApiError({
         kind: 'validation',
-        message: vscode.l10n.t('The agent server could not list the changed files.'),
+        message: vscode.l10n.t('The sandbox could not list the changed files.'),
       });
     this.deps.log.info(`The agent server could not list the changes of ${id} (${why}); reading its patch.`);
     const delta = await client.workspaceDelta(dir, { exclude: AGENT_SERVER_EXCLUDES });

@@ -209,6 +209,6 @@ export function offlineReason(conversation: AppConversation): string {
     case 'MISSING':
       return vscode.l10n.t('The sandbox is gone.');
     default:
-      return vscode.l10n.t('The agent server of this conversation cannot be reached.');
+      return vscode.l10n.t("This conversation's sandbox cannot be reached.");
   }
 }

@@ -170,7 +170,7 @@ export class ConversationSteering {
       if (Date.now() > deadline) {
         const why = last instanceof Error ? ` (${last.message})` : '';
         throw new SteeringError(
-          vscode.l10n.t('The sandbox resumed, but its agent server did not answer within 2 minutes{0}.', why),
+          vscode.l10n.t('The sandbox resumed, but did not answer within 2 minutes{0}.', why),
         );
       }
       await sleep(REACH_INTERVAL_MS, options.signal);

@@ -2,7 +2,6 @@ import * as vscode from 'vscode';
 import { messageOf, sleep, type OpenHandsClient, type SandboxInfo } from '../api';
 import type { Connection } from './connection';
 import type { Log } from '../core/log';
-import { shortSandboxId } from './names';
 import type { OpenHandsStore, SandboxTransition } from './store';
 
 export type LifecycleAction = 'pause' | 'resume' | 'delete';
@@ -99,7 +98,10 @@ export class SandboxActions {
         ok: false,
         level: 'warning',
         canRetry: false,
-        message: vscode.l10n.t('Sandbox {0} is busy with another action.', shortSandboxId(sandboxId)),
+        message: vscode.l10n.t(
+          'Sandbox “{0}” is busy with another action.',
+          this.store.sandboxName(sandboxId),
+        ),
       };
     }
     const client = this.connection.requireClient();
@@ -108,7 +110,7 @@ export class SandboxActions {
       await call(client);
     } catch (error) {
       this.store.endTransition(sandboxId, begun);
-      return this.failed(error, actionFailed(action, sandboxId));
+      return this.failed(error, actionFailed(action, this.store.sandboxName(sandboxId)));
     }
     return this.settle(client, sandboxId, begun, action);
   }
@@ -141,8 +143,8 @@ export class SandboxActions {
           if (Date.now() - erroredSince > ERROR_GRACE_MS) {
             this.store.endTransition(sandboxId, transition);
             return this.failed(
-              new Error(sandbox.status_detail ?? vscode.l10n.t('the sandbox reports ERROR')),
-              actionFailed(action, sandboxId),
+              new Error(sandbox.status_detail ?? vscode.l10n.t('the sandbox reports an error')),
+              actionFailed(action, this.store.sandboxName(sandboxId)),
               false,
             );
           }
@@ -152,14 +154,14 @@ export class SandboxActions {
       } catch (error) {
         if (++errors >= MAX_POLL_ERRORS) {
           this.store.endTransition(sandboxId, transition);
-          return this.failed(error, actionFailed(action, sandboxId), false);
+          return this.failed(error, actionFailed(action, this.store.sandboxName(sandboxId)), false);
         }
       }
       if (Date.now() > deadline) {
         this.store.endTransition(sandboxId, transition);
         const message = vscode.l10n.t(
-          'Sandbox {0} did not settle within 3 minutes; it may still finish on the server.',
-          shortSandboxId(sandboxId),
+          'Sandbox “{0}” did not settle within 3 minutes; it may still finish on the server.',
+          this.store.sandboxName(sandboxId),
         );
         this.log.warn(message);
         return { ok: false, level: 'warning', canRetry: false, message };
@@ -184,16 +186,15 @@ export class SandboxActions {
   }
 }
 
-function actionFailed(action: LifecycleAction | 'start', sandboxId: string): string {
-  const id = shortSandboxId(sandboxId);
+function actionFailed(action: LifecycleAction | 'start', name: string): string {
   switch (action) {
     case 'pause':
-      return vscode.l10n.t('Could not pause sandbox {0}', id);
+      return vscode.l10n.t('Could not pause sandbox “{0}”', name);
     case 'resume':
-      return vscode.l10n.t('Could not resume sandbox {0}', id);
+      return vscode.l10n.t('Could not resume sandbox “{0}”', name);
     case 'delete':
-      return vscode.l10n.t('Could not delete sandbox {0}', id);
+      return vscode.l10n.t('Could not delete sandbox “{0}”', name);
     case 'start':
-      return vscode.l10n.t('Sandbox {0} did not start', id);
+      return vscode.l10n.t('Sandbox “{0}” did not start', name);
   }
 }

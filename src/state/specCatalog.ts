@@ -4,7 +4,7 @@ import type { Connection } from './connection';
 
 /**
  * The server's sandbox specs (images). They change only when an administrator changes the server,
- * so they are read on demand (the specs view opening, a start-sandbox pick, Refresh), never polled.
+ * so they are read on demand (Start Sandbox…, Refresh once read), never polled.
  */
 export class SpecCatalog implements vscode.Disposable {
   private readonly changed = new vscode.EventEmitter<void>();

@@ -11,6 +11,7 @@ import {
   messageOf,
 } from '../api';
 import type { Connection } from './connection';
+import { newestConversation, sandboxName } from './names';
 
 /** A lifecycle action in flight on one sandbox, shown before the server confirms it. */
 export interface SandboxTransition {
@@ -48,6 +49,8 @@ export class OpenHandsStore implements vscode.Disposable {
   private conversationListVersion = 0;
   /** Per-sandbox lists asked of the server since the last refresh (when the loaded list is partial). */
   private readonly sandboxConversations = new Map<string, Promise<SandboxConversations>>();
+  /** The newest conversation each per-sandbox list brought (kept across refreshes, for the sandbox's name). */
+  private readonly newestAsked = new Map<string, AppConversation>();
   private readonly disposables: vscode.Disposable[] = [];
 
   constructor(private readonly connection: Connection) {
@@ -60,6 +63,7 @@ export class OpenHandsStore implements vscode.Disposable {
         this.loadedConversationCount = 0;
         this.conversationListVersion++;
         this.sandboxConversations.clear();
+        this.newestAsked.clear();
         this.transitions.clear();
         this.lastError = undefined;
         this.lastSuccessAt = undefined;
@@ -103,11 +107,36 @@ export class OpenHandsStore implements vscode.Disposable {
       this.sandboxConversations.set(sandboxId, pending);
       // a failure is not remembered: the next look asks again
       const asked = pending;
-      asked.catch(() => {
-        if (this.sandboxConversations.get(sandboxId) === asked) this.sandboxConversations.delete(sandboxId);
-      });
+      const version = this.conversationListVersion;
+      asked.then(
+        (result) => {
+          if (this.sandboxConversations.get(sandboxId) !== asked || version !== this.conversationListVersion)
+            return;
+          // the sandbox's name follows its newest conversation, also one beyond the loaded page
+          const before = this.newestIn(sandboxId)?.id;
+          const newest = newestConversation(result.items);
+          if (newest) this.newestAsked.set(sandboxId, newest);
+          else if (result.complete) this.newestAsked.delete(sandboxId);
+          if (this.newestIn(sandboxId)?.id !== before) this.changed.fire();
+        },
+        () => {
+          if (this.sandboxConversations.get(sandboxId) === asked) this.sandboxConversations.delete(sandboxId);
+        },
+      );
     }
     return pending;
+  }
+
+  /** The newest conversation known to run in this sandbox: in the loaded list, or in its own list once asked. */
+  newestIn(sandboxId: string): AppConversation | undefined {
+    const known = this.conversationsIn(sandboxId);
+    const asked = this.hasAllConversations ? undefined : this.newestAsked.get(sandboxId);
+    return newestConversation(asked ? [...known, asked] : known);
+  }
+
+  /** What a sandbox is called wherever it is shown: its newest conversation's title, else a readable name. */
+  sandboxName(sandboxId: string): string {
+    return sandboxName(sandboxId, this.newestIn(sandboxId));
   }
 
   findSandbox(id: string): SandboxInfo | undefined {

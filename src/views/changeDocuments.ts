@@ -114,7 +114,7 @@ export function noDiffReason(sides: Exclude<FileSides, { kind: 'text' }>, path: 
     case 'binary':
       return vscode.l10n.t('{0} is a binary file: it has no text to compare.', path);
     case 'tooLarge':
-      return vscode.l10n.t('{0} is larger than 1 MiB, more than the agent server compares.', path);
+      return vscode.l10n.t('{0} is larger than 1 MiB, more than the sandbox compares.', path);
     case 'unavailable':
       return vscode.l10n.t('The agent’s version of {0} could not be read: {1}', path, sides.message);
   }

@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import { stripQuery, type AppConversation, type ExecutionStatus, type SandboxInfo } from '../api';
-import { conversationTitle, shortSandboxId, shortSpec, vscodeUrl } from '../state/names';
+import { conversationTitle, shortSpec, vscodeUrl } from '../state/names';
 import type { ConversationNode, SandboxNode, SpecNode } from './nodes';
 import { conversationIcon, executionStatusLabel, sandboxStatusStyle } from './statusStyle';
 import type { SandboxTransition } from '../state/store';
@@ -24,8 +24,18 @@ export function sandboxContextValue(sandbox: SandboxInfo, transition: SandboxTra
   return vscodeUrl(sandbox) ? `${base}.vscode` : base;
 }
 
+/**
+ * Said after a row's description while the server does not answer and the rows are the last it sent
+ * (the view's message says the rest: since when, and why).
+ */
+export function lastKnownNote(): string {
+  return vscode.l10n.t('last known');
+}
+
 export function sandboxTreeItem(
   node: SandboxNode,
+  /** What runs in it: its newest conversation's title, else a readable name (`state/names.ts`). */
+  name: string,
   transition: SandboxTransition | undefined,
   /** `undefined` when only some conversations are loaded. */
   conversationCount: number | undefined,
@@ -34,7 +44,7 @@ export function sandboxTreeItem(
   const { sandbox } = node;
   const style = sandboxStatusStyle(sandbox.status);
   const item = new vscode.TreeItem(
-    shortSandboxId(sandbox.id),
+    name,
     conversationCount === 0
       ? vscode.TreeItemCollapsibleState.None
       : vscode.TreeItemCollapsibleState.Collapsed,
@@ -42,23 +52,33 @@ export function sandboxTreeItem(
   // ids hold only what never changes, so selection and expansion survive refreshes
   item.id = `sandbox/${sandbox.id}`;
   const status = transition ? TRANSITION_LABEL[transition.kind]() : style.label;
-  const parts = [status, shortSpec(sandbox.sandbox_spec_id), formatAge(sandbox.created_at)].filter(Boolean);
-  if (stale) parts.push(vscode.l10n.t('(stale)'));
+  const parts = [
+    status,
+    conversationCount === 0 ? vscode.l10n.t('no conversation') : undefined,
+    sandbox.sandbox_spec_id ? shortSpec(sandbox.sandbox_spec_id) : undefined,
+    formatAge(sandbox.created_at),
+  ].filter(Boolean);
+  if (stale) parts.push(lastKnownNote());
   item.description = parts.join(' · ');
   item.iconPath = transition ? new vscode.ThemeIcon('loading~spin') : style.icon;
   item.contextValue = sandboxContextValue(sandbox, transition);
-  item.tooltip = sandboxTooltip(sandbox, style.label, conversationCount);
-  item.accessibilityInformation = { label: `Sandbox ${shortSandboxId(sandbox.id)}, ${item.description}` };
+  item.tooltip = sandboxTooltip(sandbox, name, style.label, conversationCount);
+  // the id is for the tooltip and Copy Sandbox Id: read aloud, it says nothing
+  item.accessibilityInformation = {
+    label: vscode.l10n.t('Sandbox {0}, {1}', name, item.description),
+  };
   return item;
 }
 
 function sandboxTooltip(
   sandbox: SandboxInfo,
+  name: string,
   statusLabel: string,
   conversationCount: number | undefined,
 ): vscode.MarkdownString {
   const md = new vscode.MarkdownString(undefined, true);
-  md.appendMarkdown(`**Sandbox** \`${sandbox.id}\`\n\n`);
+  md.appendMarkdown(`**${escape(name)}**\n\n`);
+  md.appendMarkdown(`Sandbox id: \`${sandbox.id}\`\n\n`);
   md.appendMarkdown(`$(circle-filled) ${statusLabel}`);
   if (sandbox.status_detail) md.appendText(` — ${sandbox.status_detail}`);
   md.appendMarkdown(`\n\n`);
@@ -85,20 +105,34 @@ export function conversationTreeItem(
   item.id = node.underSandbox
     ? `sandbox/${node.underSandbox}/conversation/${conversation.id}`
     : `conversation/${conversation.id}`;
-  // "idle · sandbox running · 5 min ago": the agent's state first, then where it runs
+  // "idle · acme/app (main) · sandbox running · 5 min ago": the agent's state first, then what it
+  // works on, then where it runs
   const execution = executionStatusLabel(status);
   const sandbox = vscode.l10n.t(
     'sandbox {0}',
     sandboxStatusStyle(conversation.sandbox_status).label.toLowerCase(),
   );
-  const parts = [execution, sandbox, formatAge(conversation.updated_at)].filter(Boolean);
-  if (stale) parts.push(vscode.l10n.t('(stale)'));
+  const parts = [
+    execution,
+    repositoryLabel(conversation),
+    sandbox,
+    formatAge(conversation.updated_at),
+  ].filter(Boolean);
+  if (stale) parts.push(lastKnownNote());
   item.description = parts.join(' · ');
   item.iconPath = conversationIcon(status, conversation.sandbox_status);
   item.contextValue = `conversation.${conversation.sandbox_status === 'PAUSED' ? 'sandboxPaused' : 'ok'}`;
   item.tooltip = conversationTooltip(conversation);
   item.command = { command: 'openhands.openConversation', title: 'Open', arguments: [node] };
   return item;
+}
+
+/** `acme/app (main)`, `acme/app`, or undefined when the conversation names no repository. */
+export function repositoryLabel(conversation: AppConversation): string | undefined {
+  const repository = conversation.selected_repository?.trim();
+  if (!repository) return undefined;
+  const branch = conversation.selected_branch?.trim();
+  return branch ? vscode.l10n.t('{0} ({1})', repository, branch) : repository;
 }
 
 function conversationTooltip(conversation: AppConversation): vscode.MarkdownString {

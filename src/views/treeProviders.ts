@@ -107,7 +107,13 @@ export class SandboxTreeProvider extends StoreTreeProvider {
       const count = this.store.hasAllConversations
         ? this.store.conversationsIn(node.sandbox.id).length
         : undefined;
-      return sandboxTreeItem(node, transition, count, this.store.stale);
+      return sandboxTreeItem(
+        node,
+        this.store.sandboxName(node.sandbox.id),
+        transition,
+        count,
+        this.store.stale,
+      );
     }
     return this.itemOf(node) ?? loadMoreTreeItem();
   }

@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import type { ApiErrorKind } from '../api';
 import type { Connection } from '../state/connection';
 import type { OpenHandsNode } from './nodes';
 import type { OpenHandsStore } from '../state/store';
@@ -52,8 +53,11 @@ export class ViewPresenter implements vscode.Disposable {
 
   private staleMessage(): string {
     const when = this.store.lastSuccessAt?.toLocaleTimeString() ?? '';
-    const why = this.store.lastError?.message ?? '';
-    return vscode.l10n.t('⚠ Stale: showing data from {0}. {1}', when, why);
+    return vscode.l10n.t(
+      '⚠ Last known data, from {0} — the server did not answer. {1} The log has the details.',
+      when,
+      failureInWords(this.store.lastError?.kind),
+    );
   }
 
   dispose(): void {
@@ -63,6 +67,24 @@ export class ViewPresenter implements vscode.Disposable {
 
 function describe(...parts: (string | undefined)[]): string | undefined {
   return parts.filter(Boolean).join(' · ') || undefined;
+}
+
+/** Why the server did not answer, without its routes and error codes (those are in the log). */
+function failureInWords(kind: ApiErrorKind | undefined): string {
+  switch (kind) {
+    case 'network':
+      return vscode.l10n.t('The connection failed or was closed.');
+    case 'timeout':
+      return vscode.l10n.t('It took too long to answer.');
+    case 'unauthorized':
+      return vscode.l10n.t('It refused the API key.');
+    case 'rate_limited':
+      return vscode.l10n.t('It is receiving too many requests.');
+    case 'invalid_response':
+      return vscode.l10n.t('Its answer was not what an OpenHands server sends.');
+    default:
+      return vscode.l10n.t('It reported an error.');
+  }
 }
 
 function setContext(key: string, value: unknown): Thenable<unknown> {

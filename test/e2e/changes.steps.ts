@@ -13,7 +13,7 @@ import { agentDouble, waitForTranscript } from './conversationPanel';
 import { openOpenHandsView, viewPane } from './openhands-view';
 import { answerInputBox, pickConversation, QUICK_INPUT, runCommand } from './palette';
 import type { StepRunner } from './runner';
-import { CONVERSATIONS_VIEW, ROW, SANDBOXES_VIEW, SPECS_VIEW } from './selectors';
+import { CONVERSATIONS_VIEW, ROW, SANDBOXES_VIEW } from './selectors';
 import { listConversations, type ConversationSummary } from './server-api';
 import { eventually } from './wait';
 import { git, isAgentServerFile, treeOf } from '../shared/sandboxWorkspace';
@@ -219,10 +219,8 @@ async function showChangesInTree(
   fileCount: number,
 ): Promise<{ pane: Locator; changesRow: Locator }> {
   await openOpenHandsView(page);
-  for (const title of [SANDBOXES_VIEW, SPECS_VIEW]) {
-    const other = await viewPane(page, title);
-    await other.locator('.pane-header').first().click();
-  }
+  const other = await viewPane(page, SANDBOXES_VIEW);
+  await other.locator('.pane-header').first().click();
   const pane = await viewPane(page, CONVERSATIONS_VIEW);
   const conversationRow = pane
     .locator(`${ROW}[aria-level="1"][aria-label*="${conversation.title.replace(/["\\]/g, '\\$&')}"]`)
@@ -271,7 +269,7 @@ async function foldBackTree(page: Page, title: string): Promise<void> {
     .first();
   if ((await row.getAttribute('aria-expanded', { timeout: 5_000 })) === 'true')
     await row.locator('.monaco-tl-twistie').click();
-  for (const other of [SANDBOXES_VIEW, SPECS_VIEW]) await viewPane(page, other);
+  await viewPane(page, SANDBOXES_VIEW);
 }
 
 /** The file's row under the conversation's Changes (its aria-label is "path, status"). */

@@ -212,6 +212,21 @@ export function conversationPanelSteps(runner: StepRunner, ctx: E2EContext): voi
       if (!/paused/i.test(banner)) throw new Error(`the banner says "${banner}"`);
       await expectText(frame, 'Sent while the panel was away');
       await ctx.screenshot('conversation-panel-paused');
+      // with no list of changes to read (paused), a file the agent edited still reads relative to its workspace
+      const path = frame.locator('.edit-head .path').first();
+      await eventually(
+        'a file-edit row in view',
+        async () => {
+          await frame.locator('.transcript').evaluate((el) => el.scrollBy(0, -600));
+          return (await path.count()) > 0 ? true : undefined;
+        },
+        { timeoutMs: 15_000, intervalMs: 200 },
+      );
+      await path.scrollIntoViewIfNeeded();
+      const shown = ((await path.textContent()) ?? '').trim();
+      if (shown.startsWith('/') || shown.includes('openhands-sandboxes'))
+        throw new Error(`the edit row shows the sandbox's absolute path: ${shown}`);
+      await ctx.screenshot('conversation-panel-edit-relative');
       await frame.locator('#resume-sandbox').click();
       await waitForFeed(frame, 'live', 20_000);
       if ((await feedState(frame)) !== 'live') throw new Error('not live after Resume');

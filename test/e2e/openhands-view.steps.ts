@@ -1,22 +1,18 @@
 // The OpenHands sidebar against the seeded test server: lists, statuses and the pause/resume round trip.
 import type { E2EContext } from './context';
-import { chooseFromRowMenu, openOpenHandsView, rowContaining, rowLabels, viewPane } from './openhands-view';
+import { chooseFromRowMenu, openOpenHandsView, rowLabels, sandboxRow, viewPane } from './openhands-view';
+import { runCommand } from './palette';
 import type { StepRunner } from './runner';
-import {
-  CONVERSATIONS_VIEW,
-  PANE_HEADER,
-  PAUSE_SANDBOX,
-  RESUME_SANDBOX,
-  SANDBOXES_VIEW,
-  SPECS_VIEW,
-} from './selectors';
+import { CONVERSATIONS_VIEW, PAUSE_SANDBOX, RESUME_SANDBOX, SANDBOXES_VIEW } from './selectors';
 import {
   listConversations,
   listSandboxes,
   listSpecIds,
   mentions,
+  sandboxRowName,
   sandboxStatus,
   shortSandboxId,
+  type SandboxSummary,
 } from './server-api';
 import { OPEN_WORKBENCH } from './workbench.steps';
 import { eventually } from './wait';
@@ -30,32 +26,59 @@ async function workingSandboxIds(serverUrl: string): Promise<Set<string>> {
   return new Set(conversations.filter((c) => c.execution_status === 'running').map((c) => c.sandbox_id));
 }
 
+/** Each sandbox with the name its row shows; only the sandboxes whose name no other one shares. */
+async function namedSandboxes(serverUrl: string): Promise<{ sandbox: SandboxSummary; name: string }[]> {
+  const conversations = await listConversations(serverUrl);
+  const named = (await listSandboxes(serverUrl)).map((sandbox) => ({
+    sandbox,
+    name: sandboxRowName(sandbox.id, conversations),
+  }));
+  return named.filter(({ name }) => named.filter((other) => other.name === name).length === 1);
+}
+
 /** Conversations visible without scrolling that must be found (the list is virtualised). */
 const MIN_CONVERSATIONS_SHOWN = 5;
 
 export function openHandsViewSteps(runner: StepRunner, ctx: E2EContext): void {
   /** The sandbox the pause step paused, for the resume step. */
-  let pausedSandboxId: string | undefined;
+  let pausedSandbox: { id: string; name: string } | undefined;
 
   runner.step(OPEN_VIEW, () => openOpenHandsView(ctx.page), { needs: [OPEN_WORKBENCH] });
 
   runner.step(
-    'Sandboxes view lists the seeded sandboxes with their statuses',
+    'Sandboxes view names each seeded sandbox by what runs in it, with its status and image, no id',
     async () => {
       const pane = await viewPane(ctx.page, SANDBOXES_VIEW);
       const sandboxes = await listSandboxes(ctx.serverUrl);
       if (sandboxes.length === 0) throw new Error('the test server has no seeded sandboxes');
+      const conversations = await listConversations(ctx.serverUrl);
+      const specs = await listSpecIds(ctx.serverUrl);
       await eventually(
-        `a row with id and status for each of ${sandboxes.length} sandboxes`,
+        `a row with name and status for each of ${sandboxes.length} sandboxes`,
         async () => {
           const labels = await rowLabels(pane);
           const missing = sandboxes.filter(
-            (s) => !labels.some((l) => l.includes(shortSandboxId(s.id)) && mentions(l, s.status)),
+            (s) =>
+              !labels.some(
+                (l) =>
+                  l.startsWith(`Sandbox ${sandboxRowName(s.id, conversations)}, `) && mentions(l, s.status),
+              ),
           );
           return missing.length === 0 ? true : undefined;
         },
         { timeoutMs: 15_000, lastSeen: async () => (await rowLabels(pane)).join(' | ') || 'no rows' },
       );
+      const labels = (await rowLabels(pane)).filter((l) => l.startsWith('Sandbox '));
+      for (const label of labels) {
+        if (sandboxes.some((s) => label.includes(shortSandboxId(s.id).slice(0, 8))))
+          throw new Error(`a sandbox row shows its id: ${label}`);
+        if (
+          specs.some((spec) => label.includes(spec)) ||
+          !specs.some((spec) => label.includes(spec.split('/').at(-1) ?? spec))
+        )
+          throw new Error(`a sandbox row does not show its image short: ${label}`);
+      }
+      await ctx.screenshot('sandboxes-named');
     },
     { needs: [OPEN_VIEW] },
   );
@@ -100,12 +123,14 @@ export function openHandsViewSteps(runner: StepRunner, ctx: E2EContext): void {
     async () => {
       // one with no agent at work: pausing that one asks nothing (the next steps cover the question)
       const working = await workingSandboxIds(ctx.serverUrl);
-      const running = (await listSandboxes(ctx.serverUrl)).find(
-        (s) => s.status === 'RUNNING' && !working.has(s.id),
-      );
-      if (!running) throw new Error('the seed has no RUNNING sandbox without working agents to pause');
+      const { sandbox: running, name } =
+        (await namedSandboxes(ctx.serverUrl)).find(
+          ({ sandbox: s }) => s.status === 'RUNNING' && !working.has(s.id),
+        ) ?? {};
+      if (!running || !name)
+        throw new Error('the seed has no RUNNING sandbox without working agents to pause');
       const pane = await viewPane(ctx.page, SANDBOXES_VIEW);
-      const row = rowContaining(pane, shortSandboxId(running.id));
+      const row = sandboxRow(pane, name);
       await row.hover({ timeout: 10_000 });
       await row.locator(PAUSE_SANDBOX).click({ timeout: 5_000 });
       const label = async () => (await row.getAttribute('aria-label')) ?? '';
@@ -128,7 +153,7 @@ export function openHandsViewSteps(runner: StepRunner, ctx: E2EContext): void {
       );
       const status = await sandboxStatus(ctx.serverUrl, running.id);
       if (status !== 'PAUSED') throw new Error(`the server reports ${status ?? 'no sandbox'}, not PAUSED`);
-      pausedSandboxId = running.id;
+      pausedSandbox = { id: running.id, name };
     },
     { needs: [OPEN_VIEW] },
   );
@@ -136,9 +161,9 @@ export function openHandsViewSteps(runner: StepRunner, ctx: E2EContext): void {
   runner.step(
     'resume the paused sandbox: RUNNING again',
     async () => {
-      if (!pausedSandboxId) throw new Error('no sandbox was paused');
+      if (!pausedSandbox) throw new Error('no sandbox was paused');
       const pane = await viewPane(ctx.page, SANDBOXES_VIEW);
-      const row = rowContaining(pane, shortSandboxId(pausedSandboxId));
+      const row = sandboxRow(pane, pausedSandbox.name);
       await row.hover({ timeout: 10_000 });
       await row.locator(RESUME_SANDBOX).click({ timeout: 5_000 });
       const label = async () => (await row.getAttribute('aria-label')) ?? '';
@@ -150,7 +175,7 @@ export function openHandsViewSteps(runner: StepRunner, ctx: E2EContext): void {
           lastSeen: label,
         },
       );
-      const status = await sandboxStatus(ctx.serverUrl, pausedSandboxId);
+      const status = await sandboxStatus(ctx.serverUrl, pausedSandbox.id);
       if (status !== 'RUNNING') throw new Error(`the server reports ${status ?? 'no sandbox'}, not RUNNING`);
     },
     { needs: [PAUSE] },
@@ -160,16 +185,16 @@ export function openHandsViewSteps(runner: StepRunner, ctx: E2EContext): void {
     'delete asks first and names every conversation the sandbox hosts; Cancel keeps it',
     async () => {
       const conversations = await listConversations(ctx.serverUrl);
-      const [host] = (await listSandboxes(ctx.serverUrl))
-        .map((sandbox) => ({ sandbox, hosted: conversations.filter((c) => c.sandbox_id === sandbox.id) }))
+      const [host] = (await namedSandboxes(ctx.serverUrl))
+        .map(({ sandbox, name }) => ({
+          sandbox,
+          name,
+          hosted: conversations.filter((c) => c.sandbox_id === sandbox.id),
+        }))
         .sort((a, b) => b.hosted.length - a.hosted.length);
       if (!host || host.hosted.length === 0) throw new Error('the seed has no sandbox hosting conversations');
       const pane = await viewPane(ctx.page, SANDBOXES_VIEW);
-      await chooseFromRowMenu(
-        ctx.page,
-        rowContaining(pane, shortSandboxId(host.sandbox.id)),
-        'Delete Sandbox',
-      );
+      await chooseFromRowMenu(ctx.page, sandboxRow(pane, host.name), 'Delete Sandbox');
       const dialog = ctx.page.locator('.monaco-dialog-box');
       await dialog.waitFor({ state: 'visible', timeout: 10_000 });
       const text = await dialog.innerText();
@@ -188,24 +213,31 @@ export function openHandsViewSteps(runner: StepRunner, ctx: E2EContext): void {
   );
 
   runner.step(
-    'Sandbox Specs view (collapsed at first) lists the server specs, the first as default',
+    'Start Sandbox… offers the server images by short name, the first as default, the full id below',
     async () => {
       const specIds = await listSpecIds(ctx.serverUrl);
-      if (specIds.length === 0) throw new Error('the test server lists no specs');
-      const pane = await viewPane(ctx.page, SPECS_VIEW);
-      const rows = await eventually(
-        `a row for each of ${specIds.length} specs`,
+      if (specIds.length < 2) throw new Error('the test server lists fewer than two specs');
+      await runCommand(ctx.page, 'OpenHands: Start Sandbox');
+      const rows = ctx.page.locator('.quick-input-widget .monaco-list-row');
+      const texts = await eventually(
+        `an item for each of ${specIds.length} images`,
         async () => {
-          const labels = await rowLabels(pane);
-          const shown = specIds.every((id) => labels.some((l) => l.includes(id.split('/').at(-1) ?? id)));
-          return shown ? labels : undefined;
+          const all = await rows.evaluateAll((els) => els.map((el) => (el as HTMLElement).innerText));
+          return all.length === specIds.length ? all : undefined;
         },
-        { timeoutMs: 10_000, lastSeen: async () => (await rowLabels(pane)).join(' | ') || 'no rows' },
+        { timeoutMs: 10_000, lastSeen: async () => (await rows.allInnerTexts()).join(' | ') || 'no items' },
       );
-      if (!mentions(rows[0] ?? '', 'default'))
-        throw new Error(`the first spec is not marked default: ${rows[0]}`);
-      await ctx.screenshot('sandbox-specs-view');
-      await pane.locator(PANE_HEADER).first().click(); // collapse again: later steps need the room
+      for (const [index, id] of specIds.entries()) {
+        const text = texts[index] ?? '';
+        const short = id.split('/').at(-1) ?? id;
+        if (!text.startsWith(short) || !text.includes(id))
+          throw new Error(`item ${index} reads "${text}", not ${short} with ${id} below`);
+      }
+      if (!mentions(texts[0] ?? '', 'default'))
+        throw new Error(`the first image is not marked default: ${texts[0]}`);
+      await ctx.screenshot('start-sandbox-images');
+      await ctx.page.keyboard.press('Escape');
+      await ctx.page.locator('.quick-input-widget').waitFor({ state: 'hidden', timeout: 5_000 });
     },
     { needs: [OPEN_VIEW] },
   );
@@ -214,12 +246,13 @@ export function openHandsViewSteps(runner: StepRunner, ctx: E2EContext): void {
     'pause asks first when agents are working in the sandbox; Cancel keeps it running',
     async () => {
       const working = await workingSandboxIds(ctx.serverUrl);
-      const busy = (await listSandboxes(ctx.serverUrl)).find(
-        (s) => s.status === 'RUNNING' && working.has(s.id),
-      );
-      if (!busy) throw new Error('the seed has no RUNNING sandbox with a working agent');
+      const { sandbox: busy, name } =
+        (await namedSandboxes(ctx.serverUrl)).find(
+          ({ sandbox: s }) => s.status === 'RUNNING' && working.has(s.id),
+        ) ?? {};
+      if (!busy || !name) throw new Error('the seed has no RUNNING sandbox with a working agent');
       const pane = await viewPane(ctx.page, SANDBOXES_VIEW);
-      const row = rowContaining(pane, shortSandboxId(busy.id));
+      const row = sandboxRow(pane, name);
       await row.hover({ timeout: 10_000 });
       await row.locator(PAUSE_SANDBOX).click({ timeout: 5_000 });
       const dialog = ctx.page.locator('.monaco-dialog-box');

@@ -47,6 +47,13 @@ export function rowContaining(pane: Locator, text: string): Locator {
   return pane.locator(`${ROW}[aria-label*="${text.replace(/["\\]/g, '\\$&')}"]`).first();
 }
 
+/** A sandbox's row, by the name it shows (its accessible label reads "Sandbox <name>, <description>"). */
+export function sandboxRow(pane: Locator, name: string): Locator {
+  return pane
+    .locator(`${ROW}[aria-level="1"][aria-label^="Sandbox ${name.replace(/["\\]/g, '\\$&')}, "]`)
+    .first();
+}
+
 /**
  * Opens a menu with `openMenu` and runs its `label` item. A workbench re-render (menus re-read after
  * a window reload, a tree refresh) can close a menu it has just opened, so the menu is opened until

@@ -3,10 +3,9 @@
 /** Activity-bar entry of the "OpenHands" view container. */
 export const OPENHANDS_ACTIVITY = '.activitybar .action-label[aria-label^="OpenHands"]';
 
-/** View titles, as contributed in package.json (`openhands.sandboxes`, `.conversations`, `.sandboxSpecs`). */
+/** View titles, as contributed in package.json (`openhands.conversations`, then `.sandboxes`). */
 export const SANDBOXES_VIEW = 'Sandboxes';
 export const CONVERSATIONS_VIEW = 'Conversations';
-export const SPECS_VIEW = 'Sandbox Specs';
 
 /** Every view is a `.pane` with a `.pane-header`; tree rows carry "label, description" in aria-label. */
 export const PANE = '.pane';

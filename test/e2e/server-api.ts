@@ -1,5 +1,7 @@
 // Reads the seeded test server over its public API, so the UI tests know which sandboxes and
 // conversations the tree should show without depending on the server's internals.
+import type { AppConversation } from '../../src/api';
+import { conversationTitle, readableSandboxName } from '../../src/state/names';
 import { SANDBOX_ID_PREFIX } from '../server';
 
 export interface SandboxSummary {
@@ -13,6 +15,7 @@ export interface ConversationSummary {
   sandbox_id: string;
   sandbox_status: string;
   execution_status: string | null;
+  created_at: string | null;
 }
 
 async function getJson<T>(serverUrl: string, pathAndQuery: string): Promise<T> {
@@ -52,6 +55,14 @@ export async function sandboxStatus(serverUrl: string, id: string): Promise<stri
 /** The id without the `oh-agent-server-` prefix: the tree may show either, and this matches both. */
 export function shortSandboxId(id: string): string {
   return id.startsWith(SANDBOX_ID_PREFIX) ? id.slice(SANDBOX_ID_PREFIX.length) : id;
+}
+
+/** What the sandbox's row must be called: its newest conversation's title, else its readable name. */
+export function sandboxRowName(sandboxId: string, conversations: ConversationSummary[]): string {
+  const newest = conversations
+    .filter((c) => c.sandbox_id === sandboxId)
+    .sort((a, b) => Date.parse(b.created_at ?? '') - Date.parse(a.created_at ?? ''))[0];
+  return newest ? conversationTitle(newest as unknown as AppConversation) : readableSandboxName(sandboxId);
 }
 
 /** Status words are compared case-insensitively ("PAUSED" on the wire, maybe "Paused" in the UI). */

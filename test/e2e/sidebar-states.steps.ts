@@ -10,7 +10,8 @@ import { SANDBOXES_VIEW } from './selectors';
 import { addFault, clearFaults } from './serverControl';
 import { eventually } from './wait';
 
-const STALE = 'stale: the server goes away, the rows stay and are marked stale';
+const STALE =
+  'server gone: the rows stay, marked "last known", and the message says the server did not answer';
 
 /** Clicks the Refresh action in the view's title bar (shown while the pane is hovered). */
 async function clickRefresh(pane: Locator): Promise<void> {
@@ -59,7 +60,7 @@ export function sidebarStateSteps(runner: StepRunner, ctx: E2EContext): void {
       try {
         await clickRefresh(pane);
         await eventually(
-          'rows marked "(stale)" and the stale message',
+          'rows marked "last known" and the message',
           async () => {
             const labels = await rowLabels(pane);
             const message = await pane
@@ -68,8 +69,8 @@ export function sidebarStateSteps(runner: StepRunner, ctx: E2EContext): void {
               .innerText()
               .catch(() => '');
             return labels.length === before &&
-              labels.every((l) => l.includes('(stale)')) &&
-              /Stale/.test(message)
+              labels.every((l) => l.includes('last known')) &&
+              /the server did not answer/.test(message)
               ? true
               : undefined;
           },
@@ -81,9 +82,9 @@ export function sidebarStateSteps(runner: StepRunner, ctx: E2EContext): void {
       await ctx.screenshot('sandboxes-stale');
       await clickRefresh(pane);
       await eventually(
-        'fresh rows again, and the stale message gone',
+        'fresh rows again, and the message gone',
         async () => {
-          const fresh = (await rowLabels(pane)).every((l) => !l.includes('(stale)'));
+          const fresh = (await rowLabels(pane)).every((l) => !l.includes('last known'));
           const message = await pane.locator('.message:visible').count();
           return fresh && message === 0 ? true : undefined;
         },

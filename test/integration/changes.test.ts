@@ -302,6 +302,70 @@ describe("the agent's changes in a real VS Code", function () {
     );
   });
 
+  it('the panel shows the files the agent edited relative to its workspace, as the changes list does', async () => {
+    await vscode.commands.executeCommand('openhands.openConversation', conversation.id);
+    const panelApi = t.api.conversationPanels;
+    assert.ok(panelApi);
+    await eventually(
+      () => panelApi.snapshot(conversation.id)?.header.changes,
+      (changes) => changes?.state === 'ready' && changes.files.length === agentFiles().length,
+      15_000,
+    );
+    // one edit inside the workspace (of a file the change lists), one outside it
+    await agentServer.workspace(conversation.id, { 'src/named.ts': 'export const named = 2;\n' });
+    const edit = (id: string, file: string): Record<string, unknown>[] => [
+      {
+        kind: 'ActionEvent',
+        id: `action-${id}`,
+        source: 'agent',
+        tool_name: 'file_editor',
+        tool_call_id: `call-${id}`,
+        action: { kind: 'FileEditorAction', command: 'create', path: file, file_text: 'x\n' },
+      },
+      {
+        kind: 'ObservationEvent',
+        id: `observation-${id}`,
+        source: 'environment',
+        tool_name: 'file_editor',
+        tool_call_id: `call-${id}`,
+        action_id: `action-${id}`,
+        observation: {
+          kind: 'FileEditorObservation',
+          command: 'create',
+          path: file,
+          prev_exist: false,
+          old_content: null,
+          new_content: 'export const named = 2;\n',
+        },
+      },
+    ];
+    const outside = path.join(os.tmpdir(), 'outside-the-workspace.txt');
+    await agentServer.append(conversation.id, [
+      ...edit('inside', `${sample.dir}/src/named.ts`),
+      ...edit('outside', outside),
+    ]);
+    const rows = await eventually(
+      () => panelApi.snapshot(conversation.id)?.rows ?? [],
+      (all) =>
+        all.some(
+          (row) => row.id === 'action-inside' && row.kind === 'action' && row.edit?.path === 'src/named.ts',
+        ),
+      15_000,
+    );
+    const paths = rows.flatMap((row) => (row.kind === 'action' && row.edit ? [row.edit.path] : []));
+    assert.ok(paths.includes(outside), `a path outside the workspace stays whole: ${paths.join(', ')}`);
+    assert.ok(
+      paths.every((shown) => !shown.startsWith(`${sample.dir}/`)),
+      `no path inside the workspace shows the sandbox folder: ${paths.join(', ')}`,
+    );
+    // the changes list (read again after the edit) names it the same way
+    await eventually(
+      () => panelApi.snapshot(conversation.id)?.header.changes?.files.map((file) => file.path) ?? [],
+      (files) => files.includes('src/named.ts'),
+      15_000,
+    );
+  });
+
   it('the panel lists the changes and follows the agent’s next edit without polling', async () => {
     await vscode.commands.executeCommand('openhands.openConversation', conversation.id);
     const panelApi = t.api.conversationPanels;

@@ -1,96 +1,148 @@
+// The server's sandbox specs (images) have no view of their own: Start Sandbox… offers them.
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import type { SpecNode } from '../../src/views/nodes';
-import { useFreshExtension } from './extensionApi';
+import { eventually, useFreshExtension } from './extensionApi';
+import { openHandsExtension, type Manifest } from './manifest';
 import { server } from './serverControl';
 
-interface SpecRow {
+const SPECS_PATH = '/api/v1/sandbox-specs/search';
+
+interface SandboxRow {
   id: string;
-  initial_env: Record<string, string>;
+  sandbox_spec_id: string;
 }
 
-describe('sidebar: Sandbox Specs view in a real VS Code', () => {
+type PickItem = vscode.QuickPickItem & { id?: string };
+
+describe('sidebar: sandbox specs through Start Sandbox… in a real VS Code', () => {
   const t = useFreshExtension();
 
-  async function specsFromServer(): Promise<SpecRow[]> {
+  async function specIdsFromServer(): Promise<string[]> {
     const url = t.api.connection.config.serverUrl;
     assert.ok(url);
-    const page = (await (await fetch(`${url}/api/v1/sandbox-specs/search?limit=100`)).json()) as {
-      items: SpecRow[];
+    const page = (await (await fetch(`${url}${SPECS_PATH}?limit=100`)).json()) as { items: { id: string }[] };
+    return page.items.map((spec) => spec.id);
+  }
+
+  /**
+   * Runs `body` with the real quick pick and error message recorded on their way to VS Code (the
+   * user still sees them; the test drives the pick with the workbench's own commands).
+   */
+  async function recording<T>(
+    body: (shown: { picks: PickItem[][]; errors: string[] }) => Promise<T>,
+  ): Promise<T> {
+    const window = vscode.window as {
+      showQuickPick: (items: readonly PickItem[], options?: vscode.QuickPickOptions) => Thenable<unknown>;
+      showErrorMessage: (message: string, ...items: string[]) => Thenable<string | undefined>;
     };
-    return page.items;
+    const { showQuickPick, showErrorMessage } = window;
+    const shown = { picks: [] as PickItem[][], errors: [] as string[] };
+    window.showQuickPick = (items, options) => {
+      shown.picks.push([...items]);
+      return showQuickPick(items, options);
+    };
+    window.showErrorMessage = (message, ...items) => {
+      shown.errors.push(message);
+      return showErrorMessage(message, ...items);
+    };
+    try {
+      return await body(shown);
+    } finally {
+      window.showQuickPick = showQuickPick;
+      window.showErrorMessage = showErrorMessage;
+    }
   }
 
-  async function specRows(): Promise<SpecNode[]> {
-    return t.api.specsProvider.getChildren();
-  }
-
-  it('lists the server specs in its order, the first as default, with their sandbox counts', async () => {
-    const expected = await specsFromServer();
-    assert.ok(expected.length >= 2, 'the test server has at least two specs');
-    const rows = await specRows();
+  it('has no view of its own: the container shows Conversations first, then Sandboxes', () => {
+    const views = (openHandsExtension().packageJSON as Manifest).contributes?.views?.openhands ?? [];
+    const shown = views.filter((view) => (view as { when?: string }).when !== 'false');
     assert.deepEqual(
-      rows.map((row) => row.spec.id),
-      expected.map((spec) => spec.id),
+      shown.map((view) => view.id),
+      ['openhands.conversations', 'openhands.sandboxes'],
     );
-    for (const [index, row] of rows.entries()) {
-      const item = t.api.specsProvider.getTreeItem(row);
-      assert.equal(item.id, `spec/${row.spec.id}`);
-      assert.equal(item.contextValue, 'sandboxSpec');
-      const count = t.api.store.sandboxes.filter((s) => s.sandbox_spec_id === row.spec.id).length;
-      assert.equal(String(item.description).includes('default'), index === 0);
-      assert.equal(String(item.description).includes(`${count} sandbox`), count > 0);
-      const tooltip = (item.tooltip as vscode.MarkdownString).value;
-      assert.match(tooltip, new RegExp(`Sandboxes from it: ${count}`));
-      // environment names are shown, never their values (they can hold credentials)
-      for (const [name, value] of Object.entries(expected[index]?.initial_env ?? {})) {
-        assert.ok(tooltip.includes(name), `tooltip names ${name}`);
-        assert.ok(!tooltip.includes(value), `tooltip hides the value of ${name}`);
+  });
+
+  it('offers every spec, readable, with its full id in the detail, and starts the one chosen', async () => {
+    const specIds = await specIdsFromServer();
+    assert.ok(specIds.length >= 2, 'the test server has at least two specs');
+    const [, second] = specIds;
+    assert.ok(second);
+    const before = new Set(t.api.store.sandboxes.map((s) => s.id));
+    await recording(async (shown) => {
+      const starting = vscode.commands.executeCommand<SandboxRow | undefined>('openhands.startSandbox');
+      const [items] = await eventually(
+        () => shown.picks,
+        (picks) => picks.length === 1,
+      );
+      assert.ok(items);
+      assert.deepEqual(
+        items.map((item) => item.detail),
+        specIds,
+        'each spec, in the server order',
+      );
+      for (const [index, item] of items.entries()) {
+        const full = specIds[index] ?? '';
+        assert.equal(item.label, full.split('/').at(-1), 'the image name and tag, whole');
+        assert.equal(String(item.description ?? '').includes('default'), index === 0);
+        const count = t.api.store.sandboxes.filter((s) => s.sandbox_spec_id === full).length;
+        assert.equal(String(item.description ?? '').includes(`${count} sandbox`), count > 0);
       }
+      // the real quick pick, driven as a user would: down once, Enter
+      await vscode.commands.executeCommand('workbench.action.quickOpenSelectNext');
+      await vscode.commands.executeCommand('workbench.action.acceptSelectedQuickOpenItem');
+      const started = await starting;
+      assert.ok(started && !before.has(started.id), 'a new sandbox');
+      assert.equal(started.sandbox_spec_id, second);
+    });
+  });
+
+  it('reads the specs afresh for each Start (an administrator may have changed them)', async () => {
+    await server.clearRequests();
+    await recording(async (shown) => {
+      for (let round = 1; round <= 2; round++) {
+        const starting = vscode.commands.executeCommand('openhands.startSandbox');
+        await eventually(
+          () => shown.picks.length,
+          (count) => count === round,
+        );
+        await vscode.commands.executeCommand('workbench.action.closeQuickOpen');
+        assert.equal(await starting, undefined, 'cancelled: nothing started');
+      }
+    });
+    const reads = (await server.requests()).filter((r) => r.path === SPECS_PATH).length;
+    assert.equal(reads, 2);
+  });
+
+  it('says why when the specs cannot be read, and starts nothing', async () => {
+    const count = t.api.store.sandboxes.length;
+    await server.addFault({ kind: 'status', status: 503, match: { path: SPECS_PATH } });
+    try {
+      await server.clearRequests();
+      await recording(async (shown) => {
+        assert.equal(await vscode.commands.executeCommand('openhands.startSandbox'), undefined);
+        assert.equal(shown.picks.length, 0);
+        assert.equal(shown.errors.length, 1);
+        assert.match(shown.errors[0] ?? '', /^Could not read the sandbox images the server offers: ./);
+      });
+      const starts = (await server.requests()).filter((r) => r.method === 'POST');
+      assert.deepEqual(starts, [], 'no sandbox was started');
+      await t.api.store.refresh();
+      assert.equal(t.api.store.sandboxes.length, count);
+    } finally {
+      await server.clearFaults();
     }
   });
 
-  it('reads the specs once, not on every redraw; Refresh reads them again', async () => {
-    await specRows();
-    await server.clearRequests();
-    await specRows();
-    const specReads = async () =>
-      (await server.requests()).filter((r) => r.path === '/api/v1/sandbox-specs/search').length;
-    assert.equal(await specReads(), 0);
-    await vscode.commands.executeCommand('openhands.refresh');
-    assert.equal(await specReads(), 1);
-  });
-
-  it('starts a sandbox from a spec row without asking which spec', async () => {
-    const [, second] = await specRows();
-    assert.ok(second, 'a non-default spec');
-    const before = new Set(t.api.store.sandboxes.map((s) => s.id));
-    const fromSpec = () => t.api.store.sandboxes.filter((s) => s.sandbox_spec_id === second.spec.id).length;
-    const countBefore = fromSpec();
-    const started = await vscode.commands.executeCommand<{ id: string; sandbox_spec_id: string } | undefined>(
-      'openhands.startSandbox',
-      second,
-    );
-    assert.ok(started && !before.has(started.id));
-    assert.equal(started.sandbox_spec_id, second.spec.id);
-    assert.equal(fromSpec(), countBefore + 1);
-    assert.match(
-      String(t.api.specsProvider.getTreeItem(second).description),
-      new RegExp(`${countBefore + 1} sandbox`),
-    );
-  });
-
-  it('says why when the specs cannot be read, keeps the last ones, and recovers on Refresh', async () => {
-    const shown = (await specRows()).length;
-    assert.ok(shown > 0);
-    await server.addFault({ kind: 'status', status: 503, match: { path: '/api/v1/sandbox-specs/search' } });
-    await vscode.commands.executeCommand('openhands.refresh');
-    assert.match(t.api.specsView.message ?? '', /^Could not read the sandbox specs: ./);
-    // stale, not empty: the last specs read stay listed under the message
-    assert.equal((await specRows()).length, shown);
-    await server.clearFaults();
-    await vscode.commands.executeCommand('openhands.refresh');
-    assert.equal(t.api.specsView.message, undefined);
-    assert.ok((await specRows()).length > 0);
+  it('a spec id as the argument starts from it without asking', async () => {
+    const [, second] = await specIdsFromServer();
+    assert.ok(second);
+    await recording(async (shown) => {
+      const started = await vscode.commands.executeCommand<SandboxRow | undefined>(
+        'openhands.startSandbox',
+        second,
+      );
+      assert.equal(started?.sandbox_spec_id, second);
+      assert.equal(shown.picks.length, 0);
+    });
   });
 });

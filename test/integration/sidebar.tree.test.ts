@@ -1,8 +1,11 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { OpenHandsExtensionApi } from '../../src/extension';
+import type { AppConversation } from '../../src/api';
+import { conversationTitle, readableSandboxName } from '../../src/state/names';
 import type { OpenHandsNode } from '../../src/views/nodes';
-import { setSetting, useFreshExtension } from './extensionApi';
+import { eventually, setSetting, useFreshExtension } from './extensionApi';
+import { openHandsExtension } from './manifest';
 import { server } from './serverControl';
 
 function iconId(item: vscode.TreeItem): string | undefined {
@@ -13,9 +16,17 @@ async function sandboxNodes(api: OpenHandsExtensionApi): Promise<OpenHandsNode[]
   return (await api.sandboxesProvider.getChildren()).filter((node) => node.kind === 'sandbox');
 }
 
-interface ConversationRow {
-  id: string;
-  sandbox_id: string;
+type ConversationRow = Pick<
+  AppConversation,
+  'id' | 'sandbox_id' | 'title' | 'created_at' | 'selected_repository' | 'selected_branch'
+>;
+
+/** What the sandbox row must read, from the server's conversations: its newest one's title, or a readable name. */
+function expectedSandboxName(sandboxId: string, conversations: ConversationRow[]): string {
+  const newest = conversations
+    .filter((c) => c.sandbox_id === sandboxId)
+    .sort((a, b) => Date.parse(b.created_at ?? '') - Date.parse(a.created_at ?? ''))[0];
+  return newest ? conversationTitle(newest as AppConversation) : readableSandboxName(sandboxId);
 }
 
 /** Every top-level conversation, read straight from the server (the ground truth). */
@@ -62,6 +73,64 @@ describe('sidebar: tree data in a real VS Code', () => {
       assert.equal(iconId(item), expectedIcon, `icon for ${node.sandbox.status}`);
       assert.match(item.contextValue ?? '', new RegExp(`^sandbox\\.${node.sandbox.status.toLowerCase()}`));
     }
+  });
+
+  it('names a sandbox by what runs in it: its newest conversation, its spec short; the id only in the tooltip', async () => {
+    const serverUrl = t.api.connection.config.serverUrl;
+    assert.ok(serverUrl);
+    const everyone = await allConversations(serverUrl);
+    const nodes = await sandboxNodes(t.api);
+    assert.ok(nodes.some((n) => n.kind === 'sandbox' && everyone.some((c) => c.sandbox_id === n.sandbox.id)));
+    for (const node of nodes) {
+      if (node.kind !== 'sandbox') continue;
+      const { id, sandbox_spec_id: spec } = node.sandbox;
+      const item = t.api.sandboxesProvider.getTreeItem(node);
+      const hosted = everyone.filter((c) => c.sandbox_id === id);
+      assert.equal(item.label, expectedSandboxName(id, everyone), `the name of ${id}`);
+      const description = String(item.description);
+      // the image's last path part and its tag, whole: `agent-server:4e2ecd8-python`
+      assert.ok(description.includes(` · ${spec.split('/').at(-1)}`), description);
+      assert.ok(!description.includes(spec), `not the whole spec: ${description}`);
+      assert.equal(description.includes('no conversation'), hosted.length === 0, description);
+      const id8 = id.replace(/^oh-agent-server-/, '').slice(0, 8);
+      for (const shown of [String(item.label), description, item.accessibilityInformation?.label ?? ''])
+        assert.ok(!shown.includes(id8), `no id in "${shown}"`);
+      assert.match((item.tooltip as vscode.MarkdownString).value, new RegExp(`Sandbox id: \`${id}\``));
+    }
+  });
+
+  it('Copy Sandbox Id is on every sandbox row and copies the full id', async () => {
+    const json = openHandsExtension().packageJSON as {
+      contributes: { menus: Record<string, { command: string; when?: string }[]> };
+    };
+    const entry = json.contributes.menus['view/item/context']?.find(
+      (e) => e.command === 'openhands.copySandboxId',
+    );
+    assert.ok(entry?.when, 'Copy Sandbox Id is in the row menu');
+    const clause = /viewItem =~ \/(.+?)\/(?: |$)/.exec(entry.when)?.[1];
+    assert.ok(clause && /view == openhands\.sandboxes/.test(entry.when));
+    const [node] = await sandboxNodes(t.api);
+    assert.ok(node?.kind === 'sandbox');
+    assert.match(t.api.sandboxesProvider.getTreeItem(node).contextValue ?? '', new RegExp(clause));
+    assert.match('sandbox.busy', new RegExp(clause), 'also while an action runs');
+    await vscode.env.clipboard.writeText('');
+    assert.equal(await vscode.commands.executeCommand('openhands.copySandboxId', node), node.sandbox.id);
+    assert.equal(await vscode.env.clipboard.readText(), node.sandbox.id);
+  });
+
+  it('a conversation row shows its repository and branch when it has them', async () => {
+    const rows = t.api.conversationsProvider
+      .getChildren()
+      .filter((n): n is Extract<OpenHandsNode, { kind: 'conversation' }> => n.kind === 'conversation');
+    const withBranch = rows.find((r) => r.conversation.selected_repository && r.conversation.selected_branch);
+    const without = rows.find((r) => !r.conversation.selected_repository);
+    assert.ok(withBranch && without, 'the seed has conversations with and without a repository');
+    const { selected_repository: repository, selected_branch: branch } = withBranch.conversation;
+    assert.match(
+      String(t.api.conversationsProvider.getTreeItem(withBranch).description),
+      new RegExp(` · ${escapeRegExp(`${repository} (${branch})`)} · sandbox `),
+    );
+    assert.doesNotMatch(String(t.api.conversationsProvider.getTreeItem(without).description), /\(.*\)/);
   });
 
   it('shows the conversations of each sandbox as its children', async () => {
@@ -178,6 +247,31 @@ describe('sidebar: tree data in a real VS Code', () => {
     assert.ok(asked.length > 0, 'the sandbox list came from the server');
   });
 
+  it('with one page loaded, a sandbox is named by its newest conversation once its own list is read', async () => {
+    const serverUrl = t.api.connection.config.serverUrl;
+    assert.ok(serverUrl);
+    const everyone = await allConversations(serverUrl);
+    await setSetting('pageSize', 5);
+    await t.api.connection.rebuild();
+    await t.api.store.refresh();
+    const parent = (await sandboxNodes(t.api)).find(
+      (node) =>
+        node.kind === 'sandbox' &&
+        t.api.store.conversationsIn(node.sandbox.id).length === 0 &&
+        everyone.some((c) => c.sandbox_id === node.sandbox.id),
+    );
+    assert.ok(parent?.kind === 'sandbox', 'a sandbox whose conversations are all beyond the loaded page');
+    // not known yet: the readable name, and no claim that it hosts none
+    const before = t.api.sandboxesProvider.getTreeItem(parent);
+    assert.equal(before.label, readableSandboxName(parent.sandbox.id));
+    assert.doesNotMatch(String(before.description), /no conversation/);
+    await t.api.sandboxesProvider.getChildren(parent); // expanding it reads its own list
+    await eventually(
+      () => t.api.sandboxesProvider.getTreeItem(parent).label,
+      (label) => label === expectedSandboxName(parent.sandbox.id, everyone),
+    );
+  });
+
   it('filters conversations by title on the server and can clear the filter', async () => {
     const all = t.api.store.conversations.length;
     const word = t.api.store.conversations[0]?.title?.split(' ')[0] ?? 'Fix';
@@ -211,3 +305,7 @@ describe('sidebar: tree data in a real VS Code', () => {
     assert.match(t.api.statusBar.text, new RegExp(`${running} running · ${paused} paused`));
   });
 });
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}

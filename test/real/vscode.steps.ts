@@ -4,7 +4,7 @@
 import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import type { Page } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
 import { openExtensionWorkbench } from '../e2e/workbench.steps';
 import {
   click,
@@ -18,17 +18,12 @@ import {
   waitForForm,
   waitIdle,
 } from '../e2e/mcpForm';
-import {
-  chooseFromRowMenu,
-  openOpenHandsView,
-  rowContaining,
-  rowLabels,
-  viewPane,
-} from '../e2e/openhands-view';
+import { chooseFromRowMenu, openOpenHandsView, rowLabels, sandboxRow, viewPane } from '../e2e/openhands-view';
 import { answerInputBox, passwordBox, quickPickRow, runCommand, toastSaying } from '../e2e/palette';
 import type { StepRunner } from '../e2e/runner';
 import { CONVERSATIONS_VIEW, PAUSE_SANDBOX, RESUME_SANDBOX, SANDBOXES_VIEW } from '../e2e/selectors';
 import { eventually } from '../e2e/wait';
+import { sandboxRowName, type ConversationSummary } from '../e2e/server-api';
 import { realRequest } from './env';
 import {
   SCRIPTED_CHANGES,
@@ -89,6 +84,11 @@ const conversations = async (ctx: RealStepsContext) =>
 async function sandboxStatus(ctx: RealStepsContext, id: string): Promise<string | undefined> {
   const [info] = await get<(Sandbox | null)[]>(ctx, `/api/v1/sandboxes?id=${encodeURIComponent(id)}`);
   return info?.status;
+}
+
+/** The sandbox's row, by the name it shows now (its newest conversation's title, else its readable name). */
+async function sandboxRowOf(ctx: RealStepsContext, pane: Locator, id: string): Promise<Locator> {
+  return sandboxRow(pane, sandboxRowName(id, (await conversations(ctx)) as unknown as ConversationSummary[]));
 }
 
 function mentions(label: string, word: string): boolean {
@@ -185,12 +185,16 @@ export function defineRealSteps(runner: StepRunner, ctx: RealStepsContext): void
       await runCommand(ctx.page, 'OpenHands: Refresh');
       const sandboxPane = await viewPane(ctx.page, SANDBOXES_VIEW);
       const expectedSandboxes = await sandboxes(ctx);
+      const named = (await conversations(ctx)) as unknown as ConversationSummary[];
       await eventually(
-        `a row with id and status for each of ${expectedSandboxes.length} sandboxes`,
+        `a row with name and status for each of ${expectedSandboxes.length} sandboxes`,
         async () => {
           const labels = await rowLabels(sandboxPane);
           const missing = expectedSandboxes.filter(
-            (s) => !labels.some((l) => l.includes(s.id) && mentions(l, s.status)),
+            (s) =>
+              !labels.some(
+                (l) => l.startsWith(`Sandbox ${sandboxRowName(s.id, named)}, `) && mentions(l, s.status),
+              ),
           );
           return expectedSandboxes.length > 0 && missing.length === 0 ? true : undefined;
         },
@@ -226,7 +230,7 @@ export function defineRealSteps(runner: StepRunner, ctx: RealStepsContext): void
       );
       const id = started.id;
       const pane = await viewPane(ctx.page, SANDBOXES_VIEW);
-      const row = rowContaining(pane, id);
+      const row = await sandboxRowOf(ctx, pane, id);
       const label = async () => (await row.getAttribute('aria-label', { timeout: 2_000 })) ?? '';
       await eventually(
         'RUNNING on its row',
@@ -247,7 +251,7 @@ export function defineRealSteps(runner: StepRunner, ctx: RealStepsContext): void
     async () => {
       const id = started!.id;
       const pane = await viewPane(ctx.page, SANDBOXES_VIEW);
-      const row = rowContaining(pane, id);
+      const row = await sandboxRowOf(ctx, pane, id);
       await row.hover({ timeout: 10_000 });
       await row.locator(PAUSE_SANDBOX).click({ timeout: 5_000 });
       const label = async () => (await row.getAttribute('aria-label', { timeout: 2_000 })) ?? '';
@@ -270,7 +274,7 @@ export function defineRealSteps(runner: StepRunner, ctx: RealStepsContext): void
     async () => {
       const id = started!.id;
       const pane = await viewPane(ctx.page, SANDBOXES_VIEW);
-      const row = rowContaining(pane, id);
+      const row = await sandboxRowOf(ctx, pane, id);
       await row.hover({ timeout: 10_000 });
       await row.locator(RESUME_SANDBOX).click({ timeout: 5_000 });
       const label = async () => (await row.getAttribute('aria-label', { timeout: 2_000 })) ?? '';
@@ -734,7 +738,7 @@ export function defineRealSteps(runner: StepRunner, ctx: RealStepsContext): void
       const id = started!.id;
       await openOpenHandsView(ctx.page);
       const pane = await viewPane(ctx.page, SANDBOXES_VIEW);
-      await chooseFromRowMenu(ctx.page, rowContaining(pane, id), 'Delete Sandbox');
+      await chooseFromRowMenu(ctx.page, await sandboxRowOf(ctx, pane, id), 'Delete Sandbox');
       const dialog = ctx.page.locator('.monaco-dialog-box');
       await dialog.waitFor({ state: 'visible', timeout: 10_000 });
       await ctx.screenshot('delete-sandbox-confirm');

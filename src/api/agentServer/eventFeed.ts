@@ -13,7 +13,7 @@
  * new (and at a ceiling), and live events held while the history is read, like the log, are capped in
  * bytes. What was not read or kept is said in `notice`, never dropped silently.
  */
-import { ApiError, messageOf } from '../errors';
+import { ApiError, messageOf, type ApiErrorKind } from '../errors';
 import { scrubSecrets } from '../redact';
 import { showable } from '../serverText';
 import { sleep } from '../signals';
@@ -34,6 +34,8 @@ export interface FeedState {
   status: FeedStatus;
   /** Why it is not live (secret-free), when it is not. */
   detail: string | undefined;
+  /** What kind of failure `detail` tells, while reconnecting or failed (the detail has the technical words). */
+  failure?: ApiErrorKind;
   /** When the next attempt starts (epoch ms), while reconnecting. */
   retryAt: number | undefined;
   executionStatus: string | undefined;
@@ -231,7 +233,12 @@ export class EventFeed {
       try {
         const target = await this.options.resolve(this.lifetime.signal);
         if (!target.endpoint) {
-          this.setState({ status: 'offline', detail: target.reason, streaming: undefined });
+          this.setState({
+            status: 'offline',
+            detail: target.reason,
+            failure: undefined,
+            streaming: undefined,
+          });
           return;
         }
         this.events.addSessionKey(target.endpoint.sessionApiKey);
@@ -251,7 +258,7 @@ export class EventFeed {
       }
       refusals = why.kind === 'unauthorized' || why.kind === 'not_found' ? refusals + 1 : 0;
       if (refusals >= maxRefusals) {
-        this.setState({ status: 'failed', detail: why.message, streaming: undefined });
+        this.setState({ status: 'failed', detail: why.message, failure: why.kind, streaming: undefined });
         return;
       }
       failures++;
@@ -260,6 +267,7 @@ export class EventFeed {
       this.setState({
         status: 'reconnecting',
         detail: why.message,
+        failure: why.kind,
         retryAt: Date.now() + delay,
         streaming: undefined,
       });
@@ -290,7 +298,7 @@ export class EventFeed {
       // every buffered event says what the status is now, also one the history page held already
       this.take(buffered, true);
       this.liveSince = Date.now();
-      this.setState({ status: 'live', detail: undefined, retryAt: undefined });
+      this.setState({ status: 'live', detail: undefined, failure: undefined, retryAt: undefined });
       // until the history is whole (a first read stopped after its newest page, an earlier read of
       // older pages failed, or an earlier feed's events stop short of the start), older pages go on
       // from the oldest event held (its page repeats that one event; one short page when nothing is older)
@@ -552,7 +560,7 @@ export class EventFeed {
   private pagingLoop(): ApiError {
     return new ApiError({
       kind: 'invalid_response',
-      message: 'The agent server sent the same page of events twice; the history was not read further.',
+      message: 'The sandbox sent the same part of the history twice; the history was not read further.',
     });
   }
 
@@ -564,7 +572,7 @@ export class EventFeed {
 }
 
 const ENDLESS_PAGES =
-  'The history shown is incomplete: the agent server kept naming more pages of events without sending new ones.';
+  'The history shown is incomplete: the sandbox kept offering more of it without sending anything new.';
 
 function pageCeiling(pages: number): string {
   return `The history shown is incomplete: it was read up to its limit of ${pages} pages.`;

@@ -120,6 +120,8 @@ export function absoluteWorkspaceDir(
   info: ConversationInfo,
   events: readonly AgentEvent[],
   changedPaths: readonly string[] = [],
+  /** False: only what is certain (the server's folder, an edit the change lists), not a command's folder. */
+  fromCommands = true,
 ): string | undefined {
   const workingDir = info.workspace?.working_dir;
   if (workingDir && POSIX_ABSOLUTE.test(workingDir)) return workingDir.replace(/\/+$/, '') || '/';
@@ -139,7 +141,18 @@ export function absoluteWorkspaceDir(
       if (typeof dir === 'string' && POSIX_ABSOLUTE.test(dir)) firstCommandDir = dir;
     }
   }
-  return firstCommandDir;
+  return fromCommands ? firstCommandDir : undefined;
+}
+
+/**
+ * A path as the user knows it: relative to the workspace folder (`src/app.ts`) when it is inside it;
+ * anything else (no folder known, a relative path, a path outside the folder) stays as it is.
+ */
+export function relativeToWorkspace(path: string, folder: string | undefined): string {
+  if (!folder || !POSIX_ABSOLUTE.test(path) || !POSIX_ABSOLUTE.test(folder)) return path;
+  const root = folder.replace(/\/+$/, '');
+  const inside = path.startsWith(`${root}/`) ? path.slice(root.length + 1).replace(/^\/+/, '') : '';
+  return inside || path;
 }
 
 /** Where a file of the change is, as the server resolves it (`dir` may be relative: `"."`). */

@@ -11,6 +11,7 @@ import {
   GitChangesSchema,
   isAgentServerFile,
   mayChangeWorkspace,
+  relativeToWorkspace,
   workspacePath,
 } from '../../../src/api';
 
@@ -93,6 +94,31 @@ describe('the agent workspace as the client reads it', () => {
     );
     assert.equal(absoluteWorkspaceDir(PROCESS_SANDBOX, [command('relative/dir')]), undefined);
     assert.equal(absoluteWorkspaceDir(PROCESS_SANDBOX, []), undefined);
+  });
+
+  it('for what the user reads, trusts no command folder: only the server or a listed edit', () => {
+    const command = event('ObservationEvent', {
+      tool_name: 'terminal',
+      observation: { kind: 'TerminalObservation', metadata: { working_dir: '/tmp/sb2/src' } },
+    });
+    const edit = event('ObservationEvent', {
+      tool_name: 'file_editor',
+      observation: { kind: 'FileEditorObservation', path: '/tmp/sb2/src/app.ts' },
+    });
+    assert.equal(absoluteWorkspaceDir(PROCESS_SANDBOX, [command], [], false), undefined);
+    assert.equal(absoluteWorkspaceDir(PROCESS_SANDBOX, [command, edit], ['src/app.ts'], false), '/tmp/sb2');
+  });
+
+  it('shows a path relative to the workspace folder; one outside it, or with no folder, stays whole', () => {
+    const folder = '/tmp/x/openhands-sandboxes/abc';
+    assert.equal(relativeToWorkspace(`${folder}/src/app.ts`, folder), 'src/app.ts');
+    assert.equal(relativeToWorkspace(`${folder}/src/app.ts`, `${folder}/`), 'src/app.ts');
+    assert.equal(relativeToWorkspace(`${folder}2/app.ts`, folder), `${folder}2/app.ts`);
+    assert.equal(relativeToWorkspace('/etc/hosts', folder), '/etc/hosts');
+    assert.equal(relativeToWorkspace(folder, folder), folder);
+    assert.equal(relativeToWorkspace(`${folder}/src/app.ts`, undefined), `${folder}/src/app.ts`);
+    assert.equal(relativeToWorkspace('src/app.ts', folder), 'src/app.ts');
+    assert.equal(relativeToWorkspace('/workspace/project/a.txt', '/'), 'workspace/project/a.txt');
   });
 
   it('names a file as the server resolves it', () => {

@@ -575,7 +575,7 @@ describe('conversation page composer in Chromium', function () {
       );
       assert.deepEqual(bubbles, [
         ['outbox-entry outbox-resuming', 'one', 'Resuming the sandbox…'],
-        ['outbox-entry outbox-connecting', 'two', 'Waiting for the agent server…'],
+        ['outbox-entry outbox-connecting', 'two', 'Waiting for the sandbox to answer…'],
         ['outbox-entry outbox-sending', 'three', 'Sending…'],
         ['outbox-entry outbox-sent', 'four', 'Sent; waiting for the agent to receive it…'],
       ]);

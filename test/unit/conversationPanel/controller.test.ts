@@ -75,6 +75,86 @@ describe('conversation panel controller', () => {
     for (const dispose of cleanup.splice(0)) dispose();
   });
 
+  it('shows the files the agent edited relative to its workspace; a path outside it stays whole', async () => {
+    const folder = '/tmp/double/openhands-sandboxes/sb1';
+    const edit = (n: number, path: string, workingDir?: string): AgentEvent[] => [
+      {
+        id: `cmd-${n}`,
+        timestamp: `2026-11-23T19:49:5${n}.000001`,
+        source: 'agent',
+        kind: 'ActionEvent',
+        action: { command: 'ls', kind: 'TerminalAction' },
+        tool_name: 'terminal',
+        tool_call_id: `call-cmd-${n}`,
+      },
+      {
+        id: `cmd-obs-${n}`,
+        timestamp: `2026-11-23T19:49:5${n}.000002`,
+        source: 'environment',
+        kind: 'ObservationEvent',
+        tool_name: 'terminal',
+        tool_call_id: `call-cmd-${n}`,
+        action_id: `cmd-${n}`,
+        observation: {
+          content: [{ type: 'text', text: '' }],
+          exit_code: 0,
+          kind: 'TerminalObservation',
+          ...(workingDir ? { metadata: { working_dir: workingDir } } : {}),
+        },
+      },
+      {
+        id: `edit-${n}`,
+        timestamp: `2026-11-23T19:49:5${n}.000003`,
+        source: 'agent',
+        kind: 'ActionEvent',
+        action: { command: 'create', path, file_text: 'x', kind: 'FileEditorAction' },
+        tool_name: 'file_editor',
+        tool_call_id: `call-edit-${n}`,
+      },
+      {
+        id: `edit-obs-${n}`,
+        timestamp: `2026-11-23T19:49:5${n}.000004`,
+        source: 'environment',
+        kind: 'ObservationEvent',
+        tool_name: 'file_editor',
+        tool_call_id: `call-edit-${n}`,
+        action_id: `edit-${n}`,
+        observation: {
+          kind: 'FileEditorObservation',
+          command: 'create',
+          path,
+          prev_exist: false,
+          new_content: 'x',
+        },
+      },
+    ];
+    const agent = fakeAgentServer([
+      ...userMessages(1),
+      ...edit(1, `${folder}/src/app.ts`, folder),
+      ...edit(2, '/etc/elsewhere.conf'),
+    ]);
+    const feed = new EventFeed({
+      resolve: async () => ({ endpoint: ENDPOINT }),
+      clientFor: (endpoint) => agent.clientFor(endpoint),
+      openSocket: (options) => agent.openSocket(options),
+    });
+    const posted: HostToWebview[] = [];
+    const controller = new ConversationController(controllerDeps(feed, posted, () => [API_KEY]));
+    cleanup.push(
+      () => controller.dispose(),
+      () => feed.dispose(),
+    );
+    feed.start();
+    await waitFor(async () => (feed.current.historyComplete && feed.events.size === 9 ? true : undefined));
+    const paths = controller
+      .rows()
+      .flatMap((row) => (row.kind === 'action' && row.edit ? [row.edit.path] : []));
+    assert.deepEqual(paths, ['src/app.ts', '/etc/elsewhere.conf']);
+    // what reached the page says the same
+    const shown = JSON.stringify(posted);
+    assert.ok(!shown.includes(`"path":"${folder}/src/app.ts"`), 'the sandbox folder reached the page');
+  });
+
   it("never sends the page a sandbox key the events quote, after the sandbox's key is gone (paused)", async () => {
     const agent = fakeAgentServer([...userMessages(1), ...envCommand()]);
     let target: FeedTarget = { endpoint: ENDPOINT };

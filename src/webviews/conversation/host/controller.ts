@@ -9,6 +9,9 @@ import type { EventFeed, FeedState } from '../../../api/agentServer/eventFeed';
 import type { EventLogChange } from '../../../api/agentServer/eventLog';
 import { messageOf } from '../../../api/errors';
 import { scrubSecrets } from '../../../api/redact';
+import { absoluteWorkspaceDir, relativeToWorkspace } from '../../../api/agentServer/workspace';
+import type { AgentEvent } from '../../../api/agentServer/events';
+import { isRecord } from '../../../api/records';
 import {
   dispatchMessage,
   WebviewToHostSchema,
@@ -45,6 +48,8 @@ type ControlName = NonNullable<Controls['busy']>;
 /** The agent's changed files for the panel's list, and what the list's buttons do. */
 export interface PanelChangesSource {
   current(): PanelChanges;
+  /** The workspace's absolute folder, once known: the agent's paths show relative to it. */
+  folder(): string | undefined;
   onDidChange(listener: () => void): { dispose(): void };
   open(file: ChangedFile): void;
   act(action: (typeof CHANGE_ACTIONS)[number]): void;
@@ -82,18 +87,33 @@ export class ConversationController {
   /** The user rejected the pending actions; the agent waits until told to go on. */
   private rejected = false;
   private disposed = false;
+  /** The workspace's absolute folder once known: file-edit rows show their paths relative to it. */
+  private folder: string | undefined;
+  /** Whether `folder` is certain (the server's, or an edit of a listed file) or read from a command. */
+  private folderCertain = false;
   private readonly subscriptions: { dispose(): void }[];
   private readonly handlers: MessageHandlers<WebviewToHost>;
 
   constructor(private readonly deps: ControllerDeps) {
     this.take({ prepended: [], appended: deps.feed.events.events });
+    this.learnFolder();
     this.subscriptions = [
       deps.feed.onEvents((change) => {
         this.outbox.confirm(change.appended);
-        this.send(this.take(change));
+        const transcript = this.take(change);
+        // an edit of a listed file can tell where the workspace is: then every row again, relative
+        if (hasWorkspaceHint(change) && this.learnFolder()) this.resend();
+        else this.send(transcript);
       }),
       deps.feed.onState((state) => this.stateChanged(state)),
-      ...(deps.changes ? [deps.changes.onDidChange(() => this.headerChanged())] : []),
+      ...(deps.changes
+        ? [
+            deps.changes.onDidChange(() => {
+              if (this.learnFolder()) this.resend();
+              else this.headerChanged();
+            }),
+          ]
+        : []),
     ];
     this.handlers = {
       ready: (message) => this.ready(message.epoch, message.rev),
@@ -148,7 +168,7 @@ export class ConversationController {
       sandboxStatus,
       model: state.model ?? conversation?.llm_model ?? null,
       feed: state.status,
-      feedDetail: state.detail ?? null,
+      feedDetail: feedDetail(state),
       retryInMs: state.retryAt === undefined ? null : Math.max(0, state.retryAt - Date.now()),
       notice: state.notice ?? null,
       canResume: sandboxStatus === 'PAUSED' || sandboxStatus === 'MISSING' || sandboxStatus === 'ERROR',
@@ -362,10 +382,36 @@ export class ConversationController {
    * The page never holds a secret: an agent can print the sandbox's key (`env`), and a server can
    * echo the API key, so every text of a row is scrubbed of the secrets the extension knows.
    */
+  /** Whether the workspace's folder just became known (or changed). */
+  private learnFolder(): boolean {
+    if (this.folderCertain) return false;
+    const before = this.folder;
+    const certain = this.deps.changes?.folder();
+    if (certain) {
+      this.folder = certain;
+      this.folderCertain = true;
+    } else {
+      // a paused sandbox cannot say: the folder the agent's first command ran in (as the patch reads it)
+      this.folder ??= absoluteWorkspaceDir(
+        { id: '', execution_status: null, title: null },
+        this.deps.feed.events.events,
+      );
+    }
+    return this.folder !== before;
+  }
+
   private clean(row: Row): Row {
     const secrets = this.secrets();
-    if (secrets.length === 0) return row;
-    return scrubRow(row, secrets) as Row;
+    const shown = this.relative(row);
+    if (secrets.length === 0) return shown;
+    return scrubRow(shown, secrets) as Row;
+  }
+
+  /** A file edit's path as the user knows it: relative to the workspace, absolute only outside it. */
+  private relative(row: Row): Row {
+    if (row.kind !== 'action' || !row.edit) return row;
+    const path = relativeToWorkspace(row.edit.path, this.folder);
+    return path === row.edit.path ? row : { ...row, edit: { ...row.edit, path } };
   }
 
   private scrub(text: string): string {
@@ -396,4 +442,46 @@ function scrubRow(value: unknown, secrets: readonly string[]): unknown {
   const copy: Record<string, unknown> = {};
   for (const [key, child] of Object.entries(value)) copy[key] = scrubRow(child, secrets);
   return copy;
+}
+
+/** Whether a batch holds a file edit's or a command's result (what can tell the workspace's folder). */
+function hasWorkspaceHint(change: EventLogChange): boolean {
+  const hints = (event: AgentEvent) => {
+    const observation = event['observation'];
+    return (
+      event.kind === 'ObservationEvent' &&
+      isRecord(observation) &&
+      (typeof observation['path'] === 'string' || isRecord(observation['metadata']))
+    );
+  };
+  return change.appended.some(hints) || change.prepended.some(hints);
+}
+
+/**
+ * Why the panel is not live, in words a user knows: a failure's own message names sockets, routes and
+ * status codes (the log keeps it whole), so a reconnect or a failure is said by its kind.
+ */
+function feedDetail(state: FeedState): string | null {
+  if (!state.detail) return null;
+  if (state.status !== 'reconnecting' && state.status !== 'failed') return state.detail;
+  switch (state.failure) {
+    case undefined:
+      return state.detail;
+    case 'network':
+      return 'The sandbox cannot be reached';
+    case 'timeout':
+      return 'The sandbox did not answer in time';
+    case 'unauthorized':
+      return 'The sandbox did not accept its key';
+    case 'not_found':
+      return 'The sandbox does not know this conversation';
+    case 'rate_limited':
+      return 'The sandbox has too many connections to this conversation';
+    case 'server':
+      return 'The sandbox reported an error (the log has the details)';
+    case 'cancelled':
+      return 'The connection was cancelled';
+    default:
+      return 'The sandbox sent something unexpected (the log has the details)';
+  }
 }

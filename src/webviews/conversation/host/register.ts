@@ -201,6 +201,7 @@ function panelChanges(conversationId: string, changes: ConversationChanges): Pan
         message: state.kind === 'failed' ? state.message : null,
       };
     },
+    folder: () => changes.workspaceFolder(conversationId),
     onDidChange: (listener) =>
       changes.onDidChange((id) => {
         if (id === normalizeUuid(conversationId)) listener();

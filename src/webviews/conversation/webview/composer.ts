@@ -40,7 +40,7 @@ export interface ComposerActions {
 
 const OUTBOX_LABELS: Record<OutboxEntry['state'], string> = {
   resuming: 'Resuming the sandbox…',
-  connecting: 'Waiting for the agent server…',
+  connecting: 'Waiting for the sandbox to answer…',
   sending: 'Sending…',
   sent: 'Sent; waiting for the agent to receive it…',
   failed: 'Not sent',
