@@ -23,11 +23,10 @@ import { ConversationFeeds } from './state/conversationFeeds';
 import { ConversationSteering } from './state/conversationSteering';
 import { ConversationWatch } from './state/conversationWatch';
 import { ConversationNotifier } from './views/conversationNotifier';
-import type { OpenHandsNode, SpecNode } from './views/nodes';
+import type { OpenHandsNode } from './views/nodes';
 import { RefreshScheduler } from './state/refreshScheduler';
 import { SandboxActions } from './state/sandboxActions';
 import { SpecCatalog } from './state/specCatalog';
-import { SpecTreeProvider } from './views/specTreeProvider';
 import { StatusBar } from './views/statusBar';
 import { OpenHandsStore } from './state/store';
 import { ConversationTreeProvider, SandboxTreeProvider } from './views/treeProviders';
@@ -47,8 +46,6 @@ export interface OpenHandsExtensionApi {
   sandboxesView: vscode.TreeView<OpenHandsNode>;
   conversationsView: vscode.TreeView<OpenHandsNode>;
   specs: SpecCatalog;
-  specsProvider: SpecTreeProvider;
-  specsView: vscode.TreeView<SpecNode>;
   apiKeys: ApiKeys;
   /** The MCP form's secrets per server (tests check Forget Server removes them). */
   mcpSecrets: ServerSecrets;
@@ -96,7 +93,6 @@ export async function activate(context: vscode.ExtensionContext): Promise<OpenHa
   const sandboxesProvider = new SandboxTreeProvider(store, log, watch, changes);
   const conversationsProvider = new ConversationTreeProvider(store, watch, changes);
   const specs = new SpecCatalog(connection);
-  const specsProvider = new SpecTreeProvider(specs, store);
   const sandboxesView = vscode.window.createTreeView<OpenHandsNode>('openhands.sandboxes', {
     treeDataProvider: sandboxesProvider,
     showCollapseAll: true,
@@ -104,10 +100,6 @@ export async function activate(context: vscode.ExtensionContext): Promise<OpenHa
   const conversationsView = vscode.window.createTreeView<OpenHandsNode>('openhands.conversations', {
     treeDataProvider: conversationsProvider,
   });
-  const specsView = vscode.window.createTreeView<SpecNode>('openhands.sandboxSpecs', {
-    treeDataProvider: specsProvider,
-  });
-  const specsMessage = specs.onDidChange(() => (specsView.message = specsProvider.message()));
   const presenter = new ViewPresenter(store, connection, sandboxesView, conversationsView);
   const statusBar = new StatusBar(store, connection);
   const conversationPanels = registerConversationPanels(context, {
@@ -147,9 +139,6 @@ export async function activate(context: vscode.ExtensionContext): Promise<OpenHa
     sandboxesView,
     conversationsView,
     specs,
-    specsProvider,
-    specsView,
-    specsMessage,
     presenter,
     statusBar,
     feeds,
@@ -216,8 +205,6 @@ export async function activate(context: vscode.ExtensionContext): Promise<OpenHa
     sandboxesView,
     conversationsView,
     specs,
-    specsProvider,
-    specsView,
     apiKeys,
     mcpSecrets: secrets.mcpForm,
     log,

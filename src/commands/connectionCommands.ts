@@ -80,7 +80,7 @@ export function registerConnectionCommands({
           ? value
           : await vscode.window.showInputBox({
               title: vscode.l10n.t('OpenHands Server URL'),
-              prompt: vscode.l10n.t('The address of the OpenHands app server, e.g. http://localhost:3000'),
+              prompt: vscode.l10n.t('The address of the OpenHands server, e.g. http://localhost:3000'),
               value: connection.config.rawServerUrl,
               ignoreFocusOut: true,
               validateInput: (text) => {

@@ -2,7 +2,6 @@ import * as vscode from 'vscode';
 import { messageOf, type SandboxInfo, type SandboxSpecInfo } from '../api';
 import type { Connection } from '../state/connection';
 import { shortSpec, vscodeUrl } from '../state/names';
-import type { SpecNode } from '../views/nodes';
 import type { SandboxActions } from '../state/sandboxActions';
 import type { SpecCatalog } from '../state/specCatalog';
 import type { OpenHandsStore } from '../state/store';
@@ -78,10 +77,9 @@ export function registerSandboxCommands({
       if (typeof target !== 'string' && !(await confirmDelete(sandbox, store))) return false;
       return remove(sandbox);
     }),
-    // a spec id (keybindings, other extensions) picks the spec; so does a spec row (older callers)
-    vscode.commands.registerCommand('openhands.startSandbox', async (target?: string | SpecNode) => {
-      const given =
-        typeof target === 'string' ? target : target?.kind === 'spec' ? target.spec.id : undefined;
+    // a spec id (keybindings, other extensions) picks the spec without asking
+    vscode.commands.registerCommand('openhands.startSandbox', async (target?: string) => {
+      const given = typeof target === 'string' ? target : undefined;
       const chosen = given ?? (await pickSpec(specs, store));
       if (chosen === null) return undefined;
       return start(chosen);

@@ -1,4 +1,4 @@
-import type { AppConversation, GitChange, SandboxInfo, SandboxSpecInfo } from '../api';
+import type { AppConversation, GitChange, SandboxInfo } from '../api';
 
 /** What a row of the OpenHands views stands for. Commands receive these (or plain id strings). */
 export type OpenHandsNode =
@@ -43,12 +43,4 @@ export interface NoticeNode {
 
 export interface LoadMoreNode {
   kind: 'loadMore';
-}
-
-/** A row of the Sandbox Specs view. */
-export interface SpecNode {
-  kind: 'spec';
-  spec: SandboxSpecInfo;
-  /** The first spec the server lists: what a sandbox started without a spec gets. */
-  isDefault: boolean;
 }

@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import { stripQuery, type AppConversation, type ExecutionStatus, type SandboxInfo } from '../api';
 import { conversationTitle, shortSpec, vscodeUrl } from '../state/names';
-import type { ConversationNode, SandboxNode, SpecNode } from './nodes';
+import type { ConversationNode, SandboxNode } from './nodes';
 import { conversationIcon, executionStatusLabel, sandboxStatusStyle } from './statusStyle';
 import type { SandboxTransition } from '../state/store';
 import { formatAge, formatTimestamp } from './time';
@@ -153,35 +153,6 @@ function conversationTooltip(conversation: AppConversation): vscode.MarkdownStri
   md.appendMarkdown(
     `Created: ${formatTimestamp(conversation.created_at)} · Updated: ${formatTimestamp(conversation.updated_at)}`,
   );
-  return md;
-}
-
-export function specTreeItem(node: SpecNode, sandboxCount: number): vscode.TreeItem {
-  const { spec } = node;
-  const item = new vscode.TreeItem(shortSpec(spec.id), vscode.TreeItemCollapsibleState.None);
-  item.id = `spec/${spec.id}`;
-  const parts = [
-    node.isDefault ? vscode.l10n.t('default') : undefined,
-    sandboxCount ? vscode.l10n.t('{0} sandbox(es)', sandboxCount) : undefined,
-  ];
-  item.description = parts.filter(Boolean).join(' · ');
-  item.iconPath = new vscode.ThemeIcon(node.isDefault ? 'star-full' : 'package');
-  item.contextValue = 'sandboxSpec';
-  item.tooltip = specTooltip(node, sandboxCount);
-  return item;
-}
-
-function specTooltip({ spec, isDefault }: SpecNode, sandboxCount: number): vscode.MarkdownString {
-  const md = new vscode.MarkdownString(undefined, true);
-  md.appendMarkdown(`**Sandbox spec** \`${spec.id}\`${isDefault ? ' (default)' : ''}\n\n`);
-  if (spec.command?.length) md.appendMarkdown(`Command: \`${spec.command.join(' ')}\`\n\n`);
-  md.appendMarkdown(`Working directory: \`${spec.working_dir}\`\n\n`);
-  // names only: initial environment values can hold credentials
-  const envNames = Object.keys(spec.initial_env);
-  if (envNames.length)
-    md.appendMarkdown(`Environment: ${envNames.map((name) => `\`${name}\``).join(', ')}\n\n`);
-  md.appendMarkdown(`Sandboxes from it: ${sandboxCount}\n\n`);
-  if (spec.created_at) md.appendMarkdown(`Created: ${formatTimestamp(spec.created_at)}`);
   return md;
 }
 
