@@ -48,7 +48,7 @@ export async function setStringSettingInEditor(
   title: string,
   value: string,
 ): Promise<void> {
-  await runCommand(page, 'Preferences: Open User Settings');
+  await runCommand(page, 'Preferences: Open Settings (UI)');
   const search = page.locator('.settings-editor .suggest-input-container').first();
   await search.waitFor({ state: 'visible', timeout: 10_000 });
   await search.click();

@@ -62,7 +62,7 @@ export async function captureWalkthroughMedia(
     );
     await scaler.locator('img').evaluate((img: HTMLImageElement) => img.decode());
     let jpeg: Buffer | undefined;
-    for (const quality of [85, 78, 70, 62, 55]) {
+    for (const quality of [85, 78, 70, 62, 55, 48, 42]) {
       jpeg = await scaler.screenshot({ type: 'jpeg', quality });
       if (jpeg.length <= MAX_BYTES) break;
     }
