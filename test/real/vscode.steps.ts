@@ -300,8 +300,10 @@ export function defineRealSteps(runner: StepRunner, ctx: RealStepsContext): void
       await runCommand(ctx.page, 'OpenHands: New Conversation…');
       await answerInputBox(ctx.page, MESSAGE);
       await answerInputBox(ctx.page, ''); // no repository: nothing to clone
+      // the picker names sandboxes as the tree does (no id on them)
+      const name = sandboxRowName(id, (await conversations(ctx)) as unknown as ConversationSummary[]);
       await ctx.page
-        .locator('.quick-input-list .monaco-list-row', { hasText: id })
+        .locator('.quick-input-list .monaco-list-row', { hasText: name })
         .first()
         .click({ timeout: 10_000 });
       await ctx.page
