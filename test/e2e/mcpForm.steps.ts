@@ -29,11 +29,10 @@ import { SANDBOXES_VIEW } from './selectors';
 import { addFault, clearFaults, clearServerRequests, serverRequests, serverState } from './serverControl';
 import { eventually } from './wait';
 import { OPEN_WORKBENCH } from './workbench.steps';
-import * as http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { startMcpDouble, type McpDouble } from '../shared/mcpServerDouble';
 import { answerInputBox } from './palette';
 import { pickNewSandbox } from './conversationFlow';
+import { closedHostPort } from '../shared/closedPort';
 
 export const OPEN_FORM = 'MCP & Git Providers: open from the command palette (empty form)';
 const INVALID_SAVE =
@@ -55,14 +54,6 @@ let sseUrl = '';
 let shttpUrl = '';
 
 /** `127.0.0.1:<port>` where nothing listens. */
-async function closedPort(): Promise<string> {
-  const server = http.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return `127.0.0.1:${port}`;
-}
-
 function clean(text: string | null): string {
   return (text ?? '').replace(/\s+/g, ' ').trim();
 }
@@ -489,7 +480,7 @@ export function mcpFormSteps(runner: StepRunner, ctx: E2EContext): void {
     async () => {
       const form = frame();
       await waitIdle(form);
-      const dead = await closedPort();
+      const dead = await closedHostPort();
       const url = `http://${dead}/sse`;
       await click(form, 'add-sse');
       await fill(form, 'mcp.sse.1.url', url);

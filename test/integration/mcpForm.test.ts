@@ -6,9 +6,8 @@ import type { McpFormTestApi } from '../../src/webviews/mcpForm/host/register';
 import { testServerUrl } from './env';
 import { extensionApi, useTestServerSettings } from './extensionApi';
 import { server } from './serverControl';
-import * as http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { startMcpDouble } from '../shared/mcpServerDouble';
+import { closedHostPort } from '../shared/closedPort';
 
 /** What the test server recorded (the shared helper types only what the sidebar tests need). */
 interface RecordedCall {
@@ -70,14 +69,6 @@ function fullDraft(serverUrl: string): FormDraft {
 }
 
 /** `127.0.0.1:<port>` where nothing listens. */
-async function closedPort(): Promise<string> {
-  const probe = http.createServer();
-  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
-  const { port } = probe.address() as AddressInfo;
-  await new Promise<void>((resolve) => probe.close(() => resolve()));
-  return `127.0.0.1:${port}`;
-}
-
 function find<T extends HostToWebview['type']>(
   answers: HostToWebview[] | undefined,
   type: T,
@@ -244,7 +235,7 @@ describe('MCP & Git Providers form (in VS Code)', () => {
 
   it('the check before a save: a reachable MCP server is said to answer, an unreachable one asks first and Cancel sends nothing', async () => {
     const mcp = await startMcpDouble();
-    const dead = await closedPort();
+    const dead = await closedHostPort();
     const key = 'check-integration-key-0005';
     try {
       const draft: FormDraft = {

@@ -2,18 +2,9 @@
 // transports, a closed port, a server that is not MCP, one that hangs, one that never stops talking,
 // and redirects within and out of the origin.
 import * as assert from 'node:assert/strict';
-import * as http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { probeMcpServer, probeMcpServers } from '../../../src/api/mcpProbe';
 import { startMcpDouble, type McpDouble } from '../../shared/mcpServerDouble';
-
-async function closedPortUrl(): Promise<string> {
-  const server = http.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return `http://127.0.0.1:${port}`;
-}
+import { closedHostPort } from '../../shared/closedPort';
 
 describe('probeMcpServer (the MCP form’s reachability check)', () => {
   let mcp: McpDouble;
@@ -112,7 +103,7 @@ describe('probeMcpServer (the MCP form’s reachability check)', () => {
 
   describe('unreachable, hanging', () => {
     it('a closed port is unreachable: connection refused', async () => {
-      const url = await closedPortUrl();
+      const url = `http://${await closedHostPort()}`;
       assert.deepEqual(await probeMcpServer({ transport: 'shttp', url: `${url}/mcp` }), {
         status: 'unreachable',
         reason: 'connection refused',
@@ -208,7 +199,7 @@ describe('probeMcpServer (the MCP form’s reachability check)', () => {
     });
 
     it('credentials in the URL go as Basic auth when there is no api key, and never into a reason', async () => {
-      const url = await closedPortUrl();
+      const url = `http://${await closedHostPort()}`;
       const result = await probeMcpServer({
         transport: 'sse',
         url: `${url.replace('//', '//me:url-password-0008@')}/sse`,

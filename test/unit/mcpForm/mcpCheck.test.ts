@@ -2,8 +2,6 @@
 // against the test server for the settings and real local servers for MCP: one that answers as MCP
 // (both transports) and a closed port.
 import assert from 'node:assert/strict';
-import * as http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { probeMcpServers } from '../../../src/api';
 import { FormController } from '../../../src/webviews/mcpForm/host/formController';
 import { FormSave } from '../../../src/webviews/mcpForm/host/formSave';
@@ -11,14 +9,7 @@ import { HostToWebviewSchema, type HostToWebview } from '../../../src/webviews/m
 import { startMcpDouble, type McpDouble } from '../../shared/mcpServerDouble';
 import { useTestServer } from '../api/harness';
 import { draft, keep, MemoryFormStorage, MemoryLog, none, replace, STRINGS } from './fixtures';
-
-async function closedPort(): Promise<string> {
-  const server = http.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return `127.0.0.1:${port}`;
-}
+import { closedHostPort } from '../../shared/closedPort';
 
 describe('mcpForm: the MCP check before a save', () => {
   const t = useTestServer();
@@ -33,7 +24,7 @@ describe('mcpForm: the MCP check before a save', () => {
 
   before(async () => {
     mcp = await startMcpDouble();
-    dead = await closedPort();
+    dead = await closedHostPort();
   });
   after(() => mcp.close());
 
