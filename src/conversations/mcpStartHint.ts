@@ -41,7 +41,8 @@ export function configuredMcpServers(settings: Settings): string[] {
   for (const server of [...(lists?.sse_servers ?? []), ...(lists?.shttp_servers ?? [])])
     labels.push(hostOf(server.url));
   for (const server of lists?.stdio_servers ?? []) labels.push(`${server.name} (${server.command})`);
-  return labels;
+  // hosts only (a path may carry a key), so two servers on one host read alike: name it once
+  return [...new Set(labels)];
 }
 
 /** The labels joined for a sentence: the first few, then how many more. */
