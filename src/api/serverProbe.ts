@@ -28,6 +28,8 @@ export interface ServerProbe {
   outcome: ServerProbeOutcome;
   /** The version the server states in its OpenAPI document, when it states one. */
   version: string | undefined;
+  /** What the OpenAPI document said: OpenHands, another service, or nothing readable (`undefined`). */
+  saysOpenHands: boolean | undefined;
   /** Whether a key was sent. */
   keyUsed: boolean;
   /** What went wrong, for a failed test (its message holds no secret). */
@@ -36,27 +38,32 @@ export interface ServerProbe {
 
 /**
  * Three reads, none of which changes anything: the OpenAPI document (title and version), one
- * sandbox (the V1 API is there), and the settings (OpenHands OSS checks its session key on the
- * settings routes only; V1 answers anyone, while the hosted service checks both).
+ * sandbox (the V1 API is there; OSS 1.11 and the hosted service check the key on it), and the
+ * settings (servers before 1.11 checked their session key on the settings routes only). A service
+ * whose document names another title is not OpenHands, whatever its `/api` answers: no key is
+ * asked for it.
  */
 export async function probeServer(
   client: OpenHandsClient,
   options: { keyUsed: boolean; signal?: AbortSignal },
 ): Promise<ServerProbe> {
   const { keyUsed, signal } = options;
+  let saysOpenHands: boolean | undefined;
   const result = (outcome: ServerProbeOutcome, version?: string, error?: ApiError): ServerProbe => ({
     outcome,
     version,
+    saysOpenHands,
     keyUsed,
     error,
   });
 
   let version: string | undefined;
-  let saysOpenHands = false;
   try {
     const info = await client.getServerInfo({ signal });
+    const title = info.info?.title;
+    if (typeof title === 'string') saysOpenHands = /openhands/i.test(title);
+    if (saysOpenHands === false) return result('not-openhands');
     version = info.info?.version?.trim().slice(0, 40) || undefined;
-    saysOpenHands = /openhands/i.test(info.info?.title ?? '');
   } catch (error) {
     const failure = asApiError(error);
     // a refused connection is a verdict; a slow document is not (FastAPI builds it on the first
@@ -71,10 +78,10 @@ export async function probeServer(
     const failure = asApiError(error);
     const verdict = belowHttp(failure) ?? keyVerdict(failure, keyUsed);
     if (verdict) return result(verdict, version, failure);
-    if (failure.kind === 'not_found')
+    // OpenHands serves its web app for unknown paths (a 200 page): an OpenHands without this API
+    // answers with a page or a 404
+    if (failure.kind === 'not_found' || failure.kind === 'invalid_response' || failure.kind === 'validation')
       return result(saysOpenHands ? 'too-old' : 'not-openhands', version, failure);
-    if (failure.kind === 'invalid_response' || failure.kind === 'validation')
-      return result('not-openhands', version, failure);
     return result('failed', version, failure);
   }
 

@@ -80,7 +80,16 @@ export function readConfig(): ExtensionConfig {
   };
 }
 
-function expandHome(file: string): string {
+/** The TLS settings a server without its own choice gets (`openhands.tls.*`), `~/` expanded. */
+export function defaultTls(): { caFile: string; insecure: boolean } {
+  const config = vscode.workspace.getConfiguration(SECTION);
+  return {
+    caFile: expandHome(config.get<string>('tls.caFile', '').trim()),
+    insecure: config.get<boolean>('tls.insecure', false) === true,
+  };
+}
+
+export function expandHome(file: string): string {
   return file === '~' || file.startsWith('~/') ? path.join(os.homedir(), file.slice(1)) : file;
 }
 

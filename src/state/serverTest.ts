@@ -2,6 +2,7 @@
 // connection of the moment, so nothing the views show changes until the user saves.
 import * as vscode from 'vscode';
 import { OpenHandsClient, probeServer, type AuthHeader, type ServerProbe } from '../api';
+import { defaultTls, expandHome } from '../core/config';
 import type { Log } from '../core/log';
 import { tlsOptions } from './connection';
 
@@ -22,10 +23,12 @@ export async function testServer(
   candidate: ServerCandidate,
   deps: { log: Log; timeoutMs: number; signal?: AbortSignal },
 ): Promise<ServerTestResult> {
+  // what the server will get once saved: its own TLS choice, else the settings'
+  const defaults = defaultTls();
   const tls = await tlsOptions({
     serverUrl: candidate.url,
-    tlsCaFile: candidate.caFile ?? '',
-    tlsInsecure: candidate.insecure === true,
+    tlsCaFile: candidate.caFile ? expandHome(candidate.caFile.trim()) : defaults.caFile,
+    tlsInsecure: candidate.insecure ?? defaults.insecure,
   });
   if (tls.problem) return { outcome: 'tls-settings', problem: tls.problem };
   const client = new OpenHandsClient({

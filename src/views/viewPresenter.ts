@@ -54,7 +54,7 @@ export class ViewPresenter implements vscode.Disposable {
   private staleMessage(): string {
     const when = this.store.lastSuccessAt?.toLocaleTimeString() ?? '';
     return vscode.l10n.t(
-      '⚠ Last known data, from {0} — the server did not answer. {1} The log has the details.',
+      '⚠ Last known data, from {0}. {1} The log has the details.',
       when,
       failureInWords(this.store.lastError?.kind),
     );
@@ -73,17 +73,17 @@ function describe(...parts: (string | undefined)[]): string | undefined {
 function failureInWords(kind: ApiErrorKind | undefined): string {
   switch (kind) {
     case 'network':
-      return vscode.l10n.t('The connection failed or was closed.');
+      return vscode.l10n.t('The server could not be reached: the connection failed or was closed.');
     case 'timeout':
-      return vscode.l10n.t('It took too long to answer.');
+      return vscode.l10n.t('The server took too long to answer.');
     case 'unauthorized':
-      return vscode.l10n.t('It refused the API key.');
+      return vscode.l10n.t('The server refused the API key.');
     case 'rate_limited':
-      return vscode.l10n.t('It is receiving too many requests.');
+      return vscode.l10n.t('The server is receiving too many requests.');
     case 'invalid_response':
-      return vscode.l10n.t('Its answer was not what an OpenHands server sends.');
+      return vscode.l10n.t('The server answered, but not as OpenHands does.');
     default:
-      return vscode.l10n.t('It reported an error.');
+      return vscode.l10n.t('The server reported an error.');
   }
 }
 

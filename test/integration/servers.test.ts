@@ -194,6 +194,12 @@ describe('servers: connect, remember, switch, forget (issue 23)', () => {
       const untrusted = await connect({ url: https.url });
       assert.equal(untrusted.outcome, 'untrusted-certificate');
       assert.match(untrusted.message, /not trusted on this machine.*CA file/);
+      // the CA set for every server (openhands.tls.caFile) is what the test uses when the server has none
+      await setSetting('tls.caFile', caFile);
+      const bySetting = await connect({ url: https.url, name: 'By setting' });
+      assert.equal(bySetting.saved, true, bySetting.message);
+      await setSetting('tls.caFile', undefined);
+      await setSetting('servers', undefined);
       const trusted = await connect({ url: https.url, caFile, name: 'Company' });
       assert.equal(trusted.saved, true, trusted.message);
       assert.deepEqual(rememberedServers(), [

@@ -185,11 +185,11 @@ async function connectOther(deps: ConnectDeps): Promise<boolean> {
       ),
       placeholder: 'https://',
     },
-    async (text) => {
+    async (text, signal) => {
       const check = checkServerUrl(text);
       if (!check.ok) return { problem: check.message };
       const candidate: ServerCandidate = { url: check.url, authHeader: 'X-Session-API-Key' };
-      const result = await runTest(deps, candidate);
+      const result = await testServer(candidate, testDeps(deps, signal));
       // what the next steps can fix (a key, a certificate) moves on; anything else is said under the box
       const movesOn = ['ok', 'needs-key', 'untrusted-certificate'].includes(result.outcome);
       return movesOn ? { value: { candidate, result } } : { problem: problemText(check.url, result) ?? '' };
@@ -236,12 +236,15 @@ async function keyStep(
 ): Promise<boolean> {
   // asked before the key is typed: a dialog over the box would close it
   if (!(await mayGetKey(deps, candidate.url))) return false;
-  const tested = await askTested({ ...box, password: true }, async (apiKey) => {
-    const { result, authHeader } = await testKey({ ...candidate, apiKey }, testDeps(deps));
-    if (result.outcome !== 'ok') return { problem: problemText(candidate.url, result) ?? '' };
-    return { value: { candidate: { ...candidate, apiKey, authHeader }, result } };
+  const tested = await askTested({ ...box, password: true }, async (apiKey, signal) => {
+    const { result, authHeader } = await testKey({ ...candidate, apiKey }, testDeps(deps, signal));
+    const keyed = { candidate: { ...candidate, apiKey, authHeader }, result };
+    // a certificate to trust is chosen outside this box; a refused key is said under it
+    if (result.outcome === 'ok' || result.outcome === 'untrusted-certificate') return { value: keyed };
+    return { problem: problemText(candidate.url, result) ?? '' };
   });
   if (!tested) return false;
+  if (tested.result.outcome !== 'ok') return next(deps, tested.candidate, tested.result, name);
   return nameAndSave(deps, tested.candidate, tested.result, name);
 }
 
@@ -283,7 +286,7 @@ type Tested<T> = { value: T } | { problem: string };
  */
 async function askTested<T>(
   box: { title: string; prompt: string; placeholder?: string; password?: boolean; keysPage?: string },
-  test: (value: string) => Promise<Tested<T>>,
+  test: (value: string, signal: AbortSignal) => Promise<Tested<T>>,
 ): Promise<T | undefined> {
   const input = vscode.window.createInputBox();
   input.title = box.title;
@@ -299,9 +302,12 @@ async function askTested<T>(
   }
   return new Promise<T | undefined>((resolve) => {
     let done = false;
+    // the test in flight: closing the box stops it (no key tried after Escape)
+    let running: AbortController | undefined;
     const finish = (value: T | undefined) => {
       if (done) return;
       done = true;
+      running?.abort();
       resolve(value);
       input.dispose();
     };
@@ -319,7 +325,8 @@ async function askTested<T>(
       input.busy = true;
       input.enabled = false;
       input.prompt = vscode.l10n.t('Testing the connection…');
-      const outcome = await test(value).catch((error: unknown): Tested<T> => ({
+      running = new AbortController();
+      const outcome = await test(value, running.signal).catch((error: unknown): Tested<T> => ({
         problem: error instanceof Error ? error.message : String(error),
       }));
       if (done) return;
@@ -374,8 +381,11 @@ function runTest(deps: ConnectDeps, candidate: ServerCandidate): Promise<ServerT
   return testServer(candidate, testDeps(deps));
 }
 
-function testDeps(deps: ConnectDeps): { log: Log; timeoutMs: number } {
-  return { log: deps.log, timeoutMs: Math.min(deps.connection.config.requestTimeoutMs, 15_000) };
+function testDeps(
+  deps: ConnectDeps,
+  signal?: AbortSignal,
+): { log: Log; timeoutMs: number; signal?: AbortSignal } {
+  return { log: deps.log, timeoutMs: Math.min(deps.connection.config.requestTimeoutMs, 15_000), signal };
 }
 
 function withTestProgress<T>(title: string, task: () => Promise<T>): Thenable<T> {

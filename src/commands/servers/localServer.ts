@@ -9,9 +9,6 @@ export const LOCAL_PORTS = [3000, 3001, 8000, 8080] as const;
 export const START_COMMAND = 'uvx --python 3.12 openhands serve';
 export const START_GUIDE = 'https://docs.openhands.dev/openhands/usage/run-openhands/local-setup';
 
-/** Outcomes that mean "an OpenHands answers here", whatever else is wrong with it. */
-const ANSWERS_AS_OPENHANDS = new Set(['ok', 'needs-key', 'key-rejected', 'too-old', 'failed']);
-
 /** The first local port where OpenHands answers (all asked at once, each briefly); undefined when none. */
 export async function findLocalServer(
   log: Log,
@@ -25,7 +22,8 @@ export async function findLocalServer(
       return { url, result };
     }),
   );
-  return tests.find((test) => ANSWERS_AS_OPENHANDS.has(test.result.outcome));
+  // only a server that says it is OpenHands: another local service never gets a key typed for it
+  return tests.find(({ result }) => 'saysOpenHands' in result && result.saysOpenHands === true);
 }
 
 /**

@@ -35,7 +35,12 @@ export function registerServerCommands(deps: ServerCommandDeps): vscode.Disposab
     vscode.commands.registerCommand('openhands.switchServer', async (url?: string) => {
       if (typeof url === 'string') {
         const server = knownServers(deps).find((known) => sameServerUrl(known.url, url));
-        if (!server) return false;
+        if (!server) {
+          void vscode.window.showWarningMessage(
+            vscode.l10n.t('{0} is not remembered any more. Connect to OpenHands… adds it again.', url),
+          );
+          return false;
+        }
         await switchTo(deps, server);
         return true;
       }
@@ -94,20 +99,20 @@ async function pickServer(deps: ServerCommandDeps): Promise<boolean> {
   pick.title = vscode.l10n.t('OpenHands: Switch Server');
   pick.placeholder = vscode.l10n.t('Which server should the views show?');
   pick.items = items;
-  const chosen = await new Promise<ServerItem | 'forget' | undefined>((resolve) => {
+  const chosen = await new Promise<ServerItem | RememberedServer | undefined>((resolve) => {
     pick.onDidAccept(() => resolve(pick.selectedItems[0]));
-    pick.onDidTriggerItemButton(async (event) => {
-      const server = event.item.server;
-      if (!server) return;
-      pick.hide();
-      if (await confirmForget(server)) await forget(deps, server);
-      resolve('forget');
-    });
+    // the trash button: the pick closes first (the confirmation is a dialog), then Forget runs
+    pick.onDidTriggerItemButton((event) => resolve(event.item.server));
     pick.onDidHide(() => resolve(undefined));
     pick.show();
   });
   pick.dispose();
-  if (!chosen || chosen === 'forget') return false;
+  if (chosen && !('label' in chosen)) {
+    if (!(await confirmForget(chosen))) return false;
+    await forget(deps, chosen);
+    return false;
+  }
+  if (!chosen) return false;
   if (chosen.action === 'connect') return connectInteractively(deps);
   if (!chosen.server) return false;
   if (current && sameServerUrl(chosen.server.url, current)) return true;
@@ -148,19 +153,15 @@ async function confirmForget(server: RememberedServer): Promise<boolean> {
 
 /** Removes the server and every secret kept for it; a server shown goes to the next remembered one. */
 async function forget(deps: ServerCommandDeps, server: RememberedServer): Promise<void> {
+  await forgetServerEntry(server.url);
+  // the views move on first, so they never ask the forgotten server without its key
+  const current = deps.connection.config.serverUrl;
+  if (current && sameServerUrl(current, server.url)) await showServer(deps, readServers()[0]?.url ?? '');
   await Promise.all([
     deps.keys.clear(server.url),
     deps.mcpSecrets.clear(server.url),
     deps.connection.plainHttp.revoke(server.url),
   ]);
-  await forgetServerEntry(server.url);
-  const current = deps.connection.config.serverUrl;
-  if (current && sameServerUrl(current, server.url)) {
-    const next = readServers()[0];
-    await showServer(deps, next?.url ?? '');
-  } else {
-    await deps.connection.rebuild();
-  }
   deps.log.info(`Forgot ${server.url}: its key and MCP form secrets were removed.`);
   void vscode.window.showInformationMessage(
     vscode.l10n.t('{0} was forgotten: its key and secrets are gone from this machine.', server.name),

@@ -17,7 +17,18 @@ export function foundText(name: string, result: ServerTestResult): string {
 
 /** Why a test failed, and what to do about it; undefined for a test that passed. */
 export function problemText(url: string, result: ServerTestResult): string | undefined {
-  const reason = 'error' in result && result.error ? result.error.message : '';
+  const error = 'error' in result ? result.error : undefined;
+  const reason = error?.message ?? '';
+  // a redirect: the address to use is another one (https://, or a path)
+  if (error?.status !== undefined && error.status >= 300 && error.status < 400)
+    return vscode.l10n.t(
+      '{0} redirects elsewhere. Enter the address it leads to (often https://…). ({1})',
+      url,
+      reason,
+    );
+  // 403 is more than a wrong key (an unverified e-mail, no access): the server's words say which
+  if (result.outcome === 'key-rejected' && error?.status === 403 && error.serverMessage)
+    return vscode.l10n.t('{0} refused access: {1}', url, error.serverMessage);
   switch (result.outcome) {
     case 'ok':
       return undefined;

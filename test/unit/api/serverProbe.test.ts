@@ -105,14 +105,14 @@ describe('probeServer: what Connect to OpenHands… finds', () => {
       }
     });
 
-    it('an OpenHands without the conversations API: too old, with its version', async () => {
+    it('an OpenHands without the conversations API (its web app answers every path): too old, with its version', async () => {
       const server = http.createServer((request, response) => {
         const openapi = request.url === '/openapi.json';
-        response.writeHead(openapi ? 200 : 404, { 'Content-Type': 'application/json' });
+        response.writeHead(200, { 'Content-Type': openapi ? 'application/json' : 'text/html' });
         response.end(
           openapi
             ? JSON.stringify({ info: { title: 'OpenHands', version: '0.38.0' } })
-            : '{"detail":"Not Found"}',
+            : '<!doctype html><title>OpenHands</title>',
         );
       });
       await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -121,6 +121,26 @@ describe('probeServer: what Connect to OpenHands… finds', () => {
         const probe = await probeServer(clientFor(url), { keyUsed: false });
         assert.equal(probe.outcome, 'too-old');
         assert.equal(probe.version, '0.38.0');
+        assert.equal(probe.saysOpenHands, true);
+      } finally {
+        server.close();
+      }
+    });
+
+    it('another service whose API wants a key (Grafana, Jenkins): not OpenHands, and no key is asked', async () => {
+      const server = http.createServer((request, response) => {
+        const openapi = request.url === '/openapi.json';
+        response.writeHead(openapi ? 200 : 401, { 'Content-Type': 'application/json' });
+        response.end(
+          openapi ? JSON.stringify({ info: { title: 'Grafana HTTP API', version: '11.0' } }) : '{}',
+        );
+      });
+      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+      try {
+        const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+        const probe = await probeServer(clientFor(url), { keyUsed: false });
+        assert.equal(probe.outcome, 'not-openhands');
+        assert.equal(probe.saysOpenHands, false);
       } finally {
         server.close();
       }
