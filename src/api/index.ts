@@ -54,5 +54,6 @@ export {
 } from './agentServer/eventSocket';
 export * from './agentServer/events';
 export * from './agentServer/workspace';
+export * from './agentServer/images';
 export { changesInPatch } from './agentServer/patchSummary';
 export { isRecord } from './records';
