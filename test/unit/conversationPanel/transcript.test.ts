@@ -360,4 +360,39 @@ describe('compact diff', () => {
     assert.equal(diff.removed, 5000);
     assert.equal(diff.lines.length, 201);
   });
+
+  it('says what a browser step did (the page, the element, the text typed), not the tool’s JSON', () => {
+    const transcript = new Transcript();
+    // tool names as agent server 1.34 gives them; its own summary is the tool's JSON
+    const toolName = (kind: unknown) =>
+      `browser_${String(kind)
+        .replace(/^Browser|Action$/g, '')
+        .replace(/(?<=.)([A-Z])/g, '_$1')
+        .toLowerCase()}`;
+    const browse = (action: Record<string, unknown>) =>
+      event('ActionEvent', {
+        action,
+        tool_name: toolName(action['kind']),
+        tool_call_id: `call-${counter}`,
+        security_risk: 'LOW',
+        summary: `${toolName(action['kind'])}: ${JSON.stringify(action)}`,
+      });
+    transcript.append([
+      browse({ kind: 'BrowserNavigateAction', url: 'http://127.0.0.1:8011/shop?item=1', new_tab: false }),
+      browse({ kind: 'BrowserClickAction', index: 7, new_tab: true }),
+      browse({ kind: 'BrowserTypeAction', index: 3, text: 'hello\nworld' }),
+      browse({ kind: 'BrowserGetStateAction', include_screenshot: true }),
+      browse({ kind: 'BrowserScrollAction', direction: 'up' }),
+    ]);
+    assert.deepEqual(
+      transcript.all.map((row) => (row.kind === 'action' ? row.summary : row.kind)),
+      [
+        'Open http://127.0.0.1:8011/shop?item=1',
+        'Click element 7 in a new tab',
+        'Type “hello world” into element 3',
+        'Look at the page (screenshot)',
+        'Scroll up',
+      ],
+    );
+  });
 });

@@ -7,6 +7,7 @@
  * Texts are clipped here, before they travel to the page; `expand` builds a row whole.
  * No vscode import: unit-tested in Node.
  */
+import { browserStepSummary } from './browserSteps';
 import { contentText, isStatusUpdate, type AgentEvent } from '../../../api/agentServer/events';
 import {
   RISKS,
@@ -466,6 +467,8 @@ function readableSummary(
       ? thought
       : `${thought.split('\n')[0]?.slice(0, 200) ?? ''}…`;
   }
+  const browserStep = browserStepSummary(action);
+  if (browserStep) return browserStep;
   if (kind === 'TerminalAction' && typeof action?.['command'] === 'string')
     return `Run ${action['command'].split('\n')[0] ?? ''}`;
   if (kind === 'FileEditorAction' && typeof action?.['path'] === 'string') {
