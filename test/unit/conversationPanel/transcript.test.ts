@@ -1,6 +1,8 @@
 // The transcript the panel shows, built from the agent server's events as 1.34 sends them (frames
 // from the reference's live run): pairing, order, clipping, unknown kinds, history read backwards.
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type { AgentEvent } from '../../../src/api';
 import { compactDiff } from '../../../src/webviews/conversation/host/lineDiff';
 import { DISPLAY_LIMITS, Transcript } from '../../../src/webviews/conversation/host/transcript';
@@ -394,5 +396,47 @@ describe('compact diff', () => {
         'Scroll up',
       ],
     );
+  });
+
+  it('says what a browser screenshot is (never its base64), or why it cannot be shown', () => {
+    const png = readFileSync(join(__dirname, '..', '..', 'fixtures', 'images', 'page.png')).toString(
+      'base64',
+    );
+    const svg = Buffer.from(
+      '<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>',
+    ).toString('base64');
+    const transcript = new Transcript();
+    for (const screenshot of [png, svg]) {
+      const action = event('ActionEvent', {
+        action: { kind: 'BrowserGetStateAction', include_screenshot: true },
+        tool_name: 'browser_get_state',
+        tool_call_id: `call-${counter}`,
+        security_risk: 'LOW',
+      });
+      const observation = event(
+        'ObservationEvent',
+        {
+          tool_name: 'browser_get_state',
+          tool_call_id: action['tool_call_id'],
+          action_id: action.id,
+          observation: {
+            kind: 'BrowserObservation',
+            content: [{ type: 'text', text: 'Page: Shop' }],
+            is_error: false,
+            screenshot_data: screenshot,
+          },
+        },
+        'environment',
+      );
+      transcript.append([action, observation]);
+    }
+    const [seen, refused] = transcript.all;
+    assert.ok(seen?.kind === 'action' && refused?.kind === 'action');
+    assert.equal(seen.result, 'Page: Shop\n\nScreenshot: 320×200 PNG');
+    assert.equal(
+      refused.result,
+      'Page: Shop\n\nThe screenshot cannot be shown: an SVG image (shown as text, never as a picture).',
+    );
+    assert.ok(!JSON.stringify(transcript.all).includes(png.slice(0, 40)), 'no base64 in any row');
   });
 });

@@ -8,6 +8,7 @@
  * No vscode import: unit-tested in Node.
  */
 import { browserStepSummary } from './browserSteps';
+import { checkScreenshotData } from '../../../api/agentServer/images';
 import { contentText, isStatusUpdate, type AgentEvent } from '../../../api/agentServer/events';
 import {
   RISKS,
@@ -406,7 +407,7 @@ export class Transcript {
     }
     // "Your thought has been logged." says nothing the row does not
     if (kind === 'ThinkObservation' && !isError) return { ...row, state: 'done' };
-    const [result, resultClip] = this.clip(text, this.limits.output);
+    const [result, resultClip] = this.clip(withScreenshotLine(text, observation), this.limits.output);
     return { ...row, state: isError ? 'failed' : 'done', result, ...(resultClip ? { resultClip } : {}) };
   }
 
@@ -441,6 +442,20 @@ export class Transcript {
 
 function isObservation(event: AgentEvent): boolean {
   return event.kind === 'ObservationEvent' || event.kind === 'UserRejectObservation';
+}
+
+/**
+ * A browser observation's screenshot, said in a line under its text (never its base64): what the
+ * bytes are, or why they cannot be shown. The picture itself is not drawn yet (issue 24).
+ */
+function withScreenshotLine(text: string, observation: Record<string, unknown>): string {
+  const data = observation['screenshot_data'];
+  if (observation['kind'] !== 'BrowserObservation' || data === undefined || data === null) return text;
+  const check = checkScreenshotData(data);
+  const line = check.ok
+    ? `Screenshot: ${check.image.width}×${check.image.height} ${check.image.mime.slice('image/'.length).toUpperCase()}`
+    : `The screenshot cannot be shown: ${check.reason}.`;
+  return text ? `${text}\n\n${line}` : line;
 }
 
 function stringField(event: AgentEvent, key: string): string | undefined {
