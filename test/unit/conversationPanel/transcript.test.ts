@@ -406,7 +406,9 @@ describe('compact diff', () => {
       '<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>',
     ).toString('base64');
     const transcript = new Transcript();
-    for (const screenshot of [png, svg]) {
+    // held cut by the event log (over its string limit): nothing is judged from the cut bytes
+    const long = `${png}${'A'.repeat(70_000)}`.slice(0, 65_536);
+    for (const screenshot of [png, svg, long]) {
       const action = event('ActionEvent', {
         action: { kind: 'BrowserGetStateAction', include_screenshot: true },
         tool_name: 'browser_get_state',
@@ -430,8 +432,9 @@ describe('compact diff', () => {
       );
       transcript.append([action, observation]);
     }
-    const [seen, refused] = transcript.all;
-    assert.ok(seen?.kind === 'action' && refused?.kind === 'action');
+    const [seen, refused, held] = transcript.all;
+    assert.ok(seen?.kind === 'action' && refused?.kind === 'action' && held?.kind === 'action');
+    assert.equal(held.result, 'Page: Shop\n\nScreenshot taken.');
     assert.equal(seen.result, 'Page: Shop\n\nScreenshot: 320×200 PNG');
     assert.equal(
       refused.result,

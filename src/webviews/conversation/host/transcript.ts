@@ -9,6 +9,7 @@
  */
 import { browserStepSummary } from './browserSteps';
 import { checkScreenshotData } from '../../../api/agentServer/images';
+import { DEFAULT_MAX_STRING_CHARS } from '../../../api/agentServer/eventLog';
 import { contentText, isStatusUpdate, type AgentEvent } from '../../../api/agentServer/events';
 import {
   RISKS,
@@ -446,15 +447,20 @@ function isObservation(event: AgentEvent): boolean {
 
 /**
  * A browser observation's screenshot, said in a line under its text (never its base64): what the
- * bytes are, or why they cannot be shown. The picture itself is not drawn yet (issue 24).
+ * bytes are, or why they cannot be shown. The picture itself is not drawn in the panel yet.
  */
 function withScreenshotLine(text: string, observation: Record<string, unknown>): string {
   const data = observation['screenshot_data'];
   if (observation['kind'] !== 'BrowserObservation' || data === undefined || data === null) return text;
   const check = checkScreenshotData(data);
+  // the event log keeps strings up to its limit: a longer screenshot is held cut, so its bytes say
+  // nothing yet (it is read whole, and checked, when it is shown)
+  const held = typeof data === 'string' && data.length >= DEFAULT_MAX_STRING_CHARS;
   const line = check.ok
     ? `Screenshot: ${check.image.width}×${check.image.height} ${check.image.mime.slice('image/'.length).toUpperCase()}`
-    : `The screenshot cannot be shown: ${check.reason}.`;
+    : held
+      ? 'Screenshot taken.'
+      : `The screenshot cannot be shown: ${check.reason}.`;
   return text ? `${text}\n\n${line}` : line;
 }
 
