@@ -6,6 +6,7 @@ import type { Log } from '../../core/log';
 import { isPlainHttpToAnotherHost } from '../../core/plainHttp';
 import type { ApiKeys } from '../../core/secretsManager';
 import {
+  AUTH_HEADERS,
   defaultServerName,
   OPENHANDS_CLOUD_URL,
   readServers,
@@ -46,11 +47,12 @@ export interface ConnectResult {
 export async function connectWith(deps: ConnectDeps, request: ConnectRequest): Promise<ConnectResult> {
   const check = checkServerUrl(request.url);
   if (!check.ok) return { outcome: 'invalid-url', saved: false, message: check.message };
+  // an argument may come from a link or another extension: only a header the client knows
+  const namedHeader = AUTH_HEADERS.find((header) => header === request.authHeader);
   const candidate: ServerCandidate = {
     url: check.url,
     authHeader:
-      request.authHeader ??
-      (sameServerUrl(check.url, OPENHANDS_CLOUD_URL) ? 'Authorization' : 'X-Session-API-Key'),
+      namedHeader ?? (sameServerUrl(check.url, OPENHANDS_CLOUD_URL) ? 'Authorization' : 'X-Session-API-Key'),
     apiKey: request.apiKey?.trim() || undefined,
     caFile: request.caFile,
     insecure: request.insecure,
@@ -68,7 +70,7 @@ export async function connectWith(deps: ConnectDeps, request: ConnectRequest): P
   }
   // without a header named, the key is tried in each until the server takes it
   const { result, authHeader } =
-    candidate.apiKey && !request.authHeader
+    candidate.apiKey && !namedHeader
       ? await testKey({ ...candidate, apiKey: candidate.apiKey }, testDeps(deps))
       : { result: await runTest(deps, candidate), authHeader: candidate.authHeader };
   const problem = problemText(check.url, result);
