@@ -2,10 +2,14 @@
 // from the tree and by id, watch events arrive live, lose the socket and recover, survive a window
 // reload, and see a paused sandbox offline with Resume. Screenshots in light and dark.
 import type { FrameLocator } from 'playwright-core';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { ROOT } from '../../scripts/vscode/paths';
 import { waitForWorkbench } from '../../scripts/vscode/workbench';
 import type { E2EContext } from './context';
 import {
   agentDouble,
+  browserRound,
   feedState,
   panelFrame,
   renderedRowIds,
@@ -142,6 +146,53 @@ export function conversationPanelSteps(runner: StepRunner, ctx: E2EContext): voi
       );
     },
     { needs: [OPEN_FROM_TREE] },
+  );
+
+  runner.step(
+    'Conversation panel: browser steps read as what the agent did, and a screenshot is named with its size',
+    async () => {
+      const { id } = conversation();
+      const frame = panelFrame(ctx.page);
+      const png = fs
+        .readFileSync(path.join(ROOT, 'test', 'fixtures', 'images', 'page.png'))
+        .toString('base64');
+      const svg = Buffer.from(
+        '<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>',
+      ).toString('base64');
+      await agentDouble.append(ctx.serverUrl, id, [
+        ...browserRound(
+          { kind: 'BrowserNavigateAction', url: 'http://127.0.0.1:8011/shop', new_tab: false },
+          'Navigated to http://127.0.0.1:8011/shop',
+          'nav',
+        ),
+        ...browserRound(
+          { kind: 'BrowserTypeAction', index: 4, text: 'blue mug' },
+          'Typed into element 4',
+          'type',
+        ),
+        ...browserRound(
+          { kind: 'BrowserGetStateAction', include_screenshot: true },
+          'Page: Shop — 3 results',
+          'look',
+          png,
+        ),
+        ...browserRound(
+          { kind: 'BrowserGetStateAction', include_screenshot: true },
+          'Page: Shop',
+          'svg',
+          svg,
+        ),
+      ]);
+      await expectText(frame, 'Open http://127.0.0.1:8011/shop');
+      await expectText(frame, 'Type “blue mug” into element 4');
+      await expectText(frame, 'Screenshot: 320×200 PNG');
+      await expectText(frame, 'The screenshot cannot be shown: an SVG image');
+      if ((await frame.locator('img, svg script').count()) > 0)
+        throw new Error('an image or an SVG reached the page');
+      await frame.getByText('Screenshot: 320×200 PNG').first().scrollIntoViewIfNeeded();
+      await ctx.screenshot('conversation-panel-browser-steps');
+    },
+    { needs: [LIVE] },
   );
 
   runner.step(

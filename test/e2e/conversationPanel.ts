@@ -132,3 +132,46 @@ export function terminalRound(
     },
   ];
 }
+
+/**
+ * A browser step as agent server 1.34 stores it: the action (its summary the tool's JSON, as the
+ * server makes it) and its `BrowserObservation`, with `screenshot_data` as bare base64 when given.
+ */
+export function browserRound(
+  action: Record<string, unknown>,
+  text: string,
+  tag: string,
+  screenshotBase64?: string,
+): Record<string, unknown>[] {
+  const actionId = randomUUID();
+  const call = `call_${tag}`;
+  const tool = `browser_${String(action['kind'])
+    .replace(/^Browser|Action$/g, '')
+    .replace(/(?<=.)([A-Z])/g, '_$1')
+    .toLowerCase()}`;
+  return [
+    {
+      id: actionId,
+      kind: 'ActionEvent',
+      source: 'agent',
+      action,
+      tool_name: tool,
+      tool_call_id: call,
+      security_risk: 'LOW',
+      summary: `${tool}: ${JSON.stringify(action)}`,
+    },
+    {
+      kind: 'ObservationEvent',
+      source: 'environment',
+      tool_name: tool,
+      tool_call_id: call,
+      action_id: actionId,
+      observation: {
+        content: [{ type: 'text', text }],
+        is_error: false,
+        kind: 'BrowserObservation',
+        ...(screenshotBase64 ? { screenshot_data: screenshotBase64 } : {}),
+      },
+    },
+  ];
+}
