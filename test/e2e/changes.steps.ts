@@ -9,6 +9,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import type { FrameLocator, Locator, Page } from 'playwright-core';
 import type { E2EContext } from './context';
+import { clickDialogButton, dialogSaying } from './dialogs';
 import { agentDouble, waitForTranscript } from './conversationPanel';
 import { openOpenHandsView, viewPane } from './openhands-view';
 import { answerInputBox, pickConversation, QUICK_INPUT, runCommand } from './palette';
@@ -36,7 +37,6 @@ type Conversation = ConversationSummary & { title: string };
 type Sample = Awaited<ReturnType<typeof agentDouble.sampleWorkspace>>;
 type Change = Sample['changes'][number];
 
-const DIALOG = '.monaco-dialog-box';
 /** The sample's files as the agent server lists them (a rename is a deletion and an addition). */
 const SAMPLE_CHANGES = [
   'ADDED big.txt',
@@ -303,21 +303,9 @@ async function diffEditorTexts(page: Page): Promise<{ original: string; modified
   return { original: await side('original'), modified: await side('modified'), diff };
 }
 
-/** The modal dialog with this text; returns it once it shows. */
-async function dialogSaying(page: Page, text: string): Promise<Locator> {
-  const dialog = page.locator(DIALOG).filter({ hasText: text }).first();
-  await dialog.waitFor({ state: 'visible', timeout: 15_000 });
-  return dialog;
-}
-
 /** A dialog's words (a message alone shows in the detail's place, so both are read). */
 async function dialogText(dialog: Locator): Promise<string> {
   return clean(await dialog.locator('.dialog-message-container').first().textContent());
-}
-
-async function clickDialogButton(dialog: Locator, label: string): Promise<void> {
-  await dialog.locator('.dialog-buttons .monaco-button', { hasText: label }).first().click();
-  await dialog.waitFor({ state: 'hidden', timeout: 10_000 });
 }
 
 function toast(page: Page, text: string): Locator {
@@ -356,7 +344,7 @@ async function clickPanelButton(frame: FrameLocator, id: string): Promise<void> 
  * (the workbench's folder is named "workspace"). `picture`: a screenshot of the question first.
  */
 async function answerRepositoryQuestion(page: Page, picture?: () => Promise<unknown>): Promise<string> {
-  const dialog = await dialogSaying(page, 'Apply to workspace');
+  const dialog = await dialogSaying(page, 'Apply to workspace', 15_000);
   const question = await dialogText(dialog);
   if (picture) await picture();
   await clickDialogButton(dialog, 'Apply to workspace');
@@ -599,9 +587,9 @@ export function changesSteps(runner: StepRunner, ctx: E2EContext): void {
           await clickPanelButton(frame, 'changes-apply');
           await answerRepositoryQuestion(page);
           // HEAD is the user's commit, not the agent's base
-          const headQuestion = await dialogSaying(page, 'is not the commit the agent started from');
+          const headQuestion = await dialogSaying(page, 'is not the commit the agent started from', 15_000);
           await clickDialogButton(headQuestion, 'Apply Anyway');
-          return dialogSaying(page, 'These files conflict with your repository');
+          return dialogSaying(page, 'These files conflict with your repository', 15_000);
         };
 
         let conflict = await applyUpTo();

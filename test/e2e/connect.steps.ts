@@ -6,8 +6,9 @@ import type { AddressInfo } from 'node:net';
 import type { Locator, Page } from 'playwright-core';
 import { startTestServer, type TestServer } from '../server';
 import type { E2EContext } from './context';
+import { clickDialogButton, dialogSaying } from './dialogs';
 import { waitForTranscript } from './conversationPanel';
-import { openOpenHandsView, rowLabels, viewPane } from './openhands-view';
+import { openOpenHandsView, viewPane, waitForRows, waitForWelcome } from './openhands-view';
 import {
   answerInputBox,
   boxSaying,
@@ -44,7 +45,7 @@ export function connectSteps(runner: StepRunner, ctx: E2EContext): void {
       });
       await openOpenHandsView(ctx.page);
       const pane = await viewPane(ctx.page, CONVERSATIONS_VIEW);
-      await welcomeSaying(pane, /Connect VS Code to OpenHands/);
+      await waitForWelcome(pane, 'the first-run welcome view', /Connect VS Code to OpenHands/);
       await statusItem(ctx.page, 'OpenHands').waitFor({ state: 'visible', timeout: 10_000 });
       await ctx.screenshot('connect-first-run');
       // the welcome view's button opens the flow: three ways to connect
@@ -66,13 +67,12 @@ export function connectSteps(runner: StepRunner, ctx: E2EContext): void {
       }
       await runCommand(ctx.page, 'OpenHands: Connect to OpenHands…');
       await quickPickRow(ctx.page, 'OpenHands on this machine').click();
-      const dialog = await dialogSaying(ctx.page, 'No OpenHands answers on this machine');
+      const dialog = await dialogSaying(ctx.page, 'No OpenHands answers on this machine', 15_000);
       const words = await dialog.innerText();
       if (!/openhands serve/.test(words) || !/Run in Terminal/.test(words))
         throw new Error(`the dialog does not say how to start OpenHands: ${words}`);
       await ctx.screenshot('connect-local-none');
-      await dialog.locator('.dialog-buttons .monaco-button', { hasText: 'Cancel' }).first().click();
-      await dialog.waitFor({ state: 'hidden', timeout: 10_000 });
+      await clickDialogButton(dialog, 'Cancel');
     },
     { needs: [FIRST_RUN] },
   );
@@ -194,16 +194,16 @@ export function connectSteps(runner: StepRunner, ctx: E2EContext): void {
       if (!team) throw new Error('no Team server');
       await runCommand(ctx.page, 'OpenHands: Forget Server…');
       await quickPickRow(ctx.page, 'Team').click();
-      const dialog = await dialogSaying(ctx.page, 'Forget Team?');
+      const dialog = await dialogSaying(ctx.page, 'Forget Team?', 15_000);
       await ctx.screenshot('connect-forget');
-      await dialog.locator('.dialog-buttons .monaco-button', { hasText: 'Forget' }).first().click();
+      await clickDialogButton(dialog, 'Forget');
       await toastSaying(ctx.page, /Team was forgotten/);
       // the views moved on; pointed at Team again by hand, no key is sent: Secret Storage has none
       const pane = await viewPane(ctx.page, CONVERSATIONS_VIEW);
       await paneDescription(pane, /This machine \(:3001\)/);
       const since = team.requests.length;
       await editSettingsJson(ctx.page, ctx.userSettingsFile, { 'openhands.serverUrl': team.url });
-      await welcomeSaying(pane, /refused the request/);
+      await waitForWelcome(pane, 'the unauthorized welcome view', /refused the request/);
       const sent = team.requests.slice(since);
       if (sent.length === 0) throw new Error('no request reached Team after it was pointed at again');
       if (sent.some((request) => request.headers['x-session-api-key'] === E2E_TEAM_API_KEY))
@@ -238,33 +238,6 @@ async function anyLocalOpenHands(): Promise<boolean> {
 
 function statusItem(page: Page, text: string): Locator {
   return page.locator('.statusbar-item', { hasText: text }).first();
-}
-
-async function dialogSaying(page: Page, text: string): Promise<Locator> {
-  const dialog = page.locator('.monaco-dialog-box').filter({ hasText: text }).first();
-  await dialog.waitFor({ state: 'visible', timeout: 15_000 });
-  return dialog;
-}
-
-async function welcomeSaying(pane: Locator, text: RegExp): Promise<void> {
-  await eventually(
-    `the welcome view saying ${text}`,
-    async () => {
-      const shown = await pane
-        .locator('.welcome-view-content')
-        .first()
-        .innerText()
-        .catch(() => '');
-      return text.test(shown) ? true : undefined;
-    },
-    { timeoutMs: 20_000, lastSeen: () => pane.locator('.welcome-view-content').first().innerText() },
-  );
-}
-
-async function waitForRows(pane: Locator, what: string): Promise<void> {
-  await eventually(what, async () => ((await rowLabels(pane)).length > 0 ? true : undefined), {
-    timeoutMs: 20_000,
-  });
 }
 
 async function paneDescription(pane: Locator, text: RegExp): Promise<void> {

@@ -8,8 +8,6 @@ import type { E2EContext } from './context';
 import {
   blurAndRefocusWindow,
   click,
-  clickDialogButton,
-  dialogSaying,
   EDIT_COMMAND_TITLE,
   errorText,
   fill,
@@ -23,6 +21,7 @@ import {
 import { runCommand } from './palette';
 import { bodyOf, dropRequests, seedProviderTokens, settingsCalls } from './mcpFormServer';
 import { chooseFromViewTitleMenu, openOpenHandsView, viewPane } from './openhands-view';
+import { clickDialogButton, dialogSaying } from './dialogs';
 import type { StepRunner } from './runner';
 import { FORM_SECRETS, SEEDED_GITLAB_TOKEN, UNSAVED_SECRET } from './secrets';
 import { SANDBOXES_VIEW } from './selectors';

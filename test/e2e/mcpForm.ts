@@ -81,15 +81,3 @@ export async function blurAndRefocusWindow(page: Page): Promise<void> {
   await new Promise((resolve) => setTimeout(resolve, 1000));
   await page.evaluate("delete document.hasFocus; document.dispatchEvent(new Event('visibilitychange'));");
 }
-
-/** The workbench's modal dialog with this text, once it shows. */
-export async function dialogSaying(page: Page, text: string, timeoutMs = 20_000): Promise<Locator> {
-  const dialog = page.locator('.monaco-dialog-box').filter({ hasText: text }).first();
-  await dialog.waitFor({ state: 'visible', timeout: timeoutMs });
-  return dialog;
-}
-
-export async function clickDialogButton(dialog: Locator, label: string): Promise<void> {
-  await dialog.locator('.dialog-buttons .monaco-button', { hasText: label }).first().click();
-  await dialog.waitFor({ state: 'hidden', timeout: 10_000 });
-}

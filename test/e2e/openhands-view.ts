@@ -99,3 +99,37 @@ export async function chooseFromViewTitleMenu(page: Page, pane: Locator, label: 
 export async function chooseFromRowMenu(page: Page, row: Locator, label: string): Promise<void> {
   await chooseFromMenu(page, () => row.click({ button: 'right', timeout: 2_000 }), label);
 }
+
+async function welcomeText(pane: Locator): Promise<string> {
+  return (
+    (await pane
+      .locator('.welcome-view-content')
+      .first()
+      .innerText()
+      .catch(() => '')) ?? ''
+  );
+}
+
+/** Waits until the pane shows a welcome view whose text matches every pattern. */
+export async function waitForWelcome(
+  pane: Locator,
+  description: string,
+  ...patterns: RegExp[]
+): Promise<void> {
+  await eventually(
+    description,
+    async () => {
+      const text = await welcomeText(pane);
+      return patterns.every((pattern) => pattern.test(text)) ? true : undefined;
+    },
+    { timeoutMs: 20_000, lastSeen: () => welcomeText(pane) },
+  );
+}
+
+/** Waits until the pane lists rows again (after its welcome view). */
+export async function waitForRows(pane: Locator, description: string): Promise<void> {
+  await eventually(description, async () => ((await rowLabels(pane)).length > 0 ? true : undefined), {
+    timeoutMs: 20_000,
+    lastSeen: () => welcomeText(pane),
+  });
+}

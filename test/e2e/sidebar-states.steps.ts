@@ -2,7 +2,7 @@
 // views for an unreachable server and for no server at all. Each state is screenshotted.
 import type { Locator } from 'playwright-core';
 import type { E2EContext } from './context';
-import { rowLabels, viewPane } from './openhands-view';
+import { rowLabels, viewPane, waitForRows, waitForWelcome } from './openhands-view';
 import { OPEN_VIEW } from './openhands-view.steps';
 import { answerInputBox, editSettingsJson, runCommand, setStringSettingInEditor } from './palette';
 import type { StepRunner } from './runner';
@@ -17,36 +17,6 @@ const STALE =
 async function clickRefresh(pane: Locator): Promise<void> {
   await pane.hover();
   await pane.locator('.pane-header .action-label[aria-label^="Refresh"]').first().click({ timeout: 5_000 });
-}
-
-async function welcomeText(pane: Locator): Promise<string> {
-  return (
-    (await pane
-      .locator('.welcome-view-content')
-      .first()
-      .innerText()
-      .catch(() => '')) ?? ''
-  );
-}
-
-/** Waits until the pane shows a welcome view whose text matches every pattern. */
-async function waitForWelcome(pane: Locator, description: string, ...patterns: RegExp[]): Promise<void> {
-  await eventually(
-    description,
-    async () => {
-      const text = await welcomeText(pane);
-      return patterns.every((pattern) => pattern.test(text)) ? true : undefined;
-    },
-    { timeoutMs: 20_000, lastSeen: () => welcomeText(pane) },
-  );
-}
-
-/** Waits until the pane lists rows again (after its welcome view). */
-async function waitForRows(pane: Locator, description: string): Promise<void> {
-  await eventually(description, async () => ((await rowLabels(pane)).length > 0 ? true : undefined), {
-    timeoutMs: 20_000,
-    lastSeen: () => welcomeText(pane),
-  });
 }
 
 export function sidebarStateSteps(runner: StepRunner, ctx: E2EContext): void {

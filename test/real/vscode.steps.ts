@@ -8,8 +8,6 @@ import type { Locator, Page } from 'playwright-core';
 import { openExtensionWorkbench } from '../e2e/workbench.steps';
 import {
   click,
-  clickDialogButton,
-  dialogSaying,
   EDIT_COMMAND_TITLE,
   errorText,
   fill,
@@ -20,6 +18,7 @@ import {
 } from '../e2e/mcpForm';
 import { chooseFromRowMenu, openOpenHandsView, rowLabels, sandboxRow, viewPane } from '../e2e/openhands-view';
 import { answerInputBox, passwordBox, quickPickRow, runCommand, toastSaying } from '../e2e/palette';
+import { clickDialogButton, dialogSaying } from '../e2e/dialogs';
 import type { StepRunner } from '../e2e/runner';
 import { CONVERSATIONS_VIEW, PAUSE_SANDBOX, RESUME_SANDBOX, SANDBOXES_VIEW } from '../e2e/selectors';
 import { eventually } from '../e2e/wait';
