@@ -193,23 +193,37 @@ export class EventFeed {
    * were cut read again (when the agent server can be reached; else as held).
    */
   async wholeEvents(ids: readonly string[]): Promise<AgentEvent[]> {
-    const held = new Map(this.events.events.map((event) => [event.id, event]));
     const whole: AgentEvent[] = [];
     for (const id of ids) {
-      const event = held.get(id);
-      if (!event) continue;
-      if (!this.events.wasCut(id) || !this.client) {
-        whole.push(event);
-        continue;
-      }
-      try {
-        whole.push(await this.client.getEvent(id, { signal: this.lifetime.signal }));
-      } catch (error) {
-        this.options.log?.(`Conversation feed: event ${id} could not be read whole: ${messageOf(error)}`);
-        whole.push(event);
-      }
+      const event = (await this.wholeEvent(id)) ?? this.heldEvent(id);
+      if (event) whole.push(event);
     }
     return whole;
+  }
+
+  /**
+   * One held event whole: as held when nothing of it was cut, else read again from the agent server;
+   * undefined when it is not held, or is held cut and cannot be read (no agent server now, a failure).
+   */
+  async wholeEvent(id: string): Promise<AgentEvent | undefined> {
+    const event = this.heldEvent(id);
+    if (!event || !this.events.wasCut(id)) return event;
+    if (!this.client) return undefined;
+    try {
+      return await this.client.getEvent(id, { signal: this.lifetime.signal });
+    } catch (error) {
+      this.options.log?.(`Conversation feed: event ${id} could not be read whole: ${messageOf(error)}`);
+      return undefined;
+    }
+  }
+
+  private heldEvent(id: string): AgentEvent | undefined {
+    if (!this.events.has(id)) return undefined;
+    // newest first: what is asked for again is mostly what the user just saw
+    const events = this.events.events;
+    for (let index = events.length - 1; index >= 0; index--)
+      if (events[index]?.id === id) return events[index];
+    return undefined;
   }
 
   /** Drops the socket and stops for good; the events held stay readable. */

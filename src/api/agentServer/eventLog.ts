@@ -16,6 +16,12 @@ export interface EventLogChange {
 }
 
 export const DEFAULT_MAX_STRING_CHARS = 64 * 1024;
+/**
+ * An image (a screenshot's base64, an image's data URL) is held as its head: enough to say what it is
+ * and its size (`peekImage`); the whole is read from the server by the event's id when it is shown.
+ * A conversation of 500 screenshots of 300 KB holds 2 MB instead of 150.
+ */
+export const IMAGE_HEAD_CHARS = 4096;
 /** A hostile server could replay for ever: past this many events the log refuses more. */
 export const DEFAULT_MAX_EVENTS = 200_000;
 /**
@@ -124,7 +130,7 @@ export class EventLog {
   private measure(event: AgentEvent): Measured {
     let measured = this.measured.get(event);
     if (!measured) {
-      const slim = cutStrings(event, this.maxStringChars);
+      const slim = cutStrings(event, this.maxStringChars, Math.min(IMAGE_HEAD_CHARS, this.maxStringChars));
       measured = { slim, bytes: jsonLength(slim) };
       this.measured.set(event, measured);
     }
@@ -153,13 +159,19 @@ function jsonLength(value: unknown): number {
   return JSON.stringify(value)?.length ?? 0;
 }
 
-/** A copy with every string longer than `max` cut to `max`; the value itself when nothing was cut. */
-export function cutStrings(value: unknown, max: number): unknown {
-  if (typeof value === 'string') return value.length > max ? value.slice(0, max) : value;
+/**
+ * A copy with every string longer than `max` cut to `max`, and every image (a `screenshot_data` value,
+ * a `data:image/` URL) longer than `imageMax` cut to `imageMax`; the value itself when nothing was cut.
+ */
+export function cutStrings(value: unknown, max: number, imageMax = max, key?: string): unknown {
+  if (typeof value === 'string') {
+    const limit = key === 'screenshot_data' || value.startsWith('data:image/') ? imageMax : max;
+    return value.length > limit ? value.slice(0, limit) : value;
+  }
   if (Array.isArray(value)) {
     let changed = false;
     const copy = value.map((item) => {
-      const next = cutStrings(item, max);
+      const next = cutStrings(item, max, imageMax);
       if (next !== item) changed = true;
       return next;
     });
@@ -168,10 +180,10 @@ export function cutStrings(value: unknown, max: number): unknown {
   if (value === null || typeof value !== 'object') return value;
   let changed = false;
   const copy: Record<string, unknown> = {};
-  for (const [key, child] of Object.entries(value)) {
-    const next = cutStrings(child, max);
+  for (const [childKey, child] of Object.entries(value)) {
+    const next = cutStrings(child, max, imageMax, childKey);
     if (next !== child) changed = true;
-    copy[key] = next;
+    copy[childKey] = next;
   }
   return changed ? copy : value;
 }

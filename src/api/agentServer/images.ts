@@ -57,13 +57,52 @@ export function checkBase64(text: string, maxBytes = MAX_IMAGE_BYTES): ImageChec
 /** What the bytes are: a whole PNG, JPEG, GIF or WebP with sane dimensions, or why not. */
 export function checkImageBytes(bytes: Buffer, maxBytes = MAX_IMAGE_BYTES): ImageCheck {
   if (bytes.length > maxBytes) return refuse(`larger than ${Math.round(maxBytes / 1024 / 1024)} MB`);
-  const read =
-    readPng(bytes) ?? readJpeg(bytes) ?? readGif(bytes) ?? readWebp(bytes) ?? refuse(notAnImage(bytes));
+  const read = readImage(bytes, true);
   if (!read.ok) return read;
   const { width, height } = read.image;
   if (width < 1 || height < 1 || width > MAX_SIDE || height > MAX_SIDE)
     return refuse(`an image of ${width}×${height} pixels`);
   return read;
+}
+
+/**
+ * What an image's first bytes say it is, and its size when the head holds it, without the whole: the
+ * event log keeps only the head of a large image (the rest is read from the server when it is shown,
+ * and checked whole then). `value` is a `screenshot_data` value or an `ImageContent` URL, either cut.
+ */
+export function peekImage(value: unknown): ImagePeek {
+  if (typeof value !== 'string' || value.length === 0) return refuse('no image data');
+  let base64 = value;
+  if (value.startsWith('data:')) {
+    const match = /^data:image\/[a-z0-9.+-]+;base64,/i.exec(value.slice(0, 100));
+    if (!match) return checkDataUrl(value.slice(0, 200)) as { ok: false; reason: string };
+    base64 = value.slice(match[0].length);
+  } else if (/^(https?|javascript):/i.test(value))
+    return checkDataUrl(value) as { ok: false; reason: string };
+  const head = base64.slice(0, PEEK_CHARS).replace(/\s+/g, '');
+  const usable = head.slice(0, head.length - (head.length % 4));
+  if (!/^[A-Za-z0-9+/]*={0,2}$/.test(usable)) return refuse('not base64');
+  const read = readImage(Buffer.from(usable, 'base64'), false);
+  if (!read.ok) return read;
+  const { mime, width, height } = read.image;
+  return width > 0 && height > 0 ? { ok: true, mime, width, height } : { ok: true, mime };
+}
+
+export type ImagePeek =
+  { ok: true; mime: ImageMime; width?: number; height?: number } | { ok: false; reason: string };
+
+/** Enough of an image's base64 for its kind and, for every kind but some JPEGs, its size. */
+const PEEK_CHARS = 4096;
+
+/** The image `bytes` are; `whole` also checks its end (a peek at a head cannot). */
+function readImage(bytes: Buffer, whole: boolean): ImageCheck {
+  return (
+    readPng(bytes, whole) ??
+    readJpeg(bytes, whole) ??
+    readGif(bytes, whole) ??
+    readWebp(bytes, whole) ??
+    refuse(notAnImage(bytes))
+  );
 }
 
 function notAnImage(bytes: Buffer): string {
@@ -83,19 +122,20 @@ function image(mime: ImageMime, width: number, height: number, bytes: Buffer): I
 }
 
 /** PNG: the signature, IHDR first, and an IEND chunk at the very end (a cut file has none). */
-function readPng(bytes: Buffer): ImageCheck | undefined {
+function readPng(bytes: Buffer, whole: boolean): ImageCheck | undefined {
   if (bytes.length < 8 || !bytes.subarray(0, 8).equals(PNG_SIGNATURE)) return undefined;
   if (bytes.length < 33 || bytes.toString('latin1', 12, 16) !== 'IHDR') return refuse('a broken PNG image');
   const iend = bytes.length - 12;
+  if (!whole) return image('image/png', bytes.readUInt32BE(16), bytes.readUInt32BE(20), bytes);
   if (iend < 33 || bytes.readUInt32BE(iend) !== 0 || bytes.toString('latin1', iend + 4, iend + 8) !== 'IEND')
     return refuse('a PNG image cut short');
   return image('image/png', bytes.readUInt32BE(16), bytes.readUInt32BE(20), bytes);
 }
 
 /** JPEG: SOI, a frame header (SOFn) for the size, and EOI at the end (a cut file has none). */
-function readJpeg(bytes: Buffer): ImageCheck | undefined {
+function readJpeg(bytes: Buffer, whole: boolean): ImageCheck | undefined {
   if (bytes.length < 3 || bytes[0] !== 0xff || bytes[1] !== 0xd8 || bytes[2] !== 0xff) return undefined;
-  if (bytes[bytes.length - 2] !== 0xff || bytes[bytes.length - 1] !== 0xd9)
+  if (whole && (bytes[bytes.length - 2] !== 0xff || bytes[bytes.length - 1] !== 0xd9))
     return refuse('a JPEG image cut short');
   let offset = 2;
   while (offset + 9 < bytes.length) {
@@ -112,26 +152,29 @@ function readJpeg(bytes: Buffer): ImageCheck | undefined {
     if (marker === 0xda || length < 2) break; // the scan starts before any frame header
     offset += 2 + length;
   }
+  // a head may end before the frame header: the kind is known, the size is not
+  if (!whole) return image('image/jpeg', 0, 0, bytes);
   return refuse('a JPEG image without a frame header');
 }
 
 /** GIF: the signature, the logical screen size, and the trailer (0x3B) at the end. */
-function readGif(bytes: Buffer): ImageCheck | undefined {
+function readGif(bytes: Buffer, whole: boolean): ImageCheck | undefined {
   const signature = bytes.toString('latin1', 0, 6);
   if (signature !== 'GIF87a' && signature !== 'GIF89a') return undefined;
-  if (bytes.length < 14 || bytes[bytes.length - 1] !== 0x3b) return refuse('a GIF image cut short');
+  if (bytes.length < 14 || (whole && bytes[bytes.length - 1] !== 0x3b))
+    return refuse('a GIF image cut short');
   return image('image/gif', bytes.readUInt16LE(6), bytes.readUInt16LE(8), bytes);
 }
 
 /** WebP: RIFF whose size is the file's, `WEBP`, and the size from its VP8, VP8L or VP8X chunk. */
-function readWebp(bytes: Buffer): ImageCheck | undefined {
+function readWebp(bytes: Buffer, whole: boolean): ImageCheck | undefined {
   if (
     bytes.length < 12 ||
     bytes.toString('latin1', 0, 4) !== 'RIFF' ||
     bytes.toString('latin1', 8, 12) !== 'WEBP'
   )
     return undefined;
-  if (bytes.readUInt32LE(4) + 8 !== bytes.length || bytes.length < 30)
+  if ((whole && bytes.readUInt32LE(4) + 8 !== bytes.length) || bytes.length < 30)
     return refuse('a WebP image cut short');
   const chunk = bytes.toString('latin1', 12, 16);
   if (chunk === 'VP8X')

@@ -1,5 +1,6 @@
 // The transcript the panel shows, built from the agent server's events as 1.34 sends them (frames
 // from the reference's live run): pairing, order, clipping, unknown kinds, history read backwards.
+import { IMAGE_HEAD_CHARS } from '../../../src/api/agentServer/eventLog';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -398,7 +399,7 @@ describe('compact diff', () => {
     );
   });
 
-  it('says what a browser screenshot is (never its base64), or why it cannot be shown', () => {
+  it('gives a browser screenshot as a reference with its kind and size (never its base64), or says why it cannot be shown', () => {
     const png = readFileSync(join(__dirname, '..', '..', 'fixtures', 'images', 'page.png')).toString(
       'base64',
     );
@@ -406,9 +407,10 @@ describe('compact diff', () => {
       '<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>',
     ).toString('base64');
     const transcript = new Transcript();
-    // held cut by the event log (over its string limit): nothing is judged from the cut bytes
-    const long = `${png}${'A'.repeat(70_000)}`.slice(0, 65_536);
-    for (const screenshot of [png, svg, long]) {
+    // held as its head by the event log (IMAGE_HEAD_CHARS): the head says what it is and its size
+    const held = png.slice(0, IMAGE_HEAD_CHARS);
+    const observationIds: string[] = [];
+    for (const screenshot of [png, svg, held]) {
       const action = event('ActionEvent', {
         action: { kind: 'BrowserGetStateAction', include_screenshot: true },
         tool_name: 'browser_get_state',
@@ -430,16 +432,67 @@ describe('compact diff', () => {
         },
         'environment',
       );
+      observationIds.push(observation.id);
       transcript.append([action, observation]);
     }
-    const [seen, refused, held] = transcript.all;
-    assert.ok(seen?.kind === 'action' && refused?.kind === 'action' && held?.kind === 'action');
-    assert.equal(held.result, 'Page: Shop\n\nScreenshot taken.');
-    assert.equal(seen.result, 'Page: Shop\n\nScreenshot: 320×200 PNG');
+    const [seen, refused, cut] = transcript.all;
+    assert.ok(seen?.kind === 'action' && refused?.kind === 'action' && cut?.kind === 'action');
+    const ref = (id: string | undefined) => ({
+      event: id,
+      index: 0,
+      width: 320,
+      height: 200,
+      label: 'Screenshot: 320×200 PNG',
+    });
+    assert.equal(seen.result, 'Page: Shop');
+    assert.deepEqual(seen.images, [ref(observationIds[0])]);
+    assert.deepEqual(cut.images, [ref(observationIds[2])]);
     assert.equal(
       refused.result,
       'Page: Shop\n\nThe screenshot cannot be shown: an SVG image (shown as text, never as a picture).',
     );
+    assert.equal(refused.images, undefined);
     assert.ok(!JSON.stringify(transcript.all).includes(png.slice(0, 40)), 'no base64 in any row');
+  });
+
+  it("gives a message's images (ImageContent) as references, and says why a remote or SVG one is not shown", () => {
+    const jpeg = readFileSync(join(__dirname, '..', '..', 'fixtures', 'images', 'page.jpg')).toString(
+      'base64',
+    );
+    const transcript = new Transcript();
+    const message = event(
+      'MessageEvent',
+      {
+        llm_message: {
+          role: 'user',
+          content: [
+            { type: 'text', text: 'Does the page look like this?' },
+            {
+              type: 'image',
+              image_urls: [
+                `data:image/jpeg;base64,${jpeg}`,
+                'https://example.com/tracker.png',
+                'data:image/svg+xml;base64,PHN2Zz48L3N2Zz4=',
+              ],
+            },
+          ],
+        },
+      },
+      'user',
+    );
+    transcript.append([message]);
+    const [row] = transcript.all;
+    assert.ok(row?.kind === 'message');
+    assert.deepEqual(row.images, [
+      { event: message.id, index: 0, width: 320, height: 200, label: 'Image: 320×200 JPEG' },
+    ]);
+    assert.equal(
+      row.markdown,
+      [
+        'Does the page look like this?',
+        'An image cannot be shown: a remote image (never loaded).',
+        'An image cannot be shown: an SVG image (shown as text, never as a picture).',
+      ].join('\n\n'),
+    );
   });
 });

@@ -27,6 +27,7 @@ import {
 } from '../shared/protocol';
 import { STREAMING_ROW_ID, type Row } from '../shared/rows';
 import { Outbox } from './outbox';
+import { PanelImages } from './panelImages';
 import { Transcript, type TranscriptChange } from './transcript';
 
 /** What a send is doing now (`ConversationSteering`'s steps). */
@@ -68,6 +69,8 @@ export interface ControllerDeps {
   openInBrowser(): void;
   showLog(): void;
   warn(message: string): void;
+  /** Shows a checked image whole in an editor tab (`name`: a file name for its tab), or why it cannot be. */
+  openImage?(image: { bytes: Buffer; name: string } | { problem: string }): void;
   steer: Steering;
   changes?: PanelChangesSource;
 }
@@ -82,6 +85,7 @@ export class ConversationController {
   private rev = 0;
   private streamingShown = false;
   private readonly outbox = new Outbox();
+  private readonly images: PanelImages;
   private busy: ControlName | null = null;
   private controlError: string | null = null;
   /** The user rejected the pending actions; the agent waits until told to go on. */
@@ -95,6 +99,7 @@ export class ConversationController {
   private readonly handlers: MessageHandlers<WebviewToHost>;
 
   constructor(private readonly deps: ControllerDeps) {
+    this.images = new PanelImages((id) => deps.feed.wholeEvent(id));
     this.take({ prepended: [], appended: deps.feed.events.events });
     this.learnFolder();
     this.subscriptions = [
@@ -143,6 +148,8 @@ export class ConversationController {
       setConfirmation: (message) => this.control('policy', () => deps.steer.setConfirmation(message.on)),
       openChange: (message) => deps.changes?.open(message.file),
       changes: (message) => deps.changes?.act(message.action),
+      image: (message) => void this.sendImage(message.event, message.index),
+      openImage: (message) => void this.openImage(message.event, message.index),
     };
   }
 
@@ -371,6 +378,34 @@ export class ConversationController {
     if (this.transcript.sourcesOf(id).length !== ids.length) return this.expand(id);
     const row = this.transcript.expand(id, whole);
     if (row) this.deps.post({ type: 'expanded', row: this.clean(row) });
+  }
+
+  /** An image's bytes for the page once checked, or why it cannot be shown. */
+  private async sendImage(event: string, index: number): Promise<void> {
+    const check = await this.images.image(event, index);
+    if (this.disposed) return;
+    if (!check.ok) {
+      this.deps.post({ type: 'image', event, index, problem: this.scrub(check.reason) });
+      return;
+    }
+    const { mime, width, height, bytes } = check.image;
+    this.deps.post({
+      type: 'image',
+      event,
+      index,
+      image: { mime, width, height, base64: bytes.toString('base64') },
+    });
+  }
+
+  private async openImage(event: string, index: number): Promise<void> {
+    const check = await this.images.image(event, index);
+    if (this.disposed || !this.deps.openImage) return;
+    if (!check.ok) {
+      this.deps.openImage({ problem: `The image cannot be opened: ${this.scrub(check.reason)}.` });
+      return;
+    }
+    const extension = check.image.mime.slice('image/'.length).replace('jpeg', 'jpg');
+    this.deps.openImage({ bytes: check.image.bytes, name: `${event.slice(0, 8)}-${index + 1}.${extension}` });
   }
 
   private postRows(at: 'start' | 'end', rows: Row[]): void {

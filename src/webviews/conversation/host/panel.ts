@@ -23,6 +23,8 @@ export interface PanelEnvironment {
   openInBrowser(conversationId: string): void;
   showLog(): void;
   warn(message: string): void;
+  /** Opens a checked image of a conversation whole in an editor tab. */
+  openImage(conversationId: string, name: string, bytes: Uint8Array): void;
   /** What the panel tells the conversation's agent. */
   steer(conversationId: string): Steering;
   /** A panel opened: the conversation is watched from now on. */
@@ -129,6 +131,10 @@ export class ConversationPanel implements vscode.Disposable {
       openInBrowser: () => env.openInBrowser(conversationId),
       showLog: () => env.showLog(),
       warn: (message) => env.warn(message),
+      openImage: (image) => {
+        if ('problem' in image) void vscode.window.showWarningMessage(image.problem);
+        else env.openImage(conversationId, image.name, image.bytes);
+      },
       steer: env.steer(conversationId),
       changes: env.changes?.(conversationId),
     });
@@ -189,5 +195,6 @@ function html(webview: vscode.Webview, env: PanelEnvironment): string {
     title: vscode.l10n.t('OpenHands Conversation'),
     lang: vscode.env.language,
     body: '<main id="app" aria-busy="true"></main>',
+    blobImages: true,
   });
 }

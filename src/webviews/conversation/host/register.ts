@@ -15,6 +15,7 @@ import { confirmationPolicyFor } from '../../../state/confirmationPolicy';
 import { VIEW_TYPE, type CHANGE_ACTIONS, type Header } from '../shared/protocol';
 import type { Row } from '../shared/rows';
 import type { PanelChangesSource } from './controller';
+import { ImageDocuments } from './imageDocuments';
 import { ConversationPanel, type PanelEnvironment, type PanelState } from './panel';
 
 export interface ConversationPanels {
@@ -51,6 +52,8 @@ export function registerConversationPanels(
   },
 ): { panels: ConversationPanels; testApi: ConversationPanelTestApi | undefined } {
   const { connection, feeds, steering, log } = deps;
+  const imageDocuments = new ImageDocuments();
+  context.subscriptions.push(imageDocuments);
   const env: PanelEnvironment = {
     extensionUri: context.extensionUri,
     acquire: (id) => feeds.acquire(id),
@@ -61,6 +64,7 @@ export function registerConversationPanels(
     openInBrowser: (id) => void vscode.commands.executeCommand('openhands.openConversationInBrowser', id),
     showLog: () => log.show(),
     warn: (message) => log.warn(message),
+    openImage: (id, name, bytes) => void imageDocuments.open(id, name, bytes),
     steer: (id) => ({
       send: (text, resume, onStep) => steering.send(id, text, { resume, onStep }),
       approve: () => steering.approve(id),

@@ -8,8 +8,8 @@
  * No vscode import: unit-tested in Node.
  */
 import { browserStepSummary } from './browserSteps';
-import { checkScreenshotData } from '../../../api/agentServer/images';
-import { DEFAULT_MAX_STRING_CHARS } from '../../../api/agentServer/eventLog';
+import { eventImages } from '../../../api/agentServer/eventImages';
+import { imageRefs } from './imageRefs';
 import { contentText, isStatusUpdate, type AgentEvent } from '../../../api/agentServer/events';
 import {
   RISKS,
@@ -244,7 +244,8 @@ export class Transcript {
     const llm = isRecord(event['llm_message']) ? event['llm_message'] : {};
     const text = contentText(llm['content']);
     const role = event.source === 'user' ? 'user' : event.source === 'agent' ? 'agent' : 'environment';
-    const [markdown, clip] = this.clip(text, this.limits.text);
+    const images = imageRefs(event.id, eventImages(event));
+    const [markdown, clip] = this.clip(withLines(text, images.refused), this.limits.text);
     const reasoning = typeof llm['reasoning_content'] === 'string' ? llm['reasoning_content'] : undefined;
     return {
       id: event.id,
@@ -253,6 +254,7 @@ export class Transcript {
       role,
       markdown,
       ...(clip ? { clip } : {}),
+      ...(images.refs.length ? { images: images.refs } : {}),
       ...(reasoning ? { reasoning: this.clip(reasoning, this.limits.text)[0] } : {}),
     };
   }
@@ -408,8 +410,15 @@ export class Transcript {
     }
     // "Your thought has been logged." says nothing the row does not
     if (kind === 'ThinkObservation' && !isError) return { ...row, state: 'done' };
-    const [result, resultClip] = this.clip(withScreenshotLine(text, observation), this.limits.output);
-    return { ...row, state: isError ? 'failed' : 'done', result, ...(resultClip ? { resultClip } : {}) };
+    const images = imageRefs(event.id, eventImages(event));
+    const [result, resultClip] = this.clip(withLines(text, images.refused), this.limits.output);
+    return {
+      ...row,
+      state: isError ? 'failed' : 'done',
+      result,
+      ...(resultClip ? { resultClip } : {}),
+      ...(images.refs.length ? { images: images.refs } : {}),
+    };
   }
 
   private notice(event: AgentEvent, level: NoticeRow['level'], title: string, detail?: string): NoticeRow {
@@ -445,23 +454,9 @@ function isObservation(event: AgentEvent): boolean {
   return event.kind === 'ObservationEvent' || event.kind === 'UserRejectObservation';
 }
 
-/**
- * A browser observation's screenshot, said in a line under its text (never its base64): what the
- * bytes are, or why they cannot be shown. The picture itself is not drawn in the panel yet.
- */
-function withScreenshotLine(text: string, observation: Record<string, unknown>): string {
-  const data = observation['screenshot_data'];
-  if (observation['kind'] !== 'BrowserObservation' || data === undefined || data === null) return text;
-  const check = checkScreenshotData(data);
-  // the event log keeps strings up to its limit: a longer screenshot is held cut, so its bytes say
-  // nothing yet (it is read whole, and checked, when it is shown)
-  const held = typeof data === 'string' && data.length >= DEFAULT_MAX_STRING_CHARS;
-  const line = check.ok
-    ? `Screenshot: ${check.image.width}×${check.image.height} ${check.image.mime.slice('image/'.length).toUpperCase()}`
-    : held
-      ? 'Screenshot taken.'
-      : `The screenshot cannot be shown: ${check.reason}.`;
-  return text ? `${text}\n\n${line}` : line;
+/** A text with lines under it (why an image cannot be shown). */
+function withLines(text: string, lines: readonly string[]): string {
+  return lines.length === 0 ? text : [text, ...lines].filter(Boolean).join('\n\n');
 }
 
 function stringField(event: AgentEvent, key: string): string | undefined {

@@ -10,7 +10,7 @@
  */
 import * as z from 'zod/mini';
 import '../../../zodLocale';
-import { RISKS, RowSchema } from './rows';
+import { ImageRefSchema, RISKS, RowSchema } from './rows';
 
 export const VIEW_TYPE = 'openhands.conversation';
 
@@ -126,6 +126,33 @@ export const HeaderSchema = z.strictObject({
 });
 export type Header = z.infer<typeof HeaderSchema>;
 
+export const IMAGE_MIMES = ['image/png', 'image/jpeg', 'image/gif', 'image/webp'] as const;
+
+/** The longest image the host sends, as base64 (the host's 8 MB cap, with room). */
+export const MAX_IMAGE_BASE64 = 12 * 1024 * 1024;
+
+/**
+ * An image's bytes (checked by the host: a whole PNG, JPEG, GIF or WebP by its signature), or why it
+ * cannot be shown. The page draws only these, as `blob:` URLs it makes itself.
+ */
+export const ImageReplySchema = z.strictObject({
+  type: z.literal('image'),
+  event: z.string().check(z.maxLength(200)),
+  index: z.number(),
+  image: z.optional(
+    z.strictObject({
+      mime: z.enum(IMAGE_MIMES),
+      base64: z.string().check(z.maxLength(MAX_IMAGE_BASE64)),
+      width: z.number(),
+      height: z.number(),
+    }),
+  ),
+  problem: z.optional(z.string().check(z.maxLength(2000))),
+});
+export type ImageReply = z.infer<typeof ImageReplySchema>;
+
+export { ImageRefSchema };
+
 export const WebviewToHostSchema = z.discriminatedUnion('type', [
   /**
    * The page is listening. `epoch`/`rev` say what it already holds (absent after a load): the host
@@ -165,6 +192,14 @@ export const WebviewToHostSchema = z.discriminatedUnion('type', [
   /** Open one changed file in the diff editor. */
   z.strictObject({ type: z.literal('openChange'), file: ChangedFileSchema }),
   z.strictObject({ type: z.literal('changes'), action: z.enum(CHANGE_ACTIONS) }),
+  /** An image of a row came near the viewport: the host answers with `image`. */
+  z.strictObject({ type: z.literal('image'), event: z.string().check(z.maxLength(200)), index: z.number() }),
+  /** An image was clicked: the host opens it whole in an editor tab. */
+  z.strictObject({
+    type: z.literal('openImage'),
+    event: z.string().check(z.maxLength(200)),
+    index: z.number(),
+  }),
 ]);
 export type WebviewToHost = z.infer<typeof WebviewToHostSchema>;
 
@@ -186,6 +221,7 @@ export const HostToWebviewSchema = z.discriminatedUnion('type', [
   z.strictObject({ type: z.literal('header'), header: HeaderSchema }),
   /** The row again with every text whole (after `expand`); not part of the rev sequence. */
   z.strictObject({ type: z.literal('expanded'), row: RowSchema }),
+  ImageReplySchema,
 ]);
 export type HostToWebview = z.infer<typeof HostToWebviewSchema>;
 

@@ -30,6 +30,22 @@ export const RISKS = ['UNKNOWN', 'LOW', 'MEDIUM', 'HIGH'] as const;
  */
 export const ACTION_STATES = ['pending', 'awaiting', 'done', 'failed', 'rejected'] as const;
 
+/**
+ * An image an event carries, by reference: the page asks the host for its bytes (`image`) when the row
+ * comes near the viewport, and the host reads the event whole and checks the bytes before it sends them.
+ */
+export const ImageRefSchema = z.strictObject({
+  /** The event that carries it, and its place there (`api/agentServer/eventImages.ts`). */
+  event: z.string().check(z.maxLength(200)),
+  index: z.number(),
+  /** From the image's head, so its box has its shape before the bytes come; absent when the head does not say. */
+  width: z.optional(z.number()),
+  height: z.optional(z.number()),
+  /** What it is in words ("Screenshot: 1920×1080 PNG"): its caption and alt text. */
+  label: z.string(),
+});
+export type ImageRef = z.infer<typeof ImageRefSchema>;
+
 const base = {
   /** The event id (an action row: the action's id); unique in a transcript. */
   id: z.string(),
@@ -45,6 +61,7 @@ export const MessageRowSchema = z.strictObject({
   clip: z.optional(ClipSchema),
   /** Reasoning the model gave with the message: shown folded. */
   reasoning: z.optional(z.string()),
+  images: z.optional(z.array(ImageRefSchema)),
 });
 
 /** A terminal command with its output and exit code (undefined while it runs). */
@@ -82,6 +99,8 @@ export const ActionRowSchema = z.strictObject({
   /** The observation's text for other tools (or the agent's error, or the rejection reason). */
   result: z.optional(z.string()),
   resultClip: z.optional(ClipSchema),
+  /** The observation's images (a browser screenshot first). */
+  images: z.optional(z.array(ImageRefSchema)),
 });
 
 /** Something that happened to the conversation rather than in it. */

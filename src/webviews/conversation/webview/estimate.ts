@@ -4,7 +4,7 @@
  * `conversation.css` (13px prose at 1.5, 12px monospace at 1.4, the blocks' max heights).
  * Pure (no DOM): unit-tested in Node.
  */
-import type { ActionRow, Row } from '../shared/rows';
+import type { ActionRow, ImageRef, Row } from '../shared/rows';
 
 export const LAYOUT = {
   /** Space between rows (the row's own vertical padding). */
@@ -29,7 +29,27 @@ export const LAYOUT = {
   bubbleShare: 0.88,
   /** Notice details up to this many characters show open; longer ones fold. */
   openDetail: 240,
+  /** The tallest an image is drawn in the transcript (the editor tab shows it whole). */
+  imageMaxHeight: 320,
+  /** An image's caption and margins. */
+  imageChrome: 30,
 } as const;
+
+/** An image's shape (width over height); 16:10 while its size is not known. */
+export function imageRatio(width: number | undefined, height: number | undefined): number {
+  return width && height ? width / height : 16 / 10;
+}
+
+/** The height of a row's images in a column `column` pixels wide (each as `imageView.ts` sizes it). */
+export function imagesHeight(images: readonly ImageRef[] | undefined, column: number): number {
+  let height = 0;
+  for (const ref of images ?? []) {
+    const ratio = imageRatio(ref.width, ref.height);
+    const width = Math.min(column, ref.width ?? column, LAYOUT.imageMaxHeight * ratio);
+    height += width / ratio + LAYOUT.imageChrome;
+  }
+  return height;
+}
 
 /** Lines `text` takes when wrapped at `perLine` characters, counting at most `cap`. */
 export function wrappedLines(text: string, perLine: number, cap: number): number {
@@ -71,7 +91,8 @@ export function estimateHeight(row: Row, width: number): number {
         LAYOUT.bubbleChrome +
         lines * LAYOUT.proseLine +
         (row.reasoning ? LAYOUT.foldLine : 0) +
-        (row.clip ? LAYOUT.foldLine : 0)
+        (row.clip ? LAYOUT.foldLine : 0) +
+        imagesHeight(row.images, column * LAYOUT.bubbleShare - 26)
       );
     }
     case 'streaming': {
@@ -84,7 +105,7 @@ export function estimateHeight(row: Row, width: number): number {
       );
     }
     case 'action':
-      return LAYOUT.rowGap + LAYOUT.cardChrome + actionBody(row);
+      return LAYOUT.rowGap + LAYOUT.cardChrome + actionBody(row) + imagesHeight(row.images, column - 26);
     case 'notice': {
       let height = LAYOUT.rowGap + 18 + LAYOUT.proseLine;
       if (row.detail) {
@@ -129,7 +150,7 @@ function actionBody(row: ActionRow): number {
 export function rowVersion(row: Row): string {
   switch (row.kind) {
     case 'message':
-      return `m${row.role}:${row.markdown.length}:${row.reasoning?.length ?? -1}:${row.clip ? 1 : 0}`;
+      return `m${row.role}:${row.markdown.length}:${row.reasoning?.length ?? -1}:${row.clip ? 1 : 0}:${row.images?.length ?? 0}`;
     case 'action':
       return [
         'a',
@@ -140,6 +161,7 @@ export function rowVersion(row: Row): string {
         row.edit ? row.edit.lines.length : '',
         row.result?.length ?? -1,
         (row.terminal?.outputClip ? 1 : 0) + (row.resultClip ? 2 : 0),
+        row.images?.length ?? 0,
       ].join(':');
     case 'notice':
       return `n${row.level}:${row.title.length}:${row.detail?.length ?? -1}:${row.detailClip ? 1 : 0}`;

@@ -25,6 +25,8 @@ import { changesView, type ChangesActions } from './changesList';
 import { safeLinkUrl } from './linkPolicy';
 import { RowStore, type Applied, type StoreChange } from './rowStore';
 import { formatCount, secondsLeft } from './text';
+import { setImageEnv } from './imageView';
+import { PageImages } from './pageImages';
 import { TranscriptView, type ViewPosition } from './transcriptView';
 import { readViewState, viewState, type ViewState } from './viewState';
 
@@ -51,6 +53,7 @@ function hasClip(row: Row): boolean {
 class ConversationPage {
   private readonly api = vscodeApi<WebviewToHost, ViewState>();
   private readonly store = new RowStore();
+  private readonly images = new PageImages((event, index) => this.post({ type: 'image', event, index }));
   private readonly view: TranscriptView;
   private readonly root: HTMLElement;
   private readonly headerEl: HTMLElement;
@@ -131,6 +134,7 @@ class ConversationPage {
     expanded: (message) => {
       if (this.store.expanded(message.row)) this.view.setRows(this.store.rows, 0);
     },
+    image: (message) => this.images.receive(message),
   };
 
   /** Whether the changed-files fold is open (closed until the user opens it). */
@@ -228,6 +232,10 @@ class ConversationPage {
     this.emptyEl = find('.empty');
     this.jumpEl = find('.jump-slot');
     this.composerEl = find('.composer-slot');
+    setImageEnv({
+      images: this.images,
+      open: (event, index) => this.post({ type: 'openImage', event, index }),
+    });
     this.view = new TranscriptView(
       {
         scroller: find('.transcript'),

@@ -11,12 +11,14 @@ import type {
   Clip,
   DiffLine,
   GenericRow,
+  ImageRef,
   MessageRow,
   NoticeRow,
   Row,
   StreamingRow,
 } from '../shared/rows';
 import { LAYOUT } from './estimate';
+import './imageView';
 import { markdownFragment } from './markdown';
 import { boundedText, formatCount, MAX_MARKDOWN_CHARS, oneLine, shortTime } from './text';
 
@@ -120,8 +122,16 @@ function messageView(row: MessageRow, actions: RowActions): TemplateResult {
     <div class="bubble">
       <div class="meta"><span class="who">${ROLE_LABELS[row.role]}</span>${time(row.timestamp)}</div>
       ${row.reasoning ? folded('Reasoning', row.reasoning, 'reasoning') : nothing}
-      ${markdownView(row.markdown)} ${showAll(row.id, row.clip, actions)}
+      ${markdownView(row.markdown)} ${imagesView(row.images)} ${showAll(row.id, row.clip, actions)}
     </div>
+  </div>`;
+}
+
+/** A row's images, each drawn once its bytes come (`imageView.ts`). */
+function imagesView(images: readonly ImageRef[] | undefined): TemplateResult | typeof nothing {
+  if (!images || images.length === 0) return nothing;
+  return html`<div class="shots">
+    ${images.map((ref) => html`<openhands-image .ref=${ref}></openhands-image>`)}
   </div>`;
 }
 
@@ -193,7 +203,7 @@ function actionView(row: ActionRow, actions: RowActions): TemplateResult {
     </div>
     ${row.thought ? folded('Thought', row.thought, 'thought') : nothing}
     ${row.terminal ? terminalView(row, actions) : nothing} ${row.edit ? editView(row) : nothing}
-    ${resultView(row, actions)}
+    ${resultView(row, actions)} ${imagesView(row.images)}
   </div>`;
 }
 

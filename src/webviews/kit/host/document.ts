@@ -12,14 +12,19 @@ export interface WebviewDocument {
   lang: string;
   /** What the page's script renders into, as trusted markup. */
   body: string;
+  /**
+   * The page shows images it makes itself from bytes the host checked (`blob:` URLs it creates);
+   * no other page may, and no page loads an image from anywhere else.
+   */
+  blobImages?: boolean;
 }
 
-export function contentSecurityPolicy(cspSource: string, nonce: string): string {
+export function contentSecurityPolicy(cspSource: string, nonce: string, blobImages = false): string {
   return [
     "default-src 'none'",
     `style-src ${cspSource}`,
     `font-src ${cspSource}`,
-    `img-src ${cspSource}`,
+    `img-src ${cspSource}${blobImages ? ' blob:' : ''}`,
     `script-src 'nonce-${nonce}'`,
   ].join('; ');
 }
@@ -36,7 +41,7 @@ export function webviewDocument(doc: WebviewDocument): string {
 <html lang="${attr(doc.lang)}">
 <head>
 <meta charset="UTF-8">
-<meta http-equiv="Content-Security-Policy" content="${attr(contentSecurityPolicy(doc.cspSource, doc.nonce))}">
+<meta http-equiv="Content-Security-Policy" content="${attr(contentSecurityPolicy(doc.cspSource, doc.nonce, doc.blobImages))}">
 <meta name="viewport" content="width=device-width, initial-scale=1.0">
 ${links}
 <title>${escapeText(doc.title)}</title>

@@ -1,0 +1,177 @@
+// The panel's images over a real EventFeed: the log holds a screenshot's head only, the row carries a
+// reference, and the page's `image` request gets the whole, checked, read once from the agent server.
+import assert from 'node:assert/strict';
+import { EventFeed, type AgentEndpoint, type AgentEvent } from '../../../src/api';
+import { IMAGE_HEAD_CHARS } from '../../../src/api/agentServer/eventLog';
+import { ConversationController } from '../../../src/webviews/conversation/host/controller';
+import { PanelImages } from '../../../src/webviews/conversation/host/panelImages';
+import type { HostToWebview, ImageReply } from '../../../src/webviews/conversation/shared/protocol';
+import { paddedPng, SVG_WITH_SCRIPT } from '../../shared/images';
+import { fakeAgentServer, userMessages } from '../api/fakeAgentServer';
+import { waitFor } from '../server/helpers';
+import { idleSteering } from './steeringFake';
+
+const CONVERSATION_ID = '0123456789abcdef0123456789abcdef';
+const ENDPOINT: AgentEndpoint = {
+  baseUrl: 'http://127.0.0.1:1',
+  conversationId: CONVERSATION_ID,
+  sessionApiKey: 'sandbox-key-images-0001',
+};
+
+function screenshotRound(tag: string, screenshot: string): AgentEvent[] {
+  return [
+    {
+      id: `act-${tag}`,
+      timestamp: '2026-11-23T19:49:51.000001',
+      source: 'agent',
+      kind: 'ActionEvent',
+      action: { kind: 'BrowserGetStateAction', include_screenshot: true },
+      tool_name: 'browser_get_state',
+      tool_call_id: `call-${tag}`,
+    },
+    {
+      id: `obs-${tag}`,
+      timestamp: '2026-11-23T19:49:52.000001',
+      source: 'environment',
+      kind: 'ObservationEvent',
+      tool_name: 'browser_get_state',
+      tool_call_id: `call-${tag}`,
+      action_id: `act-${tag}`,
+      observation: {
+        kind: 'BrowserObservation',
+        content: [{ type: 'text', text: `Page ${tag}` }],
+        is_error: false,
+        screenshot_data: screenshot,
+      },
+    },
+  ];
+}
+
+describe('conversation panel images', () => {
+  const cleanup: (() => void)[] = [];
+  afterEach(() => {
+    for (const dispose of cleanup.splice(0)) dispose();
+  });
+
+  it('holds a screenshot as its head, and gives the page the whole checked image, read once', async () => {
+    const big = paddedPng(300_000);
+    const cutShort = big.subarray(0, big.length - 40);
+    const agent = fakeAgentServer([
+      ...userMessages(1),
+      ...screenshotRound('whole', big.toString('base64')),
+      ...screenshotRound('cut', cutShort.toString('base64')),
+      ...screenshotRound('svg', Buffer.from(SVG_WITH_SCRIPT).toString('base64')),
+    ]);
+    const reads: string[] = [];
+    agent.beforeGetEvent = (id) => void reads.push(id);
+    const feed = new EventFeed({
+      resolve: async () => ({ endpoint: ENDPOINT }),
+      clientFor: (endpoint) => agent.clientFor(endpoint),
+      openSocket: (options) => agent.openSocket(options),
+    });
+    const posted: HostToWebview[] = [];
+    const controller = new ConversationController({
+      conversationId: CONVERSATION_ID,
+      feed,
+      conversation: () => undefined,
+      post: (message) => posted.push(message),
+      secrets: () => [],
+      openLink: () => undefined,
+      resumeSandbox: () => undefined,
+      openInBrowser: () => undefined,
+      showLog: () => undefined,
+      warn: () => undefined,
+      steer: idleSteering(),
+    });
+    cleanup.push(
+      () => controller.dispose(),
+      () => feed.dispose(),
+    );
+    feed.start();
+    await waitFor(async () => (feed.current.historyComplete && feed.events.size === 7 ? true : undefined));
+
+    // the log holds each screenshot's head: 300 KB of base64 is not kept three times over
+    assert.ok(feed.events.bytes < 40_000, `the log holds ${feed.events.bytes} bytes`);
+    const rows = controller.rows();
+    const whole = rows.find((row) => row.id === 'act-whole');
+    assert.ok(whole?.kind === 'action');
+    assert.deepEqual(whole.images, [
+      { event: 'obs-whole', index: 0, width: 320, height: 200, label: 'Screenshot: 320×200 PNG' },
+    ]);
+    assert.ok(!JSON.stringify(rows).includes(big.toString('base64').slice(0, IMAGE_HEAD_CHARS / 2)));
+
+    const reply = async (event: string): Promise<ImageReply> => {
+      posted.length = 0;
+      controller.receive({ type: 'image', event, index: 0 });
+      return waitFor(async () => posted.find((message): message is ImageReply => message.type === 'image'));
+    };
+    const shown = await reply('obs-whole');
+    assert.equal(shown.image?.mime, 'image/png');
+    assert.equal(shown.image?.base64, big.toString('base64'), 'the whole image, byte for byte');
+    assert.deepEqual([shown.image?.width, shown.image?.height], [320, 200]);
+    // scrolled back to: kept, not read again
+    await reply('obs-whole');
+    assert.deepEqual(reads, ['obs-whole']);
+
+    // its head said PNG; the whole is cut short: refused, with why
+    assert.deepEqual(await reply('obs-cut'), {
+      type: 'image',
+      event: 'obs-cut',
+      index: 0,
+      problem: 'a PNG image cut short',
+    });
+    // the SVG never got a reference, and asked for anyway it is refused
+    const svgRow = rows.find((row) => row.id === 'act-svg');
+    assert.ok(svgRow?.kind === 'action' && svgRow.images === undefined);
+    assert.match((await reply('obs-svg')).problem ?? '', /SVG/);
+    // an event the panel does not hold is not read from the server
+    assert.match((await reply('not-held')).problem ?? '', /could not be read/);
+    assert.ok(!reads.includes('not-held'));
+  });
+
+  it('says an image cannot be read while the sandbox cannot be asked, and reads it once it can', async () => {
+    const big = paddedPng(100_000);
+    const agent = fakeAgentServer([...userMessages(1), ...screenshotRound('p', big.toString('base64'))]);
+    let reachable = false;
+    agent.beforeGetEvent = () => {
+      if (!reachable) throw new Error('connection refused');
+    };
+    const feed = new EventFeed({
+      resolve: async () => ({ endpoint: ENDPOINT }),
+      clientFor: (endpoint) => agent.clientFor(endpoint),
+      openSocket: (options) => agent.openSocket(options),
+    });
+    cleanup.push(() => feed.dispose());
+    feed.start();
+    await waitFor(async () => (feed.current.historyComplete && feed.events.size === 3 ? true : undefined));
+    const images = new PanelImages((id) => feed.wholeEvent(id));
+    const first = await images.image('obs-p', 0);
+    assert.ok(!first.ok && /could not be read from the sandbox/.test(first.reason));
+    reachable = true;
+    const second = await images.image('obs-p', 0);
+    assert.ok(second.ok && second.image.bytes.equals(big));
+  });
+
+  it('keeps checked images up to its byte budget, least recently used out first', async () => {
+    const events = new Map<string, AgentEvent>();
+    for (const tag of ['a', 'b', 'c']) {
+      const [, observation] = screenshotRound(tag, paddedPng(50_000).toString('base64'));
+      if (observation) events.set(observation.id, observation);
+    }
+    let reads = 0;
+    const images = new PanelImages(async (id) => {
+      reads++;
+      return events.get(id);
+    }, 120_000);
+    await images.image('obs-a', 0);
+    await images.image('obs-b', 0);
+    await images.image('obs-a', 0); // a used last: b goes first
+    await images.image('obs-c', 0);
+    assert.ok(images.bytes <= 120_000, `${images.bytes} bytes kept`);
+    assert.equal(reads, 3);
+    await images.image('obs-a', 0);
+    assert.equal(reads, 3, 'a was kept');
+    await images.image('obs-b', 0);
+    assert.equal(reads, 4, 'b was dropped and read again');
+  });
+});
