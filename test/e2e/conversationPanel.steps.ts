@@ -2,10 +2,8 @@
 // from the tree and by id, watch events arrive live, lose the socket and recover, survive a window
 // reload, and see a paused sandbox offline with Resume. Screenshots in light and dark.
 import type { FrameLocator } from 'playwright-core';
-import * as fs from 'node:fs';
-import * as path from 'node:path';
-import { ROOT } from '../../scripts/vscode/paths';
 import { waitForWorkbench } from '../../scripts/vscode/workbench';
+import { paddedPng, SVG_WITH_SCRIPT } from '../shared/images';
 import type { E2EContext } from './context';
 import {
   agentDouble,
@@ -35,6 +33,8 @@ const BY_ID = 'Conversation panel: Open Conversation from the palette, by id';
 const PAUSED =
   'Conversation panel: a paused sandbox shows offline with Resume Sandbox; Resume brings it live';
 const DARK = 'Conversation panel: dark theme';
+const BROWSER =
+  'Conversation panel: browser steps read as what the agent did, with each screenshot drawn at its step (light and dark), opened whole on a click';
 
 async function textOf(frame: FrameLocator, selector: string): Promise<string> {
   return ((await frame.locator(selector).first().textContent({ timeout: 5_000 })) ?? '')
@@ -149,16 +149,14 @@ export function conversationPanelSteps(runner: StepRunner, ctx: E2EContext): voi
   );
 
   runner.step(
-    'Conversation panel: browser steps read as what the agent did, and a screenshot is named with its size',
+    BROWSER,
     async () => {
       const { id } = conversation();
       const frame = panelFrame(ctx.page);
-      const png = fs
-        .readFileSync(path.join(ROOT, 'test', 'fixtures', 'images', 'page.png'))
-        .toString('base64');
-      const svg = Buffer.from(
-        '<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>',
-      ).toString('base64');
+      // a screenshot the size of a real one (300 KB): the log holds its head, the page gets it whole
+      const png = paddedPng(300_000).toString('base64');
+      const svg = Buffer.from(SVG_WITH_SCRIPT).toString('base64');
+      const cut = paddedPng(200_000).subarray(0, 150_000).toString('base64');
       await agentDouble.append(ctx.serverUrl, id, [
         ...browserRound(
           { kind: 'BrowserNavigateAction', url: 'http://127.0.0.1:8011/shop', new_tab: false },
@@ -182,15 +180,55 @@ export function conversationPanelSteps(runner: StepRunner, ctx: E2EContext): voi
           'svg',
           svg,
         ),
+        ...browserRound(
+          { kind: 'BrowserGetStateAction', include_screenshot: true },
+          'Page: Cart',
+          'cut',
+          cut,
+        ),
       ]);
       await expectText(frame, 'Open http://127.0.0.1:8011/shop');
       await expectText(frame, 'Type “blue mug” into element 4');
-      await expectText(frame, 'Screenshot: 320×200 PNG');
       await expectText(frame, 'The screenshot cannot be shown: an SVG image');
-      if ((await frame.locator('img, svg script').count()) > 0)
-        throw new Error('an image or an SVG reached the page');
-      await frame.getByText('Screenshot: 320×200 PNG').first().scrollIntoViewIfNeeded();
+      await expectText(frame, 'Cannot be shown: a PNG image cut short');
+      // the one whole screenshot is drawn, from a blob: URL the page made; nothing else is an image
+      const shot = frame.locator('.shot-frame img');
+      await eventually('the screenshot drawn', async () =>
+        (await shot.count()) === 1 &&
+        (await shot.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth === 320))
+          ? true
+          : undefined,
+      );
+      if (!(await shot.getAttribute('src'))?.startsWith('blob:')) throw new Error('not a blob: image');
+      if ((await frame.locator('img').count()) !== 1 || (await frame.locator('svg script').count()) > 0)
+        throw new Error('another image or an SVG reached the page');
+      await shot.scrollIntoViewIfNeeded();
       await ctx.screenshot('conversation-panel-browser-steps');
+      await runCommand(ctx.page, 'Preferences: Color Theme');
+      await answerInputBox(ctx.page, 'Dark Modern');
+      await ctx.page.locator('.monaco-workbench.vs-dark').waitFor({ timeout: 10_000 });
+      await shot.scrollIntoViewIfNeeded();
+      await ctx.screenshot('conversation-panel-browser-steps-dark');
+      await runCommand(ctx.page, 'Preferences: Color Theme');
+      await answerInputBox(ctx.page, 'Light Modern');
+      await ctx.page.locator('.monaco-workbench.vs').waitFor({ timeout: 10_000 });
+      // a click opens it whole in VS Code's image preview, in an editor tab beside the panel
+      await shot.click();
+      const tab = ctx.page.locator('.tab', { hasText: /-1\.png/ });
+      await tab.first().waitFor({ timeout: 10_000 });
+      const preview = ctx.page
+        .frameLocator('iframe.webview.ready')
+        .last()
+        .frameLocator('iframe')
+        .locator('img');
+      await eventually('the image preview drawn', async () =>
+        (await preview.count()) > 0 &&
+        (await preview.first().evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth === 320))
+          ? true
+          : undefined,
+      );
+      await ctx.screenshot('conversation-panel-screenshot-opened');
+      await tab.first().locator('.codicon-close').click();
     },
     { needs: [LIVE] },
   );

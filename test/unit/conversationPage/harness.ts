@@ -265,6 +265,8 @@ export function harnessHtml(): string {
     title: 'OpenHands Conversation',
     lang: 'en',
     body: `<script nonce="${NONCE}" src="${ORIGIN}/harness.js"></script>\n<main id="app" aria-busy="true"></main>`,
+    // as host/panel.ts builds it: images only from blob: URLs the page makes of checked bytes
+    blobImages: true,
   });
 }
 

@@ -6,6 +6,7 @@
 import assert from 'node:assert/strict';
 import type { Header, WebviewToHost } from '../../../src/webviews/conversation/shared/protocol';
 import type { Row } from '../../../src/webviews/conversation/shared/rows';
+import { fixtureImage } from '../../shared/images';
 import { generateRows, header, resendMessages, showcaseRows } from './fixtureRows';
 import { type Harness, type HarnessWindow } from './harness';
 import { usePages } from './pageSuite';
@@ -191,6 +192,99 @@ describe('conversation page in Chromium', function () {
     await h.post({ type: 'expanded', row: message('nope', 'x') });
     await settle(h);
     assert.equal(await h.page.$('[data-row-id="nope"]'), null);
+  });
+
+  it('draws an image when its row is shown, from the bytes the host sends, and says why one cannot be', async () => {
+    const h = await page();
+    const screenshot: Row = {
+      id: 'look',
+      timestamp: '',
+      kind: 'action',
+      tool: 'browser_get_state',
+      summary: 'Look at the page (screenshot)',
+      risk: 'LOW',
+      state: 'done',
+      result: 'Page: Shop',
+      images: [{ event: 'obs-look', index: 0, width: 320, height: 200, label: 'Screenshot: 320×200 PNG' }],
+    };
+    const sent: Row = {
+      id: 'msg',
+      timestamp: '',
+      kind: 'message',
+      role: 'user',
+      markdown: 'Like this? ![tracker](https://example.com/t.png)',
+      images: [
+        { event: 'msg', index: 0, width: 320, height: 200, label: 'Image: 320×200 JPEG' },
+        { event: 'msg', index: 1, label: 'Image: PNG' },
+      ],
+    };
+    await load(h, [screenshot, sent]);
+    await h.page.waitForFunction(
+      () =>
+        (window as unknown as HarnessWindow).__harness.posted.filter((m) => m.type === 'image').length === 3,
+    );
+    // the boxes have the images' shape before any byte came
+    const box = await h.page.locator('[data-row-id="look"] .shot-frame').boundingBox();
+    assert.ok(box && Math.abs(box.width / box.height - 1.6) < 0.05, `box ${JSON.stringify(box)}`);
+    assert.deepEqual(
+      (await h.posted()).filter((m) => m.type === 'image'),
+      [
+        { type: 'image', event: 'obs-look', index: 0 },
+        { type: 'image', event: 'msg', index: 0 },
+        { type: 'image', event: 'msg', index: 1 },
+      ],
+    );
+    await h.post({
+      type: 'image',
+      event: 'obs-look',
+      index: 0,
+      image: {
+        mime: 'image/png',
+        base64: fixtureImage('page.png').toString('base64'),
+        width: 320,
+        height: 200,
+      },
+    });
+    await h.post({
+      type: 'image',
+      event: 'msg',
+      index: 0,
+      image: {
+        mime: 'image/jpeg',
+        base64: fixtureImage('page.jpg').toString('base64'),
+        width: 320,
+        height: 200,
+      },
+    });
+    await h.post({ type: 'image', event: 'msg', index: 1, problem: 'a PNG image cut short' });
+    await h.page.waitForFunction(
+      () =>
+        [...document.querySelectorAll<HTMLImageElement>('.shot-frame img')].filter(
+          (img) => img.complete && img.naturalWidth === 320,
+        ).length === 2,
+    );
+    const drawn = await h.page.$$eval('img', (images) =>
+      images.map((img) => ({ src: img.src.slice(0, 5), alt: img.alt })),
+    );
+    assert.deepEqual(drawn, [
+      { src: 'blob:', alt: 'Screenshot: 320×200 PNG' },
+      { src: 'blob:', alt: 'Image: 320×200 JPEG' },
+    ]);
+    assert.match(
+      (await h.page.locator('[data-row-id="msg"] .shot-failed').textContent()) ?? '',
+      /Cannot be shown: a PNG image cut short\./,
+    );
+    // a markdown image is its alt text: nothing remote is loaded
+    assert.deepEqual(h.foreignRequests, []);
+    await h.page.locator('[data-row-id="look"] .shot-frame').click();
+    assert.deepEqual(
+      (await h.posted()).filter((m) => m.type === 'openImage'),
+      [{ type: 'openImage', event: 'obs-look', index: 0 }],
+    );
+    const { violations, errors } = await h.page.evaluate(
+      () => (window as unknown as HarnessWindow).__harness,
+    );
+    assert.deepEqual([violations, errors], [[], []]);
   });
 
   it('renders every row kind: bubbles, cards, diffs, exit codes, notices, unknown events', async () => {
