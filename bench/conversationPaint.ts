@@ -251,7 +251,13 @@ async function screenshots(browser: Browser): Promise<string[]> {
             pendingActions: [],
             rejected: true,
             outbox: [
-              { id: 'out-1', text: 'Use the staging database instead.', state: 'sending', reason: null },
+              {
+                id: 'out-1',
+                text: 'Use the staging database instead.',
+                images: 0,
+                state: 'sending',
+                reason: null,
+              },
             ],
           },
         }),

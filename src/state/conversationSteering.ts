@@ -38,6 +38,8 @@ export type SendStep = 'resuming' | 'connecting' | 'sending';
 export interface SendOptions {
   /** Resume a paused sandbox first (else a paused one fails with `canResume`). */
   resume?: boolean;
+  /** Images sent with the text: `data:image/…;base64,` URLs the caller checked. */
+  images?: readonly string[];
   onStep?(step: SendStep): void;
   signal?: AbortSignal;
 }
@@ -64,7 +66,8 @@ export class ConversationSteering {
 
   /** Sends a user message and lets the agent run (it also runs any actions waiting for confirmation). */
   async send(conversationId: string, text: string, options: SendOptions = {}): Promise<void> {
-    if (!text.trim()) throw new SteeringError(vscode.l10n.t('The message is empty.'));
+    if (!text.trim() && !options.images?.length)
+      throw new SteeringError(vscode.l10n.t('The message is empty.'));
     let client: AgentServerClient;
     try {
       client = await this.locate(conversationId, options.signal);
@@ -74,7 +77,7 @@ export class ConversationSteering {
     }
     options.onStep?.('sending');
     this.steered.fire(conversationId);
-    await client.sendMessage(text, true, { signal: options.signal });
+    await client.sendMessage(text, true, { signal: options.signal }, options.images);
     this.log.info(`Sent a message to conversation ${conversationId}.`);
     this.feeds.openFeed(conversationId)?.wake();
   }

@@ -123,13 +123,19 @@ export class AgentServerClient {
     return this.get(`${this.conversationPath}/events/count`, z.number(), options);
   }
 
-  /** Appends a user message; with `run` the agent starts (or the running loop picks it up). */
-  sendMessage(text: string, run: boolean, options: AgentCallOptions = {}): Promise<Success> {
-    return this.post(
-      `${this.conversationPath}/events`,
-      { role: 'user', content: [{ type: 'text', text }], run },
-      options,
-    );
+  /**
+   * Appends a user message; with `run` the agent starts (or the running loop picks it up). `images`
+   * are `data:image/…;base64,` URLs, sent as one `ImageContent` after the text.
+   */
+  sendMessage(
+    text: string,
+    run: boolean,
+    options: AgentCallOptions = {},
+    images: readonly string[] = [],
+  ): Promise<Success> {
+    const content: Record<string, unknown>[] = text ? [{ type: 'text', text }] : [];
+    if (images.length) content.push({ type: 'image', image_urls: [...images] });
+    return this.post(`${this.conversationPath}/events`, { role: 'user', content, run }, options);
   }
 
   /** Starts the agent loop; 409 (`validation`) while it already runs. */

@@ -50,7 +50,7 @@ function outbox(
   state: OutboxEntry['state'],
   reason: string | null = null,
 ): OutboxEntry {
-  return { id, text, state, reason };
+  return { id, text, images: 0, state, reason };
 }
 
 describe('conversation page composer in Chromium', function () {

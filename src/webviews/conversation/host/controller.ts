@@ -12,9 +12,11 @@ import { scrubSecrets } from '../../../api/redact';
 import { absoluteWorkspaceDir, relativeToWorkspace } from '../../../api/agentServer/workspace';
 import type { AgentEvent } from '../../../api/agentServer/events';
 import { isRecord } from '../../../api/records';
+import { checkBase64 } from '../../../api/agentServer/images';
 import {
   dispatchMessage,
   WebviewToHostSchema,
+  type Attachment,
   type CHANGE_ACTIONS,
   type ChangedFile,
   type Controls,
@@ -35,7 +37,13 @@ export type SendStep = 'resuming' | 'connecting' | 'sending';
 
 /** What the panel can tell the agent; each settles when the server took it, or fails with a readable error. */
 export interface Steering {
-  send(text: string, resume: boolean, onStep: (step: SendStep) => void): Promise<void>;
+  /** `images`: `data:image/…;base64,` URLs the controller checked. */
+  send(
+    text: string,
+    resume: boolean,
+    onStep: (step: SendStep) => void,
+    images: readonly string[],
+  ): Promise<void>;
   approve(): Promise<void>;
   reject(reason: string | undefined): Promise<void>;
   continue(): Promise<void>;
@@ -128,9 +136,13 @@ export class ConversationController {
       reconnect: () => deps.feed.wake(),
       openInBrowser: () => deps.openInBrowser(),
       showLog: () => deps.showLog(),
-      send: (message) => void this.sendMessage(message.text, message.resume),
+      send: (message) => void this.sendMessage(message.text, message.resume, message.images ?? []),
       dismissOutbox: (message) => {
-        if (this.outbox.dismiss(message.id)) this.headerChanged();
+        const attachments = this.outbox.dismiss(message.id);
+        if (!attachments) return;
+        this.headerChanged();
+        // the images go back under the input with the text
+        if (attachments.length) this.deps.post({ type: 'attach', images: [...attachments] });
       },
       approve: () => this.control('approve', () => deps.steer.approve()),
       reject: (message) =>
@@ -228,14 +240,42 @@ export class ConversationController {
     return pending;
   }
 
-  private async sendMessage(text: string, resume: boolean): Promise<void> {
-    const id = this.outbox.add(text, resume ? 'resuming' : 'sending');
+  private async sendMessage(
+    text: string,
+    resume: boolean,
+    attachments: readonly Attachment[],
+  ): Promise<void> {
+    // what the page attached is checked again here, by its bytes: only real images leave
+    const checked = attachments.map((attachment) => ({ attachment, check: checkBase64(attachment.base64) }));
+    const images = checked.flatMap(({ check }) =>
+      check.ok ? [`data:${check.image.mime};base64,${check.image.bytes.toString('base64')}`] : [],
+    );
+    const refused = checked.find(({ check }) => !check.ok);
+    const id = this.outbox.add(
+      text,
+      resume ? 'resuming' : 'sending',
+      checked.flatMap(({ attachment, check }) => (check.ok ? [attachment] : [])),
+    );
     this.rejected = false;
+    if (refused && !refused.check.ok) {
+      this.outbox.step(
+        id,
+        'failed',
+        `the image “${refused.attachment.name}” cannot be sent: ${refused.check.reason}.`,
+      );
+      this.headerChanged();
+      return;
+    }
     this.headerChanged();
     try {
-      await this.deps.steer.send(text, resume, (step) => {
-        if (this.outbox.step(id, step)) this.headerChanged();
-      });
+      await this.deps.steer.send(
+        text,
+        resume,
+        (step) => {
+          if (this.outbox.step(id, step)) this.headerChanged();
+        },
+        images,
+      );
       this.outbox.step(id, 'sent');
     } catch (error) {
       this.outbox.step(id, 'failed', messageOf(error));

@@ -5,13 +5,15 @@
  * put its text back into the input, so a reload or a hidden page cannot lose it. Pure, no vscode.
  */
 import { messageText, type AgentEvent } from '../../../api/agentServer/events';
-import type { OutboxEntry } from '../shared/protocol';
+import type { Attachment, OutboxEntry } from '../shared/protocol';
 
 /** A sent message whose echo never comes (the feed is down) stops showing after this long. */
 const SENT_TTL_MS = 60_000;
 
 interface Entry extends OutboxEntry {
   sentAt: number | undefined;
+  /** The images themselves, here only (the page gets their count): a failed message gives them back. */
+  attachments: readonly Attachment[];
 }
 
 export class Outbox {
@@ -25,12 +27,20 @@ export class Outbox {
     this.entries = this.entries.filter(
       (entry) => entry.sentAt === undefined || now - entry.sentAt < SENT_TTL_MS,
     );
-    return this.entries.map(({ id, text, state, reason }) => ({ id, text, state, reason }));
+    return this.entries.map(({ id, text, images, state, reason }) => ({ id, text, images, state, reason }));
   }
 
-  add(text: string, state: OutboxEntry['state']): string {
+  add(text: string, state: OutboxEntry['state'], attachments: readonly Attachment[] = []): string {
     const id = `out-${this.next++}`;
-    this.entries.push({ id, text, state, reason: null, sentAt: undefined });
+    this.entries.push({
+      id,
+      text,
+      images: attachments.length,
+      attachments,
+      state,
+      reason: null,
+      sentAt: undefined,
+    });
     return id;
   }
 
@@ -44,10 +54,12 @@ export class Outbox {
     return true;
   }
 
-  dismiss(id: string): boolean {
-    const before = this.entries.length;
-    this.entries = this.entries.filter((entry) => entry.id !== id || entry.state !== 'failed');
-    return this.entries.length !== before;
+  /** Forgets a failed entry (its text is back in the input); its images, for the input too, or undefined. */
+  dismiss(id: string): readonly Attachment[] | undefined {
+    const entry = this.entries.find((candidate) => candidate.id === id && candidate.state === 'failed');
+    if (!entry) return undefined;
+    this.entries = this.entries.filter((candidate) => candidate !== entry);
+    return entry.attachments;
   }
 
   /** Drops the entries these events echo (a user message with the same text); true when any left. */

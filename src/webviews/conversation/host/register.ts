@@ -66,7 +66,7 @@ export function registerConversationPanels(
     warn: (message) => log.warn(message),
     openImage: (id, name, bytes) => void imageDocuments.open(id, name, bytes),
     steer: (id) => ({
-      send: (text, resume, onStep) => steering.send(id, text, { resume, onStep }),
+      send: (text, resume, onStep, images) => steering.send(id, text, { resume, onStep, images }),
       approve: () => steering.approve(id),
       reject: (reason) => steering.reject(id, reason),
       continue: () => steering.continue(id),

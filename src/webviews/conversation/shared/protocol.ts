@@ -59,6 +59,8 @@ export const OUTBOX_STATES = [
 export const OutboxEntrySchema = z.strictObject({
   id: z.string(),
   text: z.string(),
+  /** Images sent with the text. */
+  images: z.number(),
   state: z.enum(OUTBOX_STATES),
   reason: z.nullable(z.string()),
 });
@@ -153,6 +155,20 @@ export type ImageReply = z.infer<typeof ImageReplySchema>;
 
 export { ImageRefSchema };
 
+/** Images one message may carry. */
+export const MAX_ATTACHMENTS = 4;
+
+/**
+ * An image the user attached to a message (pasted, dropped, or from Send Image to Conversation…): the
+ * page checks its kind and size to show it, the host checks its bytes again before it is sent.
+ */
+export const AttachmentSchema = z.strictObject({
+  name: z.string().check(z.maxLength(260)),
+  mime: z.enum(IMAGE_MIMES),
+  base64: z.string().check(z.maxLength(MAX_IMAGE_BASE64)),
+});
+export type Attachment = z.infer<typeof AttachmentSchema>;
+
 export const WebviewToHostSchema = z.discriminatedUnion('type', [
   /**
    * The page is listening. `epoch`/`rev` say what it already holds (absent after a load): the host
@@ -168,11 +184,12 @@ export const WebviewToHostSchema = z.discriminatedUnion('type', [
   z.strictObject({ type: z.literal('reconnect') }),
   z.strictObject({ type: z.literal('openInBrowser') }),
   z.strictObject({ type: z.literal('showLog') }),
-  /** Send a message (and let the agent run); `resume`: resume a paused sandbox first. */
+  /** Send a message (and let the agent run); `resume`: resume a paused sandbox first. Text, images or both. */
   z.strictObject({
     type: z.literal('send'),
-    text: z.string().check(z.minLength(1), z.maxLength(MAX_MESSAGE_CHARS)),
+    text: z.string().check(z.maxLength(MAX_MESSAGE_CHARS)),
     resume: z.boolean(),
+    images: z.optional(z.array(AttachmentSchema).check(z.maxLength(MAX_ATTACHMENTS))),
   }),
   /** The page put a failed message back into its input: the host forgets it. */
   z.strictObject({ type: z.literal('dismissOutbox'), id: z.string().check(z.maxLength(100)) }),
@@ -222,6 +239,11 @@ export const HostToWebviewSchema = z.discriminatedUnion('type', [
   /** The row again with every text whole (after `expand`); not part of the rev sequence. */
   z.strictObject({ type: z.literal('expanded'), row: RowSchema }),
   ImageReplySchema,
+  /** Images to put under the message input (a failed message's, or Send Image to Conversation…). */
+  z.strictObject({
+    type: z.literal('attach'),
+    images: z.array(AttachmentSchema).check(z.maxLength(MAX_ATTACHMENTS)),
+  }),
 ]);
 export type HostToWebview = z.infer<typeof HostToWebviewSchema>;
 

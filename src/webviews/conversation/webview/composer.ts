@@ -7,6 +7,7 @@
 import { html, nothing, type TemplateResult } from 'lit';
 import { live } from 'lit/directives/live.js';
 import type { Header, OutboxEntry, PendingAction } from '../shared/protocol';
+import type { HeldAttachment } from './attachments';
 import { executionStatus, oneLine } from './text';
 
 export interface ComposerState {
@@ -17,14 +18,20 @@ export interface ComposerState {
   reason: string;
   /** The user pressed Send while actions wait: the next Send runs them. */
   confirmRun: boolean;
-  /** Why the last message was not sent (its text is back in the input). */
+  /** Why the last message was not sent (its text is back in the input), or why an image was not attached. */
   note: string | null;
+  noteKind?: 'unsent' | 'attach';
   /** Confirmation mode as the user just set it, shown until the host has answered. */
   wantedConfirmation?: boolean | null;
+  /** Images to send with the message (pasted, dropped, or given by the host). */
+  attachments?: readonly HeldAttachment[];
 }
 
 export interface ComposerActions {
   input(text: string): void;
+  /** Image files pasted or dropped. */
+  attachFiles(files: File[]): void;
+  removeAttachment(id: number): void;
   send(): void;
   cancelRun(): void;
   approve(): void;
@@ -91,7 +98,15 @@ export function composerView(state: ComposerState, actions: ComposerActions): Te
       .map(
         (entry) =>
           html`<div class="outbox-entry outbox-${entry.state}" role="status">
-            <div class="bubble">${oneLine(entry.text, 300)}</div>
+            <div class="bubble">
+              ${oneLine(entry.text, 300)}${
+                entry.images
+                  ? html`<span class="outbox-images"
+                      >${entry.text ? ' ' : ''}(${entry.images === 1 ? '1 image' : `${entry.images} images`})</span
+                    >`
+                  : nothing
+              }
+            </div>
             <span class="outbox-state"
               ><span class="codicon codicon-loading codicon-modifier-spin" aria-hidden="true"></span
               >${OUTBOX_LABELS[entry.state]}</span
@@ -105,7 +120,19 @@ export function composerView(state: ComposerState, actions: ComposerActions): Te
           </div>`
         : nothing
     }
-    <div class="composer">
+    <div
+      class="composer"
+      @dragover=${(event: DragEvent) => {
+        if (hasFiles(event.dataTransfer)) event.preventDefault();
+      }}
+      @drop=${(event: DragEvent) => {
+        const files = imageFiles(event.dataTransfer);
+        if (!files.length) return;
+        event.preventDefault();
+        actions.attachFiles(files);
+      }}
+    >
+      ${attachmentsView(state.attachments ?? [], actions)}
       <textarea
         id="message-input"
         rows="3"
@@ -118,6 +145,13 @@ export function composerView(state: ComposerState, actions: ComposerActions): Te
         .value=${live(state.draft)}
         ?disabled=${mode === 'unavailable'}
         @input=${(event: Event) => actions.input((event.target as HTMLTextAreaElement).value)}
+        @paste=${(event: ClipboardEvent) => {
+          const files = imageFiles(event.clipboardData);
+          if (!files.length) return;
+          // an image on the clipboard (a screenshot): attached, not pasted as text
+          event.preventDefault();
+          actions.attachFiles(files);
+        }}
         @keydown=${(event: KeyboardEvent) => {
           if (event.key !== 'Enter' || event.shiftKey || event.isComposing) return;
           event.preventDefault();
@@ -141,7 +175,13 @@ export function composerView(state: ComposerState, actions: ComposerActions): Te
         state.note
           ? html`<div class="composer-note error" role="alert">
               <span class="codicon codicon-error" aria-hidden="true"></span
-              ><span>Not sent: ${oneLine(state.note, 400)} Your message is back in the input.</span>
+              ><span
+                >${
+                  state.noteKind === 'attach'
+                    ? `Not attached: ${oneLine(state.note, 600)}`
+                    : `Not sent: ${oneLine(state.note, 400)} Your message is back in the input.`
+                }</span
+              >
             </div>`
           : nothing
       }
@@ -196,12 +236,47 @@ export function composerView(state: ComposerState, actions: ComposerActions): Te
         <vscode-button
           id="send"
           icon=${mode === 'resumeAndSend' ? 'debug-start' : 'send'}
-          ?disabled=${mode === 'unavailable' || !state.draft.trim()}
+          ?disabled=${mode === 'unavailable' || (!state.draft.trim() && !state.attachments?.length)}
           @click=${actions.send}
           >${mode === 'resumeAndSend' ? 'Resume and Send' : mode === 'sendAndRun' ? 'Send and Run' : 'Send'}</vscode-button
         >
       </div>
     </div>`;
+}
+
+/** The images under the input, each with a button that removes it. */
+function attachmentsView(
+  attachments: readonly HeldAttachment[],
+  actions: ComposerActions,
+): TemplateResult | typeof nothing {
+  if (!attachments.length) return nothing;
+  return html`<ul class="attachments" aria-label="Images to send">
+    ${attachments.map(
+      (attachment) =>
+        html`<li class="attachment" title=${oneLine(attachment.name, 260)}>
+          <img src=${attachment.url} alt=${oneLine(attachment.name, 260)} />
+          <button
+            type="button"
+            class="attachment-remove"
+            aria-label=${`Remove ${oneLine(attachment.name, 100)}`}
+            title="Remove"
+            @click=${() => actions.removeAttachment(attachment.id)}
+          >
+            <span class="codicon codicon-close" aria-hidden="true"></span>
+          </button>
+        </li>`,
+    )}
+  </ul>`;
+}
+
+function hasFiles(data: DataTransfer | null): boolean {
+  return !!data && [...data.types].includes('Files');
+}
+
+/** The image files of a paste or a drop (the page reads what they are from their bytes later). */
+function imageFiles(data: DataTransfer | null): File[] {
+  if (!data) return [];
+  return [...data.files].filter((file) => file.type.startsWith('image/') || file.type === '');
 }
 
 function confirmationView(

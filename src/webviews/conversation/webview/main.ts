@@ -25,6 +25,7 @@ import { changesView, type ChangesActions } from './changesList';
 import { safeLinkUrl } from './linkPolicy';
 import { RowStore, type Applied, type StoreChange } from './rowStore';
 import { formatCount, secondsLeft } from './text';
+import { Attachments } from './attachments';
 import { setImageEnv } from './imageView';
 import { PageImages } from './pageImages';
 import { TranscriptView, type ViewPosition } from './transcriptView';
@@ -53,6 +54,7 @@ function hasClip(row: Row): boolean {
 class ConversationPage {
   private readonly api = vscodeApi<WebviewToHost, ViewState>();
   private readonly store = new RowStore();
+  private readonly attachments = new Attachments();
   private readonly images = new PageImages((event, index) => this.post({ type: 'image', event, index }));
   private readonly view: TranscriptView;
   private readonly root: HTMLElement;
@@ -135,6 +137,10 @@ class ConversationPage {
       if (this.store.expanded(message.row)) this.view.setRows(this.store.rows, 0);
     },
     image: (message) => this.images.receive(message),
+    attach: (message) => {
+      this.attachments.addChecked(message.images);
+      this.renderComposer();
+    },
   };
 
   /** Whether the changed-files fold is open (closed until the user opens it). */
@@ -164,6 +170,16 @@ class ConversationPage {
       this.persistSoon();
       // the Send button follows whether there is anything to send; a "Not sent" note goes once typed over
       if (hadNote || hadText !== (text.trim() !== '')) this.renderComposer();
+    },
+    attachFiles: (files) =>
+      void this.attachments
+        .addFiles(files)
+        .then((problems) =>
+          this.updateComposer({ note: problems.length ? problems.join(' ') : null, noteKind: 'attach' }),
+        ),
+    removeAttachment: (id) => {
+      this.attachments.remove(id);
+      this.renderComposer();
     },
     send: () => this.send(),
     cancelRun: () => this.updateComposer({ confirmRun: false }),
@@ -418,14 +434,16 @@ class ConversationPage {
   private send(): void {
     const text = this.composer.draft.trim();
     const mode = sendMode({ header: this.header, ...this.composer });
-    if (!text || mode === 'unavailable') return;
+    const images = this.attachments.payload();
+    if ((!text && images.length === 0) || mode === 'unavailable') return;
     // a message runs the actions waiting for approval: say so once before it goes
     if (mode === 'send' && (this.header?.controls.pendingActions.length ?? 0) > 0) {
       this.confirmedFor = (this.header?.controls.pendingActions ?? []).map((action) => action.id).join(' ');
       this.updateComposer({ confirmRun: true });
       return;
     }
-    this.post({ type: 'send', text, resume: mode === 'resumeAndSend' });
+    this.post({ type: 'send', text, resume: mode === 'resumeAndSend', ...(images.length ? { images } : {}) });
+    this.attachments.clear();
     this.updateComposer({ draft: '', confirmRun: false, note: null });
     this.persistSoon();
   }
@@ -436,7 +454,12 @@ class ConversationPage {
       if (entry.state !== 'failed' || this.restored.has(entry.id)) continue;
       this.restored.add(entry.id);
       const draft = this.composer.draft.trim() ? `${entry.text}\n\n${this.composer.draft}` : entry.text;
-      this.composer = { ...this.composer, draft, note: entry.reason ?? 'the server did not take it.' };
+      this.composer = {
+        ...this.composer,
+        draft,
+        note: entry.reason ?? 'the server did not take it.',
+        noteKind: 'unsent',
+      };
       this.persistSoon();
       this.post({ type: 'dismissOutbox', id: entry.id });
     }
@@ -450,7 +473,12 @@ class ConversationPage {
   private renderComposer(): void {
     render(
       composerView(
-        { header: this.header, ...this.composer, wantedConfirmation: this.wantedConfirmation },
+        {
+          header: this.header,
+          ...this.composer,
+          wantedConfirmation: this.wantedConfirmation,
+          attachments: this.attachments.list,
+        },
         this.composerActions,
       ),
       this.composerEl,

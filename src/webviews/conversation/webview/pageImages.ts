@@ -5,6 +5,7 @@
  * asked for again if it comes back into view. No vscode import: it posts through the page.
  */
 import type { ImageReply } from '../shared/protocol';
+import { decodeBase64 } from './attachments';
 
 export type PageImage =
   | { state: 'loading' }
@@ -90,11 +91,4 @@ export class PageImages {
       this.heldBytes -= image.bytes;
     }
   }
-}
-
-function decodeBase64(base64: string): Uint8Array<ArrayBuffer> {
-  const text = atob(base64);
-  const bytes = new Uint8Array(text.length);
-  for (let index = 0; index < text.length; index++) bytes[index] = text.charCodeAt(index);
-  return bytes;
 }
