@@ -8,6 +8,7 @@ import { registerChangeCommands } from './commands/changeCommands';
 import { ConversationChanges } from './state/conversationChanges';
 import { SteeringError } from './state/conversationSteering';
 import { ChangeDocuments } from './views/changeDocuments';
+import { ChangeImages } from './views/changeImages';
 import { registerChangeDecorations } from './views/changeDecorations';
 import { MementoManager } from './core/mementoManager';
 import { SecretsManager, type ApiKeys, type ServerSecrets } from './core/secretsManager';
@@ -147,6 +148,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<OpenHa
     notifier,
     changes,
     changeDocuments,
+    new ChangeImages(changeDocuments),
     registerChangeDecorations(),
     // a message or a Continue from anywhere in VS Code makes the conversation watched, and working
     steering.onWillSteer((id) => watch.watch(id, { working: true })),

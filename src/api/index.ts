@@ -56,4 +56,5 @@ export * from './agentServer/events';
 export * from './agentServer/workspace';
 export * from './agentServer/images';
 export { changesInPatch } from './agentServer/patchSummary';
+export { binaryBase } from './agentServer/binaryBase';
 export { isRecord } from './records';

@@ -27,7 +27,14 @@ import type { Connection } from '../state/connection';
 import type { ConversationChanges, ConversationDelta } from '../state/conversationChanges';
 import { conversationTitle } from '../state/names';
 import type { OpenHandsStore } from '../state/store';
-import { changeUri, parseChangeUri, type ChangeDocuments, noDiffReason } from '../views/changeDocuments';
+import {
+  CHANGE_IMAGE_SCHEME,
+  CHANGE_SCHEME,
+  changeUri,
+  parseChangeUri,
+  type ChangeDocuments,
+  noDiffReason,
+} from '../views/changeDocuments';
 import type { ChangedFileNode } from '../views/nodes';
 import { resolveConversation, type CommandTarget } from './targets';
 
@@ -207,16 +214,49 @@ async function openChange(deps: ChangeCommandDeps, arg?: ChangedFileNode | Chang
     { location: vscode.ProgressLocation.Window, title: vscode.l10n.t('Reading {0}…', change.path) },
     () => deps.documents.sidesOf(conversationId, change, version),
   );
+  const name = path.posix.basename(change.path);
+  if (sides.kind === 'image') {
+    await openImages(conversationId, change, version, sides);
+    return true;
+  }
   if (sides.kind !== 'text') {
     // the message waits for the user's choice; the command has done its part
     void explainNoDiff(conversationId, change.path, sides);
     return false;
   }
-  const left = changeUri({ conversationId, change, side: 'original', version });
-  const right = changeUri({ conversationId, change, side: 'modified', version });
-  const title = vscode.l10n.t('{0} (agent’s change)', path.posix.basename(change.path));
+  const asText = sides.notImage !== undefined;
+  const left = changeUri({ conversationId, change, side: 'original', version }, CHANGE_SCHEME, asText);
+  const right = changeUri({ conversationId, change, side: 'modified', version }, CHANGE_SCHEME, asText);
+  const title = sides.notImage
+    ? vscode.l10n.t('{0} (agent’s change; not shown as a picture: {1})', name, sides.notImage)
+    : vscode.l10n.t('{0} (agent’s change)', name);
   await vscode.commands.executeCommand('vscode.diff', left, right, title, { preview: true });
   return true;
+}
+
+/**
+ * A picture in VS Code's image preview: both sides in the diff editor, or, as the Source Control
+ * view does for an added or deleted file, the one side there is.
+ */
+async function openImages(
+  conversationId: string,
+  change: GitChange,
+  version: number,
+  sides: { original?: Buffer; modified?: Buffer },
+): Promise<void> {
+  const uri = (side: 'original' | 'modified') =>
+    changeUri({ conversationId, change, side, version }, CHANGE_IMAGE_SCHEME);
+  const name = path.posix.basename(change.path);
+  if (sides.original && sides.modified) {
+    const title = vscode.l10n.t('{0} (agent’s change)', name);
+    await vscode.commands.executeCommand('vscode.diff', uri('original'), uri('modified'), title, {
+      preview: true,
+    });
+    return;
+  }
+  // the image preview names its tab by the file: the row it was opened from says added or deleted
+  const side = sides.modified ? 'modified' : 'original';
+  await vscode.commands.executeCommand('vscode.open', uri(side), { preview: true });
 }
 
 async function explainNoDiff(

@@ -24,6 +24,8 @@ import { captureWalkthroughMedia } from './walkthroughMedia';
 const TREE =
   'Changes: the Changes node under a conversation lists the files with status and A/M/D decorations';
 const DIFF = 'Changes: a file row opens the read-only side-by-side diff (an update, an added file)';
+const PICTURES =
+  'Changes: a changed PNG opens in the image preview, the base and the agent’s version side by side';
 const OPEN_ALL = 'Changes: Open All Changes from the Changes node shows the multi-file diff';
 const PANEL = 'Changes: the panel’s Changes fold lists the files with their letters and three buttons';
 const APPLY =
@@ -47,6 +49,13 @@ const SAMPLE_CHANGES = [
   'UPDATED logo.png',
   'UPDATED src/app.ts',
 ];
+/** The double's picture preset (imageWorkspace.ts). */
+const PICTURE_CHANGES = [
+  'ADDED art/evil.png',
+  'ADDED art/small.webp',
+  'DELETED art/photo.jpg',
+  'UPDATED art/page.png',
+];
 
 // ---- git and the sandbox ----
 
@@ -63,7 +72,13 @@ function hasCommit(dir: string): boolean {
  * left in its work tree goes first (a previous sample's staged rename would otherwise be committed
  * into the new base: the double commits the index), the agent server's own files stay.
  */
-async function freshSample(serverUrl: string, id: string): Promise<{ sample: Sample; files: Change[] }> {
+async function freshSample(
+  serverUrl: string,
+  id: string,
+  preset: 'sample' | 'images' = 'sample',
+): Promise<{ sample: Sample; files: Change[] }> {
+  const make = preset === 'images' ? agentDouble.imageWorkspace : agentDouble.sampleWorkspace;
+  const expected = preset === 'images' ? PICTURE_CHANGES : SAMPLE_CHANGES;
   let paths: string[] = [];
   // an agent run that is not quite over may still write: the sample is made again until it holds
   return eventually(
@@ -74,10 +89,10 @@ async function freshSample(serverUrl: string, id: string): Promise<{ sample: Sam
         git(dir, 'reset', '--quiet', '--hard');
         git(dir, 'clean', '-fdq', '-e', '/.openhands-agent-server.log', '-e', '/workspace/');
       }
-      const sample = await agentDouble.sampleWorkspace(serverUrl, id);
+      const sample = await make(serverUrl, id);
       const files = sample.changes.filter((change) => !isAgentServerFile(change.path));
       paths = files.map((change) => `${change.status} ${change.path}`).sort();
-      return JSON.stringify(paths) === JSON.stringify(SAMPLE_CHANGES) ? { sample, files } : undefined;
+      return JSON.stringify(paths) === JSON.stringify(expected) ? { sample, files } : undefined;
     },
     { timeoutMs: 20_000, intervalMs: 1_000, lastSeen: async () => JSON.stringify(paths) },
   );
@@ -359,10 +374,13 @@ export function changesSteps(runner: StepRunner, ctx: E2EContext): void {
    * Every step's start: no editors, no toasts, a fresh sample, and the extension told to read it
    * again (it reads a conversation's changes when the agent works, not when a test rewrites them).
    */
-  const prepare = async (target: Conversation): Promise<{ sample: Sample; files: Change[] }> => {
+  const prepare = async (
+    target: Conversation,
+    preset: 'sample' | 'images' = 'sample',
+  ): Promise<{ sample: Sample; files: Change[] }> => {
     await command(page, 'View: Close All Editors');
     await clearNotifications(page);
-    const fresh = await freshSample(serverUrl, target.id);
+    const fresh = await freshSample(serverUrl, target.id, preset);
     await command(page, 'OpenHands: Refresh Changes');
     await pickConversation(page, target);
     return fresh;
@@ -463,6 +481,39 @@ export function changesSteps(runner: StepRunner, ctx: E2EContext): void {
     );
     await page.mouse.move(5, 5);
     await ctx.screenshot('changes-diff-added');
+    await command(page, 'View: Close All Editors');
+  });
+
+  treeStep(PICTURES, async () => {
+    const target = await conversation();
+    const { files } = await prepare(target, 'images');
+    const { pane } = await showChangesInTree(page, target, files.length);
+    await fileRow(pane, files.find((c) => c.path === 'art/page.png') as Change).click();
+    // the image preview is a webview on each side: each shows its picture, whole (320×200)
+    let seen: string[] = [];
+    await eventually(
+      'the base and the agent’s picture in two image previews',
+      async () => {
+        seen = [];
+        for (const frame of page.frames()) {
+          const size = await frame
+            .evaluate(() => {
+              const img = document.querySelector('img');
+              return img && img.complete && img.naturalWidth > 0 && img.getBoundingClientRect().width > 0
+                ? `${img.naturalWidth}×${img.naturalHeight}`
+                : '';
+            })
+            .catch(() => '');
+          if (size) seen.push(size);
+        }
+        return seen.filter((size) => size === '320×200').length === 2 ? true : undefined;
+      },
+      { timeoutMs: 20_000, lastSeen: async () => JSON.stringify(seen) },
+    );
+    const tab = clean(await page.locator('.tabs-container .tab.active').first().textContent());
+    if (!tab.includes('page.png (agent’s change)')) throw new Error(`the tab reads "${tab}"`);
+    await page.mouse.move(5, 5);
+    await ctx.screenshot('changes-diff-picture');
     await command(page, 'View: Close All Editors');
   });
 

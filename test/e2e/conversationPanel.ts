@@ -87,6 +87,13 @@ export const agentDouble = {
       'POST',
       `conversations/${id}/workspace/sample`,
     ),
+  /** Pictures: a PNG updated, a WebP added, a JPEG deleted, a `.png` that is an SVG with a script. */
+  imageWorkspace: (serverUrl: string, id: string) =>
+    control<WorkspaceReply & { changes: { status: string; path: string }[] }>(
+      serverUrl,
+      'POST',
+      `conversations/${id}/workspace/images`,
+    ),
 };
 
 export interface WorkspaceReply {

@@ -92,7 +92,7 @@ describe("the agent's changes in a real VS Code", function () {
     assert.equal(right.languageId, 'typescript', 'the language comes from the file name');
   });
 
-  it('an added file diffs against nothing; deleted, binary and big files say why instead of failing', async () => {
+  it('an added file diffs against nothing; deleted and big files say why instead of failing, a PNG is a picture', async () => {
     const added = agentFiles().find((change) => change.status === 'ADDED' && change.path.endsWith('.md'));
     assert.ok(added, 'the sample adds a markdown file');
     const sides = await t.api.changes.sides(conversation.id, added as never);
@@ -104,7 +104,7 @@ describe("the agent's changes in a real VS Code", function () {
     const deleted = agentFiles().filter((change) => change.status === 'DELETED');
     assert.ok(deleted.length > 0, 'the sample deletes a file');
     for (const change of deleted) assert.equal(kinds[change.path], 'deleted', change.path);
-    assert.equal(kinds['logo.png'], 'binary');
+    assert.equal(kinds['logo.png'], 'image', 'a 1×1 PNG on both sides');
     assert.equal(kinds['big.txt'], 'tooLarge');
     const opened = await vscode.commands.executeCommand<boolean>('openhands.openChange', {
       conversationId: conversation.id,

@@ -86,6 +86,11 @@ export const agentServer = {
     control('POST', `agent/conversations/${conversationId}/workspace/sample`) as Promise<
       WorkspaceReply & { changes: { status: string; path: string }[] }
     >,
+  /** Pictures: a PNG updated, a WebP added, a JPEG deleted, a `.png` that is an SVG with a script. */
+  imageWorkspace: (conversationId: string) =>
+    control('POST', `agent/conversations/${conversationId}/workspace/images`) as Promise<
+      WorkspaceReply & { changes: { status: string; path: string }[] }
+    >,
 };
 
 export interface WorkspaceReply {

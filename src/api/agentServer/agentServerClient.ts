@@ -53,6 +53,8 @@ export interface DeltaOptions extends AgentCallOptions {
   exclude?: readonly string[];
   /** The ref to diff against; the server's own choice (origin branch, merge-base, empty tree) when unset. */
   baseRef?: string;
+  /** Refuse a longer patch (the transport's own cap when unset). */
+  maxBytes?: number;
 }
 
 export interface DownloadOptions extends AgentCallOptions {
@@ -204,6 +206,7 @@ export class AgentServerClient {
       path: '/api/file/archive',
       query: { path: dir, format: 'git-delta', base_ref: options.baseRef, exclude: options.exclude },
       signal: options.signal,
+      maxBytes: options.maxBytes,
       timeoutMs: this.options.archiveTimeoutMs ?? Math.max(DELTA_TIMEOUT_MS, this.options.timeoutMs ?? 0),
     });
     const baseCommit = reply.headers['x-archive-base-commit'];

@@ -14,6 +14,9 @@ export interface CheckedImage {
 
 export type ImageCheck = { ok: true; image: CheckedImage } | { ok: false; reason: string };
 
+/** A name that says picture: only a hint of what to look for, never what decides (the bytes do). */
+export const IMAGE_FILE_NAME = /\.(png|jpe?g|gif|webp)$/i;
+
 /** A screenshot of a 4K page is a few MB; past this an image is refused before it is decoded. */
 export const MAX_IMAGE_BYTES = 8 * 1024 * 1024;
 /** Wider or taller than this is no screenshot (and would cost the page too much to draw). */

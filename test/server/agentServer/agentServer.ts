@@ -20,6 +20,7 @@ import { getGitChanges, wireChanges, type GitChange } from './git/gitChanges';
 import { naiveLocalTime } from './naiveTime';
 import { AgentRunner, type RunOutcome } from './runner';
 import { configuredSettings, type AgentServerSettings } from './settings';
+import { buildImageWorkspace } from './imageWorkspace';
 import { buildSampleWorkspace } from './sampleWorkspace';
 import { SocketHub } from './socketHub';
 import { AgentSocketServer } from './upgrade';
@@ -56,6 +57,8 @@ export interface AgentConversationSummary {
   has_large_output: boolean;
 }
 
+export type WorkspacePreset = 'sample' | 'images';
+
 export interface SampleWorkspaceState extends WorkspaceState {
   /** What `GET /api/git/changes?path=<dir>` answers now. */
   changes: GitChange[];
@@ -89,8 +92,11 @@ export interface AgentControl {
    * and commits: the new base of git/changes. Throws WorkspaceInputError for a path outside it.
    */
   workspace(conversationId: string, input: WorkspaceInput): Promise<WorkspaceState>;
-  /** The preset of sampleWorkspace.ts: a base commit and the agent's changes on top. */
-  sampleWorkspace(conversationId: string): Promise<SampleWorkspaceState>;
+  /**
+   * A preset: a base commit and the agent's changes on top (`sample`: sampleWorkspace.ts, one change
+   * of each kind; `images`: imageWorkspace.ts, pictures).
+   */
+  sampleWorkspace(conversationId: string, preset?: WorkspacePreset): Promise<SampleWorkspaceState>;
   /** A sandbox's directory (absolute; created on first use): `TerminalObservation.metadata.working_dir`. */
   sandboxDir(sandboxId: string): string;
 }
@@ -197,11 +203,14 @@ export class AgentServer implements AgentControl {
     return applyWorkspaceInput(this.workspaces.git, dir, input);
   }
 
-  async sampleWorkspace(conversationId: string): Promise<SampleWorkspaceState> {
+  async sampleWorkspace(
+    conversationId: string,
+    preset: WorkspacePreset = 'sample',
+  ): Promise<SampleWorkspaceState> {
     const target = this.require(conversationId);
     const dir = this.prepareSandbox(target.conversation.sandbox_id);
     const { git } = this.workspaces;
-    await buildSampleWorkspace(git, dir);
+    await (preset === 'images' ? buildImageWorkspace : buildSampleWorkspace)(git, dir);
     return { dir, head: await headOf(git, dir), changes: wireChanges(await getGitChanges(git, dir)) };
   }
 

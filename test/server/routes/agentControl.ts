@@ -143,8 +143,12 @@ export const agentControlRoutes: Route[] = [
   },
   {
     method: 'POST',
-    pattern: new RegExp(`${CONVERSATION}/workspace/sample$`),
-    handle: withConversation(async (id, _request, context) => json(await context.agent.sampleWorkspace(id))),
+    pattern: new RegExp(`${CONVERSATION}/workspace/(?<preset>sample|images)$`),
+    handle: withConversation(async (id, request, context) =>
+      json(
+        await context.agent.sampleWorkspace(id, request.params['preset'] === 'images' ? 'images' : 'sample'),
+      ),
+    ),
   },
   {
     method: 'GET',
