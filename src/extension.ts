@@ -182,7 +182,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<OpenHa
       steering,
       watch,
     }),
-    ...registerMessageCommands({ store, connection, steering, watch }),
+    ...registerMessageCommands({ store, connection, steering, watch, panels: conversationPanels.panels }),
     ...registerChangeCommands({ store, connection, changes, documents: changeDocuments, log }),
   );
 

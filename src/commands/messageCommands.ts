@@ -15,12 +15,16 @@ import { conversationTitle } from '../state/names';
 import type { OpenHandsStore } from '../state/store';
 import { editorContext } from './conversationCommands';
 import { resolveConversation, type CommandTarget } from './targets';
+import { checkImageBytes, MAX_IMAGE_BYTES } from '../api/agentServer/images';
+import type { ConversationPanels } from '../webviews/conversation/host/register';
+import { MAX_ATTACHMENTS, type Attachment } from '../webviews/conversation/shared/protocol';
 
 export interface MessageCommandDeps {
   store: OpenHandsStore;
   connection: Connection;
   steering: ConversationSteering;
   watch: ConversationWatch;
+  panels: ConversationPanels;
 }
 
 /** Arguments that skip the prompts (keybindings, other extensions, tests). */
@@ -35,6 +39,11 @@ export interface SendMessageArgs {
 
 export function registerMessageCommands(deps: MessageCommandDeps): vscode.Disposable[] {
   return [
+    vscode.commands.registerCommand(
+      'openhands.sendImageToConversation',
+      (uri?: vscode.Uri, selected?: vscode.Uri[], conversationId?: string) =>
+        sendImages(deps, selected?.length ? selected : uri ? [uri] : [], conversationId),
+    ),
     vscode.commands.registerCommand(
       'openhands.sendMessage',
       async (arg?: SendMessageArgs | CommandTarget) => {
@@ -72,6 +81,51 @@ export function registerMessageCommands(deps: MessageCommandDeps): vscode.Dispos
       },
     ),
   ];
+}
+
+/**
+ * Images from the explorer (or a file picker) go under a conversation's message input, checked by
+ * their bytes; the user adds words and sends them from the panel. Returns whether any was attached.
+ */
+async function sendImages(
+  deps: MessageCommandDeps,
+  given: readonly vscode.Uri[],
+  conversationId: string | undefined,
+): Promise<boolean> {
+  const uris = given.length
+    ? given
+    : ((await vscode.window.showOpenDialog({
+        title: vscode.l10n.t('Send Image to Conversation'),
+        canSelectMany: true,
+        filters: { [vscode.l10n.t('Images')]: ['png', 'jpg', 'jpeg', 'gif', 'webp'] },
+      })) ?? []);
+  if (uris.length === 0) return false;
+  const images: Attachment[] = [];
+  const refused: string[] = [];
+  for (const uri of uris.slice(0, MAX_ATTACHMENTS)) {
+    const name = uri.path.split('/').pop() ?? 'image';
+    const stat = await vscode.workspace.fs.stat(uri).then(
+      (found) => found,
+      () => undefined,
+    );
+    if (!stat || stat.size > MAX_IMAGE_BYTES) {
+      refused.push(
+        stat ? vscode.l10n.t('{0} is larger than 8 MB.', name) : vscode.l10n.t('{0} cannot be read.', name),
+      );
+      continue;
+    }
+    const check = checkImageBytes(Buffer.from(await vscode.workspace.fs.readFile(uri)));
+    if (check.ok) images.push({ name, mime: check.image.mime, base64: check.image.bytes.toString('base64') });
+    else refused.push(vscode.l10n.t('{0} cannot be sent: {1}.', name, check.reason));
+  }
+  if (uris.length > MAX_ATTACHMENTS)
+    refused.push(vscode.l10n.t('A message takes at most {0} images.', MAX_ATTACHMENTS));
+  if (refused.length) void vscode.window.showWarningMessage(refused.join(' '));
+  if (images.length === 0) return false;
+  const conversation = await pick(deps, conversationId);
+  if (!conversation) return false;
+  deps.panels.attach(conversation.id, conversationTitle(conversation), images);
+  return true;
 }
 
 function pick(deps: MessageCommandDeps, target: CommandTarget): Promise<AppConversation | undefined> {

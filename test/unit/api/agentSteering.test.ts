@@ -2,6 +2,7 @@
 // agent-server double over real HTTP, checked against what agent server 1.34.0 does (reference §3
 // "Transition", §4 "Send semantics", "Confirmation in 1.34.0", §10 conversations A/B/C): the reply,
 // then the stored events in storage order, the status both servers report and the socket's full_state.
+import { fixtureImage } from '../../shared/images';
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import {
@@ -205,6 +206,22 @@ describe('AgentServerClient steering against the agent-server double', function 
     });
     assert.equal(events[2]?.['value'], message?.id);
     assert.equal((await target.client.getConversation()).execution_status, 'idle');
+  });
+
+  it('sends images as one ImageContent after the text, stored as sent (data URLs)', async () => {
+    const target = await steer();
+    const png = `data:image/png;base64,${fixtureImage('page.png').toString('base64')}`;
+    const jpeg = `data:image/jpeg;base64,${fixtureImage('page.jpg').toString('base64')}`;
+    await target.client.sendMessage('Does the page look like this?', false, {}, [png, jpeg]);
+    const events = await staysPut(target, 'idle');
+    assert.deepEqual(events[1]?.['llm_message'], {
+      role: 'user',
+      content: [
+        { cache_prompt: false, type: 'text', text: 'Does the page look like this?' },
+        { cache_prompt: false, type: 'image', image_urls: [png, jpeg] },
+      ],
+      thinking_blocks: [],
+    });
   });
 
   it('sends with run:true: replies at once, then the scripted run goes to finished in order', async () => {

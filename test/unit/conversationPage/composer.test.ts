@@ -5,6 +5,7 @@
 // outbox (a failed message back in the input, dismissed once), the agent's controls (continue after a
 // reject, Pause, Stop, Continue, confirmation mode) and hostile texts from the host shown as text.
 // Skipped only when /usr/bin/chromium is absent.
+import { fixtureImage, SVG_WITH_SCRIPT } from '../../shared/images';
 import assert from 'node:assert/strict';
 import type {
   Controls,
@@ -131,6 +132,70 @@ describe('conversation page composer in Chromium', function () {
   }
 
   describe('the message input', () => {
+    it('attaches a pasted or dropped image (a thumbnail with Remove), refuses what is not one, and sends both', async () => {
+      const h = await page();
+      await load(h);
+      const png = fixtureImage('page.png').toString('base64');
+      const jpeg = fixtureImage('page.jpg').toString('base64');
+      const svg = Buffer.from(SVG_WITH_SCRIPT).toString('base64');
+      // a paste and a drop as Chromium delivers them: files in a DataTransfer
+      const deliver = (kind: 'paste' | 'drop', files: { name: string; type: string; base64: string }[]) =>
+        h.page.evaluate(
+          ({ kind, files }) => {
+            const data = new DataTransfer();
+            for (const file of files) {
+              const bytes = Uint8Array.from(atob(file.base64), (c) => c.charCodeAt(0));
+              data.items.add(new File([bytes], file.name, { type: file.type }));
+            }
+            const target = document.querySelector(kind === 'paste' ? '#message-input' : '.composer');
+            target?.dispatchEvent(
+              kind === 'paste'
+                ? new ClipboardEvent('paste', { clipboardData: data, bubbles: true, cancelable: true })
+                : new DragEvent('drop', { dataTransfer: data, bubbles: true, cancelable: true }),
+            );
+          },
+          { kind, files },
+        );
+      await deliver('paste', [{ name: 'image.png', type: 'image/png', base64: png }]);
+      await deliver('drop', [
+        { name: 'page.jpg', type: 'image/jpeg', base64: jpeg },
+        { name: 'logo.png', type: 'image/png', base64: svg },
+      ]);
+      await h.page.waitForFunction(() => document.querySelectorAll('.attachment img').length === 2);
+      await h.page.waitForFunction(() =>
+        [...document.querySelectorAll<HTMLImageElement>('.attachment img')].every(
+          (img) => img.complete && img.naturalWidth === 320,
+        ),
+      );
+      assert.match(
+        await label(h, '.composer-note'),
+        /Not attached: logo\.png is not a PNG, JPEG, GIF or WebP image\./,
+      );
+      assert.equal(await disabled(h, '#send'), false, 'images alone can be sent');
+      await h.page.getByRole('button', { name: 'Remove image.png' }).click();
+      await settle(h);
+      assert.equal(await count(h, '.attachment'), 1);
+      await type(h, 'Does the page look like this?');
+      await h.page.keyboard.press('Enter');
+      assert.deepEqual(await sent(h), [
+        {
+          type: 'send',
+          text: 'Does the page look like this?',
+          resume: false,
+          images: [{ name: 'page.jpg', mime: 'image/jpeg', base64: jpeg }],
+        },
+      ]);
+      await settle(h);
+      assert.equal(await count(h, '.attachment'), 0, 'sent: the thumbnails are gone');
+      // the host gives images back (a failed message, or Send Image to Conversation…)
+      await h.post({ type: 'attach', images: [{ name: 'page.png', mime: 'image/png', base64: png }] });
+      await h.page.waitForFunction(() => document.querySelectorAll('.attachment img').length === 1);
+      // images never go into the page's saved state
+      assert.ok(!JSON.stringify((await lastState(h)) ?? {}).includes(png.slice(0, 40)));
+      const { violations } = await h.page.evaluate(() => (window as unknown as HarnessWindow).__harness);
+      assert.deepEqual(violations, []);
+    });
+
     it('sends with Enter (trimmed, once) and clears the input; Shift+Enter is a new line', async () => {
       const h = await page();
       await load(h);

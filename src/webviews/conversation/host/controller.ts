@@ -94,6 +94,8 @@ export class ConversationController {
   private streamingShown = false;
   private readonly outbox = new Outbox();
   private readonly images: PanelImages;
+  /** Images for the message input that wait for the page to load. */
+  private attachments: Attachment[] = [];
   private busy: ControlName | null = null;
   private controlError: string | null = null;
   /** The user rejected the pending actions; the agent waits until told to go on. */
@@ -318,7 +320,16 @@ export class ConversationController {
     for (const subscription of this.subscriptions.splice(0)) subscription.dispose();
   }
 
+  /** Images for the page's message input: now when the page is there (`shown`), else once it is ready. */
+  attach(images: Attachment[], shown: boolean): void {
+    if (shown) this.deps.post({ type: 'attach', images });
+    else this.attachments.push(...images);
+  }
+
   private ready(epoch: number | undefined, rev: number | undefined): void {
+    if (this.attachments.length) {
+      this.deps.post({ type: 'attach', images: this.attachments.splice(0) });
+    }
     if (epoch === this.epoch && rev === this.rev) {
       this.deps.post({ type: 'header', header: this.header() });
       return;

@@ -8,7 +8,7 @@ import { normalizeUuid } from '../../../api';
 import type { FeedLease } from '../../../state/conversationFeeds';
 import { webviewDocument } from '../../kit/host/document';
 import { newNonce, postChecked, webviewAsset, webviewOptions } from '../../kit/host/panel';
-import { HostToWebviewSchema, VIEW_TYPE, type HostToWebview } from '../shared/protocol';
+import { HostToWebviewSchema, VIEW_TYPE, type Attachment, type HostToWebview } from '../shared/protocol';
 import { ConversationController, type PanelChangesSource, type Steering } from './controller';
 
 export interface PanelEnvironment {
@@ -154,6 +154,11 @@ export class ConversationPanel implements vscode.Disposable {
   }
 
   /** The panel is the active editor of a focused window: the user is looking at it. */
+  /** Images for the message input: the page shows them at once when it is there, else when it loads. */
+  attach(images: Attachment[], pageLoaded: boolean): void {
+    this.controller.attach(images, pageLoaded && this.panel.visible);
+  }
+
   get inView(): boolean {
     return this.panel.active && this.panel.visible && vscode.window.state.focused;
   }

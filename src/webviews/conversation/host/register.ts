@@ -12,7 +12,7 @@ import type { ConversationFeeds } from '../../../state/conversationFeeds';
 import type { ConversationSteering } from '../../../state/conversationSteering';
 import type { ConversationWatch } from '../../../state/conversationWatch';
 import { confirmationPolicyFor } from '../../../state/confirmationPolicy';
-import { VIEW_TYPE, type CHANGE_ACTIONS, type Header } from '../shared/protocol';
+import { VIEW_TYPE, type Attachment, type CHANGE_ACTIONS, type Header } from '../shared/protocol';
 import type { Row } from '../shared/rows';
 import type { PanelChangesSource } from './controller';
 import { ImageDocuments } from './imageDocuments';
@@ -23,6 +23,8 @@ export interface ConversationPanels {
   show(conversationId: string, title: string): void;
   /** The conversation's panel is the active editor of a focused window. */
   isInView(conversationId: string): boolean;
+  /** Opens the panel and puts checked images under its message input (the user sends them). */
+  attach(conversationId: string, title: string, images: Attachment[]): void;
 }
 
 /** Hooks for the integration tests, returned only when the extension runs its test suite. */
@@ -141,6 +143,12 @@ export function registerConversationPanels(
       if (panel && !known) track(panel);
     },
     isInView: (conversationId) => ConversationPanel.find(conversationId)?.inView ?? false,
+    attach: (conversationId, title, images) => {
+      const known = ConversationPanel.find(conversationId);
+      panels.show(conversationId, title);
+      // a panel just made has no page yet: the images wait for its `ready`
+      ConversationPanel.find(conversationId)?.attach(images, known !== undefined);
+    },
   };
   if (!testing) return { panels, testApi: undefined };
   return {

@@ -98,15 +98,7 @@ export function composerView(state: ComposerState, actions: ComposerActions): Te
       .map(
         (entry) =>
           html`<div class="outbox-entry outbox-${entry.state}" role="status">
-            <div class="bubble">
-              ${oneLine(entry.text, 300)}${
-                entry.images
-                  ? html`<span class="outbox-images"
-                      >${entry.text ? ' ' : ''}(${entry.images === 1 ? '1 image' : `${entry.images} images`})</span
-                    >`
-                  : nothing
-              }
-            </div>
+            <div class="bubble">${outboxText(entry)}</div>
             <span class="outbox-state"
               ><span class="codicon codicon-loading codicon-modifier-spin" aria-hidden="true"></span
               >${OUTBOX_LABELS[entry.state]}</span
@@ -267,6 +259,14 @@ function attachmentsView(
         </li>`,
     )}
   </ul>`;
+}
+
+/** A message on its way: its text, and how many images go with it. */
+function outboxText(entry: OutboxEntry): string {
+  const images = entry.images === 1 ? '1 image' : `${entry.images} images`;
+  const text = oneLine(entry.text, 300);
+  if (!entry.images) return text;
+  return text ? `${text} (${images})` : `(${images})`;
 }
 
 function hasFiles(data: DataTransfer | null): boolean {

@@ -1,0 +1,183 @@
+// Images in a real VS Code: a screenshot the agent took is drawn from bytes the host read whole and
+// checked, and opens whole in VS Code's image preview; Send Image to Conversation… puts an image under
+// a panel's input, the panel sends it as ImageContent beside the text, and the agent server stores it.
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import type { AppConversation } from '../../src/api';
+import type { OpenHandsExtensionApi } from '../../src/extension';
+import type { ImageReply } from '../../src/webviews/conversation/shared/protocol';
+import { eventually, useFreshExtension } from './extensionApi';
+import { agentServer } from './serverControl';
+
+// compiled to out/test/integration: the fixtures stay in the repository's test folder
+const IMAGES = path.join(__dirname, '..', '..', '..', 'test', 'fixtures', 'images');
+const fixture = (name: string) => fs.readFileSync(path.join(IMAGES, name));
+
+function panels(api: OpenHandsExtensionApi) {
+  const panelApi = api.conversationPanels;
+  assert.ok(panelApi, 'the extension exports the panel hooks in test mode');
+  return panelApi;
+}
+
+describe('images in a real VS Code', () => {
+  const t = useFreshExtension();
+  afterEach(async () => {
+    for (const id of panels(t.api).openIds()) panels(t.api).close(id);
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+  });
+
+  const running = (): AppConversation => {
+    const conversation = t.api.store.conversations.find(
+      (c) => c.sandbox_status === 'RUNNING' && c.execution_status !== 'running',
+    );
+    assert.ok(conversation, 'the seed has a conversation in a running sandbox');
+    return conversation;
+  };
+
+  async function openLive(id: string) {
+    await vscode.commands.executeCommand('openhands.openConversation', id);
+    return eventually(
+      () => panels(t.api).snapshot(id),
+      (snapshot) => snapshot?.header.feed === 'live' && snapshot.header.eventCount > 0,
+      10_000,
+    );
+  }
+
+  it("draws a browser screenshot from the agent server's whole event, and opens it in the image preview", async () => {
+    const conversation = running();
+    await openLive(conversation.id);
+    const png = fixture('page.png');
+    // 8 KB of base64, past the log's image head: only the agent server holds it whole
+    const padded = png.toString('base64');
+    await agentServer.append(conversation.id, [
+      {
+        id: 'a0b1c2d3-0000-4000-8000-00000000a001',
+        kind: 'ActionEvent',
+        source: 'agent',
+        action: { kind: 'BrowserGetStateAction', include_screenshot: true },
+        tool_name: 'browser_get_state',
+        tool_call_id: 'call_look',
+      },
+      {
+        kind: 'ObservationEvent',
+        source: 'environment',
+        tool_name: 'browser_get_state',
+        tool_call_id: 'call_look',
+        action_id: 'a0b1c2d3-0000-4000-8000-00000000a001',
+        observation: {
+          kind: 'BrowserObservation',
+          content: [{ type: 'text', text: 'Page: Shop' }],
+          is_error: false,
+          screenshot_data: padded,
+        },
+      },
+    ]);
+    const observation = (await agentServer.events(conversation.id)).find(
+      (event) =>
+        event.kind === 'ObservationEvent' &&
+        (event as Record<string, unknown>)['action_id'] === 'a0b1c2d3-0000-4000-8000-00000000a001',
+    );
+    assert.ok(observation);
+    const row = await eventually(
+      () =>
+        panels(t.api)
+          .snapshot(conversation.id)
+          ?.rows.find((candidate) => candidate.id.startsWith('a0b1c2d3')),
+      (found) => found?.kind === 'action' && found.images !== undefined,
+    );
+    assert.ok(row?.kind === 'action');
+    assert.deepEqual(row.images, [
+      { event: observation.id, index: 0, width: 320, height: 200, label: 'Screenshot: 320×200 PNG' },
+    ]);
+    panels(t.api).sendFromWebview(conversation.id, { type: 'image', event: observation.id, index: 0 });
+    const reply = await eventually(
+      () =>
+        panels(t.api)
+          .posted(conversation.id)
+          .find((message): message is ImageReply => (message as ImageReply).type === 'image'),
+      (found) => found !== undefined,
+    );
+    assert.equal(reply?.image?.base64, padded);
+    panels(t.api).sendFromWebview(conversation.id, { type: 'openImage', event: observation.id, index: 0 });
+    const tab = await eventually(
+      () => vscode.window.tabGroups.activeTabGroup.activeTab,
+      (active) =>
+        active?.input instanceof vscode.TabInputCustom && active.input.uri.scheme === 'openhands-image',
+    );
+    const input = tab?.input as vscode.TabInputCustom;
+    assert.equal(input.viewType, 'imagePreview.previewEditor');
+    assert.deepEqual(Buffer.from(await vscode.workspace.fs.readFile(input.uri)), png);
+    await assert.rejects(Promise.resolve(vscode.workspace.fs.writeFile(input.uri, Buffer.from('x'))));
+  });
+
+  it('Send Image to Conversation… puts the image under the input; sent, the agent server stores it beside the text', async () => {
+    const conversation = running();
+    await openLive(conversation.id);
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'openhands-images-'));
+    const jpeg = path.join(dir, 'page.jpg');
+    fs.writeFileSync(jpeg, fixture('page.jpg'));
+    const fake = path.join(dir, 'logo.png');
+    fs.writeFileSync(fake, '<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>');
+
+    // not an image: nothing is attached
+    const refused = await vscode.commands.executeCommand(
+      'openhands.sendImageToConversation',
+      vscode.Uri.file(fake),
+      undefined,
+      conversation.id,
+    );
+    assert.equal(refused, false);
+
+    const attached = await vscode.commands.executeCommand(
+      'openhands.sendImageToConversation',
+      vscode.Uri.file(jpeg),
+      [vscode.Uri.file(jpeg)],
+      conversation.id,
+    );
+    assert.equal(attached, true);
+    const attach = await eventually(
+      () =>
+        panels(t.api)
+          .posted(conversation.id)
+          .find((message) => (message as { type: string }).type === 'attach') as
+          { type: 'attach'; images: { name: string; mime: string; base64: string }[] } | undefined,
+      (found) => found !== undefined,
+    );
+    assert.deepEqual(
+      attach?.images.map(({ name, mime }) => ({ name, mime })),
+      [{ name: 'page.jpg', mime: 'image/jpeg' }],
+    );
+    // the page sends it with the user's words
+    panels(t.api).sendFromWebview(conversation.id, {
+      type: 'send',
+      text: 'Does the shop look like this?',
+      resume: false,
+      images: attach?.images,
+    });
+    const dataUrl = `data:image/jpeg;base64,${fixture('page.jpg').toString('base64')}`;
+    const stored = await eventually(
+      async () => (await agentServer.events(conversation.id)) as Record<string, unknown>[],
+      (events) =>
+        events.some((event) => JSON.stringify(event['llm_message'] ?? null).includes(dataUrl.slice(0, 80))),
+    );
+    const message = stored.find((event) =>
+      JSON.stringify(event['llm_message'] ?? null).includes('Does the shop'),
+    );
+    assert.deepEqual((message?.['llm_message'] as { content: unknown[] }).content.slice(1), [
+      { cache_prompt: false, type: 'image', image_urls: [dataUrl] },
+    ]);
+    // the echo shows in the user's bubble with the image
+    const bubble = await eventually(
+      () =>
+        panels(t.api)
+          .snapshot(conversation.id)
+          ?.rows.find((row) => row.id === message?.id),
+      (row) => row?.kind === 'message' && row.images?.length === 1,
+    );
+    assert.ok(bubble?.kind === 'message');
+    assert.equal(bubble.images?.[0]?.label, 'Image: 320×200 JPEG');
+  });
+});
