@@ -123,6 +123,7 @@ export class ConversationFeeds implements vscode.Disposable {
       endpoint,
       timeoutMs: this.connection.config.requestTimeoutMs,
       tls: this.connection.tls,
+      pool: this.connection.pool,
       logBodies: () => this.log.httpLevel === 'bodies',
       onLog: (entry) => this.log.request(entry),
     });
