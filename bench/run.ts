@@ -6,6 +6,8 @@ import axios from 'axios';
 import { collectAll, OpenHandsClient, redactJson } from '../src/api';
 import { JsonArrayStreamParser } from '../src/api/jsonArrayStream';
 import { startTestServer } from '../test/server';
+import { clientListingReport } from './clientListing';
+import { connectionsReport } from './connections';
 import { conversationFeedReport } from './conversationFeed';
 import { conversationPaintReport } from './conversationPaint';
 
@@ -107,6 +109,9 @@ async function main(): Promise<void> {
   } finally {
     await server.close();
   }
+  // The client's hot path against raw Node, its connections, and a click's round trips.
+  console.log((await clientListingReport()).join('\n'));
+  console.log((await connectionsReport()).join('\n'));
   // Opening a long conversation: the host's half (feed and rows), then the page's half.
   console.log((await conversationFeedReport()).join('\n'));
   // The conversation panel's page in Chromium (says it is skipped when /usr/bin/chromium is missing).

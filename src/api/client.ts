@@ -1,5 +1,6 @@
 import * as z from 'zod/mini';
 import '../zodLocale';
+import type { ConnectionPool } from './connectionPool';
 import { ApiError } from './errors';
 import {
   AppConversationPageSchema,
@@ -63,6 +64,8 @@ export interface OpenHandsClientOptions {
   maxRateLimitRetries?: number;
   maxRetryAfterMs?: number;
   tls?: TlsOptions;
+  /** Keep-alive connections shared with the server's other clients (its agent servers'). */
+  pool?: ConnectionPool;
 }
 
 export interface CallOptions {

@@ -29,6 +29,7 @@ export {
 } from './mcpProbe';
 export { StartTaskFailedError, type WaitForStartTaskOptions } from './startTaskPoller';
 export type { AuthHeader, RequestLogEntry, TlsOptions } from './transport';
+export { ConnectionPool } from './connectionPool';
 export { normalizeUuid, sameUuid } from './uuid';
 export {
   AgentServerClient,

@@ -114,6 +114,58 @@ export function secretsInJsonText(text: string): string[] {
   return found;
 }
 
+/** What one walk over a parsed reply found: its secrets, or that it nests too deep to walk further. */
+export interface ParsedReplyScan {
+  secrets: string[];
+  tooDeep: boolean;
+}
+
+/**
+ * `secretsInJsonText` for a reply that parsed, in one walk over the value rather than a scan of its
+ * text, which also checks its depth (everything that walks it afterwards recurses). A secret written
+ * in the text otherwise than JSON escapes it (`\u0041` for `A`) sends the text through
+ * `secretsInJsonText` too, so the form a later error may quote is known as well.
+ */
+export function scanParsedReply(value: unknown, text: string, maxDepth: number): ParsedReplyScan {
+  const secrets: string[] = [];
+  const tooDeep = !walkReply(value, '', 0, maxDepth, secrets);
+  if (tooDeep) return { secrets: [], tooDeep };
+  const writtenOtherwise = secrets.some((secret) => !text.includes(JSON.stringify(secret).slice(1, -1)));
+  if (writtenOtherwise) secrets.push(...secretsInJsonText(text));
+  return { secrets, tooDeep };
+}
+
+/** False when the value nests deeper than `maxDepth`. */
+function walkReply(
+  value: unknown,
+  parentKey: string,
+  depth: number,
+  maxDepth: number,
+  found: string[],
+): boolean {
+  if (typeof value === 'string') {
+    // most strings (ids, times, titles) hold nothing a credential needs: no regex runs on them
+    if (value.includes('=') || value.includes('@')) secretsIn(value, '', found);
+    // JSON quoted inside a string (a proxy's error wrapping the reply) is read as JSON too
+    if (value.includes('"') && SECRET_HINT.test(value)) found.push(...secretsInJsonText(value));
+    return true;
+  }
+  if (value === null || typeof value !== 'object') return true;
+  if (depth >= maxDepth) return false;
+  if (Array.isArray(value)) {
+    for (const item of value) if (!walkReply(item, parentKey, depth + 1, maxDepth, found)) return false;
+    return true;
+  }
+  for (const key in value) {
+    const child = (value as Record<string, unknown>)[key];
+    // a flag holds no secret, as in `secretsInJsonText`
+    if (typeof child !== 'boolean' && isSecretValue(parentKey, key, child))
+      found.push(...secretValues(parentKey, key, child));
+    else if (!walkReply(child, key, depth + 1, maxDepth, found)) return false;
+  }
+  return true;
+}
+
 /**
  * JSON text with the value of every secret field masked by the field's name, as `redactJson` masks a
  * parsed value: for text that is never parsed (cut short, too deep, quoted in plain text or inside a

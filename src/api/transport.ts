@@ -1,9 +1,9 @@
 import axios, { type AxiosInstance, type AxiosRequestConfig, type AxiosResponse } from 'axios';
 import * as z from 'zod/mini';
 import { ClientRequest } from 'node:http';
-import { Agent as HttpsAgent } from 'node:https';
 import { pipeline, type Readable } from 'node:stream';
 import { createBrotliDecompress, createUnzip } from 'node:zlib';
+import { ConnectionPool } from './connectionPool';
 import { ApiError, type ApiErrorKind } from './errors';
 import { CallFailures, parseJsonOrUndefined, serverText } from './failures';
 import { JsonArrayStreamParser } from './jsonArrayStream';
@@ -13,6 +13,7 @@ import {
   MIN_SECRET_LENGTH,
   redactJson,
   redactUrl,
+  scanParsedReply,
   secretsIn,
   secretsInJsonText,
   urlCredentials,
@@ -61,6 +62,11 @@ export interface TransportOptions {
    */
   extraSecrets?: () => readonly string[];
   tls?: TlsOptions;
+  /**
+   * The keep-alive connections to share with the other clients of the same server (made with the
+   * same `tls`); when unset, one pool of the transport's own with `tls`, else one every such transport shares.
+   */
+  pool?: ConnectionPool;
 }
 
 /** For `https://` servers only. Unset, Node's (and VS Code's) defaults and proxy handling apply. */
@@ -140,6 +146,7 @@ export class HttpTransport {
     this.maxRateLimitRetries = options.maxRateLimitRetries ?? 2;
     this.maxRetryAfterMs = options.maxRetryAfterMs ?? 10_000;
     this.maxResponseBytes = options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
+    const pool = options.pool ?? (options.tls ? new ConnectionPool(options.tls) : sharedPool());
     this.http = axios.create({
       // We read bodies as text and parse them ourselves: the server's SPA fallback answers 200 text/html,
       // and a truncated body must become an ApiError, not an exception from inside axios.
@@ -149,7 +156,9 @@ export class HttpTransport {
       // Never follow: the key would travel to whatever host a 30x names, and a POST would become a GET.
       maxRedirects: 0,
       maxContentLength: this.maxResponseBytes,
-      httpsAgent: options.tls ? new HttpsAgent({ ...options.tls, keepAlive: true }) : undefined,
+      // explicit agents: VS Code's proxy support swaps the default one for an agent that keeps no socket
+      httpAgent: pool.http,
+      httpsAgent: pool.https,
     });
   }
 
@@ -322,9 +331,6 @@ export class HttpTransport {
       deadline.dispose();
     }
     const text = typeof response.data === 'string' ? response.data : '';
-    // read from the text as far as it goes: a reply cut short or of the wrong shape is the one whose
-    // text the error and the log quote
-    this.learnSecrets(call, secretsInJsonText(text));
     try {
       const value = this.interpret(call, response.status, contentTypeOf(response), text, response.headers);
       this.log(call, attempt, { status: response.status, started, responseBody: value });
@@ -503,16 +509,18 @@ export class HttpTransport {
     text: string,
     headers: AxiosResponse['headers'],
   ): T {
+    // One pass over what parsed finds its secrets and checks its depth; only a reply that did not
+    // parse (cut short, an error, a page) has its text read as far as it goes, since that text is
+    // what the error and the log quote.
+    const parsed = isJsonReply(status, contentType) ? parseJsonOrUndefined(text) : undefined;
+    const scan = parsed === undefined ? undefined : scanParsedReply(parsed, text, MAX_JSON_DEPTH);
+    this.learnSecrets(call, scan && !scan.tooDeep ? scan.secrets : secretsInJsonText(text));
     const refused = this.refusal(call, status, contentType, text, headers);
     if (refused) throw refused;
-    if (nestsDeeperThan(text, MAX_JSON_DEPTH)) throw call.failures.tooDeep(status, MAX_JSON_DEPTH);
-    let json: unknown;
-    try {
-      json = JSON.parse(text);
-    } catch {
-      throw call.failures.malformedJson(status, Buffer.byteLength(text));
-    }
-    return this.validate(call, status, json);
+    if (scan?.tooDeep || (parsed === undefined && nestsDeeperThan(text, MAX_JSON_DEPTH)))
+      throw call.failures.tooDeep(status, MAX_JSON_DEPTH);
+    if (parsed === undefined) throw call.failures.malformedJson(status, Buffer.byteLength(text));
+    return this.validate(call, status, parsed);
   }
 
   /** Why a reply holds no JSON to read (an error status, no content, another type), or undefined. */
@@ -611,6 +619,13 @@ export class HttpTransport {
   }
 }
 
+let defaultPool: ConnectionPool | undefined;
+
+/** For clients made without a pool or TLS options (tests, a server's connection test), as Node's global agent. */
+function sharedPool(): ConnectionPool {
+  return (defaultPool ??= new ConnectionPool());
+}
+
 /** The newest secret values seen (at most `capacity`), with their echo forms worked out once. */
 class RecentSecrets {
   private readonly values = new Set<string>();
@@ -683,6 +698,11 @@ function plainHeaders(headers: AxiosResponse['headers']): Record<string, string>
     else if (typeof value === 'number') plain[name.toLowerCase()] = String(value);
   }
   return plain;
+}
+
+/** A reply that should hold JSON to read: a success with content, said to be JSON. */
+function isJsonReply(status: number, contentType: string): boolean {
+  return status >= 200 && status < 300 && status !== 204 && status !== 205 && /\bjson\b/i.test(contentType);
 }
 
 function contentTypeOf(response: AxiosResponse): string {

@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import * as vscode from 'vscode';
-import { messageOf, OpenHandsClient, type TlsOptions } from '../api';
+import { ConnectionPool, messageOf, OpenHandsClient, type TlsOptions } from '../api';
 import type { ApiKeys } from '../core/secretsManager';
 import { affectsUs, readConfig, type ExtensionConfig } from '../core/config';
 import type { Log } from '../core/log';
@@ -30,6 +30,8 @@ export class Connection implements vscode.Disposable {
     problem: string | undefined;
     /** The TLS settings the client was made with; agent servers of its sandboxes get the same. */
     tls: TlsOptions | undefined;
+    /** The keep-alive connections of this server and its agent servers, made with `tls`. */
+    pool: ConnectionPool;
   };
   private generation = 0;
 
@@ -46,6 +48,7 @@ export class Connection implements vscode.Disposable {
       apiKey: undefined,
       problem: undefined,
       tls: undefined,
+      pool: new ConnectionPool(),
     };
     this.disposables.push(
       vscode.workspace.onDidChangeConfiguration((event) => {
@@ -90,6 +93,11 @@ export class Connection implements vscode.Disposable {
     return this.current.tls;
   }
 
+  /** Keep-alive connections for every client of the server of the moment (its agent servers' too). */
+  get pool(): ConnectionPool {
+    return this.current.pool;
+  }
+
   get hasApiKey(): boolean {
     return this.current.hasApiKey;
   }
@@ -122,6 +130,7 @@ export class Connection implements vscode.Disposable {
             config.serverUrl,
           )
         : undefined);
+    const pool = new ConnectionPool(tls.options);
     const client =
       config.serverUrl && !problem
         ? new OpenHandsClient({
@@ -134,11 +143,14 @@ export class Connection implements vscode.Disposable {
             logBodies: () => this.log.httpLevel === 'bodies',
             onLog: (entry) => this.log.request(entry),
             tls: tls.options,
+            pool,
           })
         : undefined;
     // settings that need no client may have changed while we awaited
     const latest = readConfig();
     const previous = this.current.config;
+    // calls in flight finish; no socket stays open for a server, key or TLS setting no longer used
+    this.current.pool.close();
     this.current = {
       config: sameClientSettings(latest, config) ? latest : config,
       client,
@@ -146,6 +158,7 @@ export class Connection implements vscode.Disposable {
       apiKey,
       problem,
       tls: tls.options,
+      pool,
     };
     this.log.httpLevel = this.current.config.httpLogLevel;
     if (this.problem) this.log.warn(this.problem);
@@ -171,6 +184,7 @@ export class Connection implements vscode.Disposable {
   }
 
   dispose(): void {
+    this.current.pool.dispose();
     this.changed.dispose();
     this.switched.dispose();
     this.configured.dispose();

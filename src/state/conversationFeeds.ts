@@ -17,6 +17,7 @@ import {
   normalizeUuid,
 } from '../api';
 import type { Log } from '../core/log';
+import { AgentAddresses } from './agentAddresses';
 import type { Connection } from './connection';
 import type { OpenHandsStore } from './store';
 
@@ -56,6 +57,8 @@ export class ConversationFeeds implements vscode.Disposable {
   /** Newer events of any open feed (what the agent did next), for those that follow its work. */
   readonly onDidAppendEvents = this.appended.event;
   private readonly disposables: vscode.Disposable[] = [];
+  /** Where the agent servers of running sandboxes are, as the feeds and steering last read it. */
+  readonly addresses = new AgentAddresses();
 
   constructor(
     private readonly connection: Connection,
@@ -69,11 +72,18 @@ export class ConversationFeeds implements vscode.Disposable {
       // where their conversation is again
       connection.onDidChange(() => {
         this.kept.clear();
+        this.addresses.clear();
         for (const open of this.open.values()) open.feed.wake();
       }),
       // a sandbox that came back: its offline feeds start again without waiting for the user; one
       // that stopped: its feeds say so now rather than when the silent socket times out
-      store.onDidChange(() => this.followSandboxes()),
+      store.onDidChange(() => {
+        this.followSandboxes();
+        this.addresses.forgetStopped(
+          (sandboxId, id) =>
+            this.store.findSandbox(sandboxId)?.status ?? this.store.findConversation(id)?.sandbox_status,
+        );
+      }),
     );
   }
 
@@ -123,6 +133,7 @@ export class ConversationFeeds implements vscode.Disposable {
       endpoint,
       timeoutMs: this.connection.config.requestTimeoutMs,
       tls: this.connection.tls,
+      pool: this.connection.pool,
       logBodies: () => this.log.httpLevel === 'bodies',
       onLog: (entry) => this.log.request(entry),
     });
@@ -166,6 +177,7 @@ export class ConversationFeeds implements vscode.Disposable {
       this.conversations.set(id, conversation);
       this.changed.fire(id);
     }
+    if (conversation) this.addresses.remember(conversation);
     if (!conversation) {
       return {
         endpoint: undefined,

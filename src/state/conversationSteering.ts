@@ -1,7 +1,8 @@
 /**
  * What the user tells a conversation's agent: a message, approve or reject what waits for
- * confirmation, pause, stop, continue, the confirmation policy. Each call asks the app server where
- * the agent server is now (a resumed sandbox has a new URL and key) and goes straight to it. Sending
+ * confirmation, pause, stop, continue, the confirmation policy. Each call goes straight to the agent
+ * server where it last was while its sandbox runs (`AgentAddresses`), and asks the app server again
+ * when there is none or the call finds it gone (a resumed sandbox has a new URL and key). Sending
  * to a paused sandbox can resume it first and wait until its agent server answers. No UI: callers
  * show progress (`onStep`) and failures (every failure is an `ApiError` or a `SteeringError` whose
  * message is fit for the user and holds no secret).
@@ -11,11 +12,13 @@ import {
   agentEndpointOf,
   ApiError,
   sleep,
+  type AgentEndpoint,
   type AgentServerClient,
   type AppConversation,
   type ConfirmationPolicy,
 } from '../api';
 import type { Log } from '../core/log';
+import { isStaleAddress } from './agentAddresses';
 import { offlineReason, type ConversationFeeds } from './conversationFeeds';
 import type { SandboxActions } from './sandboxActions';
 import type { Connection } from './connection';
@@ -68,38 +71,45 @@ export class ConversationSteering {
   async send(conversationId: string, text: string, options: SendOptions = {}): Promise<void> {
     if (!text.trim() && !options.images?.length)
       throw new SteeringError(vscode.l10n.t('The message is empty.'));
-    let client: AgentServerClient;
+    let client: AgentServerClient | undefined;
     try {
-      client = await this.locate(conversationId, options.signal);
+      client = this.remembered(conversationId) ?? (await this.locate(conversationId, options.signal));
     } catch (error) {
       if (!(error instanceof SteeringError && error.canResume && options.resume)) throw error;
       client = await this.resumeAndReach(conversationId, options);
     }
     options.onStep?.('sending');
     this.steered.fire(conversationId);
-    await client.sendMessage(text, true, { signal: options.signal }, options.images);
+    const sent = client;
+    await this.withAgent(
+      conversationId,
+      (agent) => agent.sendMessage(text, true, { signal: options.signal }, options.images),
+      {
+        client: sent,
+        signal: options.signal,
+      },
+    );
     this.log.info(`Sent a message to conversation ${conversationId}.`);
     this.feeds.openFeed(conversationId)?.wake();
   }
 
   async approve(conversationId: string): Promise<void> {
-    const client = await this.locate(conversationId);
     this.steered.fire(conversationId);
-    await client.respondToConfirmation(true);
+    await this.withAgent(conversationId, (client) => client.respondToConfirmation(true));
   }
 
   /** Rejects every pending action; the agent then waits (it goes on only when told: `continue`). */
   async reject(conversationId: string, reason?: string): Promise<void> {
-    const client = await this.locate(conversationId);
-    await client.respondToConfirmation(false, reason?.trim() || undefined);
+    await this.withAgent(conversationId, (client) =>
+      client.respondToConfirmation(false, reason?.trim() || undefined),
+    );
   }
 
   /** Lets the agent run again; when it already runs, nothing happens (the server's 409 is no error here). */
   async continue(conversationId: string): Promise<void> {
-    const client = await this.locate(conversationId);
     this.steered.fire(conversationId);
     try {
-      await client.run();
+      await this.withAgent(conversationId, (client) => client.run());
     } catch (error) {
       if (!(error instanceof ApiError && error.status === 409)) throw error;
       this.log.info(`Conversation ${conversationId} is already running; Continue did nothing.`);
@@ -108,21 +118,50 @@ export class ConversationSteering {
 
   /** Pauses between steps (the current step finishes). */
   async pause(conversationId: string): Promise<void> {
-    await (await this.locate(conversationId)).pause();
+    await this.withAgent(conversationId, (client) => client.pause());
   }
 
   /** Stops now: cancels the model call in flight and pauses. */
   async stop(conversationId: string): Promise<void> {
-    await (await this.locate(conversationId)).interrupt();
+    await this.withAgent(conversationId, (client) => client.interrupt());
   }
 
   async setConfirmationPolicy(conversationId: string, policy: ConfirmationPolicy): Promise<void> {
-    await (await this.locate(conversationId)).setConfirmationPolicy(policy);
+    await this.withAgent(conversationId, (client) => client.setConfirmationPolicy(policy));
+  }
+
+  /**
+   * A call to the conversation's agent server: where it last was, else where the app server says it
+   * is now. A call to a remembered address that finds the server moved or gone (nothing done) goes
+   * once more, to the address the app server gives now.
+   */
+  private async withAgent<T>(
+    conversationId: string,
+    call: (client: AgentServerClient) => Promise<T>,
+    options: { client?: AgentServerClient; signal?: AbortSignal } = {},
+  ): Promise<T> {
+    const first = options.client ?? this.remembered(conversationId);
+    if (!first) return call(await this.locate(conversationId, options.signal));
+    try {
+      return await call(first);
+    } catch (error) {
+      if (!isStaleAddress(error)) throw error;
+      this.feeds.addresses.forget(conversationId);
+      const now = await this.locate(conversationId, options.signal);
+      if (sameEndpoint(now.endpoint, first.endpoint)) throw error;
+      return call(now);
+    }
+  }
+
+  private remembered(conversationId: string): AgentServerClient | undefined {
+    const endpoint = this.feeds.addresses.get(conversationId);
+    return endpoint ? this.feeds.clientFor(endpoint) : undefined;
   }
 
   /** The agent server of a conversation now, or why it cannot be reached. */
   async locate(conversationId: string, signal?: AbortSignal): Promise<AgentServerClient> {
     const conversation = await this.read(conversationId, signal);
+    this.feeds.addresses.remember(conversation);
     const endpoint = agentEndpointOf(conversation);
     if (conversation.sandbox_status !== 'RUNNING' || !endpoint) {
       const status = conversation.sandbox_status;
@@ -183,4 +222,8 @@ export class ConversationSteering {
   dispose(): void {
     this.steered.dispose();
   }
+}
+
+function sameEndpoint(a: AgentEndpoint, b: AgentEndpoint): boolean {
+  return a.baseUrl === b.baseUrl && a.sessionApiKey === b.sessionApiKey;
 }

@@ -7,7 +7,7 @@ import type { AppConversation } from '../../src/api';
 import type { OpenHandsExtensionApi } from '../../src/extension';
 import type { ShownNotification } from '../../src/views/conversationNotifier';
 import { eventually, setSetting, useFreshExtension } from './extensionApi';
-import { agentServer } from './serverControl';
+import { agentServer, server, type RecordedRequest } from './serverControl';
 
 type StoredEvent = Record<string, unknown> & { id: string; kind: string };
 
@@ -415,5 +415,26 @@ describe('steering the agent from a real VS Code', function () {
     await new Promise((resolve) => setTimeout(resolve, 300));
     assert.equal(shown.length, 0);
     assert.equal(t.api.watch.followingCount, 0);
+  });
+
+  it('Pause in an open panel is one round trip: straight to the agent server, the app server not asked', async () => {
+    const conversation = await resting(1);
+    await openLive(conversation.id);
+    const id = conversation.id.replace(/-/g, '');
+    const roundTrips = async (click: () => Promise<void>) => {
+      await server.clearRequests();
+      await click();
+      const requests = await server.requests();
+      const names = (request: RecordedRequest) =>
+        JSON.stringify(request.query).replace(/-/g, '').includes(id) || request.path.includes(id);
+      return {
+        // where is the agent server? (the batch get of this conversation)
+        asked: requests.filter((r) => r.path.startsWith('/api/v1/app-conversations') && names(r)).length,
+        sent: requests.filter(
+          (r) => r.method === 'POST' && r.path.includes('/api/conversations/') && names(r),
+        ).length,
+      };
+    };
+    assert.deepEqual(await roundTrips(() => t.api.steering.pause(conversation.id)), { asked: 0, sent: 1 });
   });
 });

@@ -1,7 +1,7 @@
 // startTestServer(): wires state, timers, lifecycle and the request pipeline onto a node:http server.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { createServer as createTlsServer } from 'node:https';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
 import { AgentServer, type AgentControl } from './agentServer/agentServer';
 import type { ServerContext } from './context';
 import { FaultRegistry, type FaultController } from './faults';
@@ -27,6 +27,10 @@ export interface TestServer {
   /** The agent-server double (events, runs, sockets) of the sandboxes; see README "Agent server". */
   agent: AgentControl;
   requests: RecordedRequest[];
+  /** TCP connections accepted since the start or the last `reset` (keep-alive reuses them). */
+  readonly acceptedConnections: number;
+  /** TCP connections open now. */
+  readonly openConnections: number;
   /** The next `count` (default 1) start tasks end in ERROR with this detail (may be ""). */
   failNextStartTasks(detail: string, count?: number): void;
   /** Back to the seeded state; clears faults, recorded requests and pending timers. */
@@ -64,6 +68,8 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
   const requests: RecordedRequest[] = [];
   const rateLimiter = new RateLimiter();
   let baseUrl = '';
+  let acceptedConnections = 0;
+  let openConnections = 0;
   const sandboxes = new SandboxLifecycle({
     state,
     ids,
@@ -94,6 +100,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     for (const rule of resolved.persistentFaults) faults.add(rule);
     rateLimiter.reset();
     requests.length = 0;
+    acceptedConnections = 0;
     runtimeRandom.reseed(resolved.seed.seed ^ RUNTIME_SEED_SALT);
     replaceState(
       state,
@@ -127,6 +134,11 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
   };
   const server = resolved.tls ? createTlsServer(resolved.tls, handle) : createServer(handle);
   server.on('upgrade', agent.handleUpgrade);
+  server.on('connection', (socket: Socket) => {
+    acceptedConnections++;
+    openConnections++;
+    socket.once('close', () => openConnections--);
+  });
   await listen(server, resolved.port, resolved.host);
   const port = (server.address() as AddressInfo).port;
   baseUrl = `${resolved.tls ? 'https' : 'http'}://${urlHost(resolved.host)}:${port}`;
@@ -151,6 +163,12 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     faults,
     agent,
     requests,
+    get acceptedConnections() {
+      return acceptedConnections;
+    },
+    get openConnections() {
+      return openConnections;
+    },
     failNextStartTasks: (detail, count) => startTasks.failNext(detail, count),
     reset,
     close,

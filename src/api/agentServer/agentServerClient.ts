@@ -6,6 +6,7 @@
 import * as z from 'zod/mini';
 import { ApiError } from '../errors';
 import { SuccessSchema, type Success } from '../models/common';
+import type { ConnectionPool } from '../connectionPool';
 import { HttpTransport, type RequestLogEntry, type TlsOptions } from '../transport';
 import type { AgentEndpoint } from './endpoint';
 import {
@@ -35,6 +36,8 @@ export interface AgentServerClientOptions {
   onLog?: (entry: RequestLogEntry) => void;
   logBodies?: boolean | (() => boolean);
   tls?: TlsOptions;
+  /** Keep-alive connections shared with the app server's client and the other agent servers. */
+  pool?: ConnectionPool;
 }
 
 export interface EventSearchQuery {
@@ -80,6 +83,7 @@ export class AgentServerClient {
       onLog: options.onLog,
       logBodies: options.logBodies,
       tls: options.tls,
+      pool: options.pool,
       // no 429s are expected here, and a retried POST could run the agent twice
       maxRateLimitRetries: 0,
     });

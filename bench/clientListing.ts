@@ -1,0 +1,119 @@
+// Listing 10,000 conversations through the client vs raw `http.get` + `JSON.parse` of the same pages.
+// The test server runs in a child process, so `process.cpuUsage()` here counts the client's work alone.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { get } from 'node:http';
+import { performance } from 'node:perf_hooks';
+import { collectAll, OpenHandsClient } from '../src/api';
+
+const CONVERSATIONS = 10_000;
+const PAGE = 100;
+const RUNS = 7;
+
+interface Cost {
+  wallMs: number;
+  cpuMs: number;
+}
+
+export async function clientListingReport(): Promise<string[]> {
+  const server = await startServerProcess();
+  try {
+    const client = new OpenHandsClient({ baseUrl: server.url });
+    const viaClient = () =>
+      collectAll((pageId, signal) => client.searchConversations({ pageId, limit: PAGE }, { signal }), {
+        maxItems: CONVERSATIONS,
+      });
+    const viaRaw = () => rawListing(server.url);
+    const [clientCount, rawCount] = [(await viaClient()).length, (await viaRaw()).length];
+    // sub-conversations are not listed: both ways must see the same (nearly 10,000) rows
+    if (clientCount !== rawCount || clientCount < CONVERSATIONS * 0.99)
+      throw new Error(`the client listed ${clientCount} conversations, raw reads ${rawCount}`);
+    const clientCosts: Cost[] = [];
+    const rawCosts: Cost[] = [];
+    // alternated, so drift on a shared machine falls on both alike
+    for (let run = 0; run < RUNS; run++) {
+      rawCosts.push(await cost(viaRaw));
+      clientCosts.push(await cost(viaClient));
+    }
+    const c = medianCost(clientCosts);
+    const r = medianCost(rawCosts);
+    return [
+      `Listing ${CONVERSATIONS.toLocaleString('en')} conversations (pages of ${PAGE}, server in a child process, median of ${RUNS})`,
+      `  client (collectAll of searchConversations) vs raw http.get + JSON.parse, same pages:`,
+      `    wall ${(c.wallMs / r.wallMs).toFixed(2)}x  (${c.wallMs.toFixed(0)} ms / ${r.wallMs.toFixed(0)} ms)`,
+      `    CPU  ${(c.cpuMs / r.cpuMs).toFixed(2)}x  (${c.cpuMs.toFixed(0)} ms / ${r.cpuMs.toFixed(0)} ms, process.cpuUsage)`,
+    ];
+  } finally {
+    server.process.kill();
+  }
+}
+
+async function cost(work: () => Promise<unknown>): Promise<Cost> {
+  const cpu = process.cpuUsage();
+  const started = performance.now();
+  await work();
+  const wallMs = performance.now() - started;
+  const used = process.cpuUsage(cpu);
+  return { wallMs, cpuMs: (used.user + used.system) / 1000 };
+}
+
+function medianCost(costs: Cost[]): Cost {
+  const median = (values: number[]) => values.sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0;
+  return { wallMs: median(costs.map((c) => c.wallMs)), cpuMs: median(costs.map((c) => c.cpuMs)) };
+}
+
+/** The same pages the client reads, with nothing but Node's `http.get` and `JSON.parse`. */
+async function rawListing(baseUrl: string): Promise<unknown[]> {
+  const items: unknown[] = [];
+  let pageId: string | null = null;
+  do {
+    const query = new URLSearchParams({ limit: String(PAGE) });
+    if (pageId !== null) query.set('page_id', pageId);
+    const page = JSON.parse(await getText(`${baseUrl}/api/v1/app-conversations/search?${query}`)) as {
+      items: unknown[];
+      next_page_id: string | null;
+    };
+    items.push(...page.items);
+    pageId = page.next_page_id;
+  } while (pageId !== null && items.length < CONVERSATIONS);
+  return items;
+}
+
+function getText(url: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    get(url, (response) => {
+      const chunks: Buffer[] = [];
+      response.on('data', (chunk: Buffer) => chunks.push(chunk));
+      response.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+      response.on('error', reject);
+    }).on('error', reject);
+  });
+}
+
+async function startServerProcess(): Promise<{ url: string; process: ChildProcess }> {
+  const child = spawn(
+    process.execPath,
+    [
+      '--import',
+      'tsx',
+      'test/server/cli.ts',
+      '--port',
+      '0',
+      '--conversations',
+      String(CONVERSATIONS),
+      '--sandboxes',
+      '2500',
+      '--quiet',
+    ],
+    { stdio: ['ignore', 'pipe', 'inherit'] },
+  );
+  const url = await new Promise<string>((resolve, reject) => {
+    let said = '';
+    child.stdout?.on('data', (chunk: Buffer) => {
+      said += chunk.toString('utf8');
+      const match = /listening on (\S+)/.exec(said);
+      if (match?.[1]) resolve(match[1]);
+    });
+    child.once('exit', (code) => reject(new Error(`the test server exited (${code}) before listening`)));
+  });
+  return { url, process: child };
+}
