@@ -3,7 +3,7 @@
 // reload, and see a paused sandbox offline with Resume. Screenshots in light and dark.
 import type { FrameLocator } from 'playwright-core';
 import { waitForWorkbench } from '../../scripts/vscode/workbench';
-import { paddedPng, SVG_WITH_SCRIPT } from '../shared/images';
+import { fixtureImage, paddedPng, SVG_WITH_SCRIPT } from '../shared/images';
 import type { E2EContext } from './context';
 import {
   agentDouble,
@@ -33,6 +33,8 @@ const BY_ID = 'Conversation panel: Open Conversation from the palette, by id';
 const PAUSED =
   'Conversation panel: a paused sandbox shows offline with Resume Sandbox; Resume brings it live';
 const DARK = 'Conversation panel: dark theme';
+const COMPOSER_IMAGE =
+  "Conversation panel: an image pasted under the message input is sent beside the text and shows in the user's bubble";
 const BROWSER =
   'Conversation panel: browser steps read as what the agent did, with each screenshot drawn at its step (light and dark), opened whole on a click';
 
@@ -151,13 +153,21 @@ export function conversationPanelSteps(runner: StepRunner, ctx: E2EContext): voi
   runner.step(
     BROWSER,
     async () => {
-      const { id } = conversation();
+      const { id, execution_status: before } = conversation();
       const frame = panelFrame(ctx.page);
+      const status = (value: string) => ({
+        kind: 'ConversationStateUpdateEvent',
+        source: 'environment',
+        key: 'execution_status',
+        value,
+      });
       // a screenshot the size of a real one (300 KB): the log holds its head, the page gets it whole
       const png = paddedPng(300_000).toString('base64');
       const svg = Buffer.from(SVG_WITH_SCRIPT).toString('base64');
       const cut = paddedPng(200_000).subarray(0, 150_000).toString('base64');
       await agentDouble.append(ctx.serverUrl, id, [
+        // the agent works: while its newest step is a browser step, the header shows what it sees
+        status('running'),
         ...browserRound(
           { kind: 'BrowserNavigateAction', url: 'http://127.0.0.1:8011/shop', new_tab: false },
           'Navigated to http://127.0.0.1:8011/shop',
@@ -167,12 +177,6 @@ export function conversationPanelSteps(runner: StepRunner, ctx: E2EContext): voi
           { kind: 'BrowserTypeAction', index: 4, text: 'blue mug' },
           'Typed into element 4',
           'type',
-        ),
-        ...browserRound(
-          { kind: 'BrowserGetStateAction', include_screenshot: true },
-          'Page: Shop — 3 results',
-          'look',
-          png,
         ),
         ...browserRound(
           { kind: 'BrowserGetStateAction', include_screenshot: true },
@@ -186,13 +190,19 @@ export function conversationPanelSteps(runner: StepRunner, ctx: E2EContext): voi
           'cut',
           cut,
         ),
+        ...browserRound(
+          { kind: 'BrowserGetStateAction', include_screenshot: true },
+          'Page: Shop — 3 results',
+          'look',
+          png,
+        ),
       ]);
       await expectText(frame, 'Open http://127.0.0.1:8011/shop');
       await expectText(frame, 'Type “blue mug” into element 4');
       await expectText(frame, 'The screenshot cannot be shown: an SVG image');
       await expectText(frame, 'Cannot be shown: a PNG image cut short');
       // the one whole screenshot is drawn, from a blob: URL the page made; nothing else is an image
-      const shot = frame.locator('.shot-frame img');
+      const shot = frame.locator('.rows .shot-frame img');
       await eventually('the screenshot drawn', async () =>
         (await shot.count()) === 1 &&
         (await shot.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth === 320))
@@ -200,8 +210,14 @@ export function conversationPanelSteps(runner: StepRunner, ctx: E2EContext): voi
           : undefined,
       );
       if (!(await shot.getAttribute('src'))?.startsWith('blob:')) throw new Error('not a blob: image');
-      if ((await frame.locator('img').count()) !== 1 || (await frame.locator('svg script').count()) > 0)
+      if ((await frame.locator('.rows img').count()) !== 1 || (await frame.locator('svg script').count()) > 0)
         throw new Error('another image or an SVG reached the page');
+      // the strip under the header: the newest page, where the agent went, and its step
+      const strip = frame.locator('.browser-strip');
+      await strip.locator('img').waitFor({ timeout: 10_000 });
+      await expectText(frame, 'The agent is browsing');
+      if (!((await strip.textContent()) ?? '').includes('http://127.0.0.1:8011/shop'))
+        throw new Error('the strip does not say where the agent went');
       await shot.scrollIntoViewIfNeeded();
       await ctx.screenshot('conversation-panel-browser-steps');
       await runCommand(ctx.page, 'Preferences: Color Theme');
@@ -229,6 +245,9 @@ export function conversationPanelSteps(runner: StepRunner, ctx: E2EContext): voi
       );
       await ctx.screenshot('conversation-panel-screenshot-opened');
       await tab.first().locator('.codicon-close').click();
+      // the agent finished: the strip goes
+      await agentDouble.append(ctx.serverUrl, id, [status(before ?? 'finished')]);
+      await strip.waitFor({ state: 'detached', timeout: 10_000 });
     },
     { needs: [LIVE] },
   );
@@ -338,6 +357,55 @@ export function conversationPanelSteps(runner: StepRunner, ctx: E2EContext): voi
       await answerInputBox(ctx.page, 'Light Modern');
       await ctx.page.locator('.monaco-workbench.vs').waitFor({ timeout: 10_000 });
       await runCommand(ctx.page, 'View: Close All Editors');
+    },
+    { needs: [OPEN_FROM_TREE] },
+  );
+
+  runner.step(
+    COMPOSER_IMAGE,
+    async () => {
+      const conversations = await listConversations(ctx.serverUrl);
+      const other = conversations.find(
+        (c) =>
+          c.sandbox_status === 'RUNNING' &&
+          c.execution_status !== 'running' &&
+          c.title &&
+          c.id !== conversation().id,
+      );
+      if (!other?.title) throw new Error('the seed has no second quiet conversation in a running sandbox');
+      await runCommand(ctx.page, 'View: Close All Editors');
+      await openOpenHandsView(ctx.page);
+      await rowContaining(await viewPane(ctx.page, CONVERSATIONS_VIEW), other.title).click();
+      const frame = await waitForTranscript(ctx.page);
+      await waitForFeed(frame, 'live');
+      // a screenshot on the clipboard, pasted into the input as Chromium delivers it
+      const jpeg = fixtureImage('page.jpg').toString('base64');
+      await frame.locator('#message-input').evaluate((input, base64) => {
+        const data = new DataTransfer();
+        const bytes = Uint8Array.from(atob(base64), (c) => c.charCodeAt(0));
+        data.items.add(new File([bytes], 'image.jpg', { type: 'image/jpeg' }));
+        input.dispatchEvent(
+          new ClipboardEvent('paste', { clipboardData: data, bubbles: true, cancelable: true }),
+        );
+      }, jpeg);
+      await frame.locator('.attachment img').waitFor({ timeout: 10_000 });
+      await frame.locator('#message-input').fill('Does the shop page look like this?');
+      await ctx.screenshot('conversation-panel-image-attached');
+      await frame.locator('#send').click();
+      // the server's echo: the user's bubble with the image drawn from the agent server's event
+      const drawn = frame.locator('.message-user .shot-frame img');
+      await eventually('the image in the user bubble', async () =>
+        (await drawn.count()) > 0 &&
+        (await drawn.last().evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth === 320))
+          ? true
+          : undefined,
+      );
+      await drawn.last().scrollIntoViewIfNeeded();
+      await ctx.screenshot('conversation-panel-image-sent');
+      const events = await agentDouble.events(ctx.serverUrl, other.id);
+      const sent = JSON.stringify(events);
+      if (!sent.includes(`data:image/jpeg;base64,${jpeg.slice(0, 60)}`))
+        throw new Error('the agent server did not store the image as a data URL');
     },
     { needs: [OPEN_FROM_TREE] },
   );

@@ -129,6 +129,77 @@ describe('conversation panel images', () => {
     assert.ok(!reads.includes('not-held'));
   });
 
+  it('shows the newest screenshot in the header while the agent browses, and not once it does something else', async () => {
+    const navigate: AgentEvent = {
+      id: 'act-nav',
+      timestamp: '2026-11-23T19:49:50.000001',
+      source: 'agent',
+      kind: 'ActionEvent',
+      action: { kind: 'BrowserNavigateAction', url: 'http://127.0.0.1:8011/shop', new_tab: false },
+      tool_name: 'browser_navigate',
+      tool_call_id: 'call-nav',
+    };
+    const running: AgentEvent = {
+      id: 'state-1',
+      timestamp: '2026-11-23T19:49:49.000001',
+      source: 'environment',
+      kind: 'ConversationStateUpdateEvent',
+      key: 'execution_status',
+      value: 'running',
+    };
+    const agent = fakeAgentServer([
+      ...userMessages(1),
+      running,
+      navigate,
+      ...screenshotRound('one', paddedPng(20_000).toString('base64')),
+      ...screenshotRound('two', paddedPng(30_000).toString('base64')),
+    ]);
+    const feed = new EventFeed({
+      resolve: async () => ({ endpoint: ENDPOINT }),
+      clientFor: (endpoint) => agent.clientFor(endpoint),
+      openSocket: (options) => agent.openSocket(options),
+    });
+    const controller = new ConversationController({
+      conversationId: CONVERSATION_ID,
+      feed,
+      conversation: () => undefined,
+      post: () => undefined,
+      secrets: () => [],
+      openLink: () => undefined,
+      resumeSandbox: () => undefined,
+      openInBrowser: () => undefined,
+      showLog: () => undefined,
+      warn: () => undefined,
+      steer: idleSteering(),
+    });
+    cleanup.push(
+      () => controller.dispose(),
+      () => feed.dispose(),
+    );
+    feed.start();
+    await waitFor(async () => (feed.current.historyComplete && feed.events.size === 7 ? true : undefined));
+    await waitFor(async () => (feed.current.executionStatus === 'running' ? true : undefined));
+    assert.deepEqual(controller.header().browser, {
+      rowId: 'act-two',
+      image: { event: 'obs-two', index: 0, width: 320, height: 200, label: 'Screenshot: 320×200 PNG' },
+      url: 'http://127.0.0.1:8011/shop',
+    });
+    // the agent runs a command: it no longer browses
+    const command: AgentEvent = {
+      id: 'act-cmd',
+      timestamp: '2026-11-23T19:49:59.000001',
+      source: 'agent',
+      kind: 'ActionEvent',
+      action: { kind: 'TerminalAction', command: 'ls' },
+      tool_name: 'terminal',
+      tool_call_id: 'call-cmd',
+    };
+    agent.events.push(command);
+    agent.sockets.at(-1)?.options.onEvent(command);
+    await waitFor(async () => (feed.events.size === 8 ? true : undefined));
+    assert.equal(controller.header().browser, null);
+  });
+
   it('says an image cannot be read while the sandbox cannot be asked, and reads it once it can', async () => {
     const big = paddedPng(100_000);
     const agent = fakeAgentServer([...userMessages(1), ...screenshotRound('p', big.toString('base64'))]);

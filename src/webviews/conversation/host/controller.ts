@@ -17,6 +17,7 @@ import {
   dispatchMessage,
   WebviewToHostSchema,
   type Attachment,
+  type BrowserStrip,
   type CHANGE_ACTIONS,
   type ChangedFile,
   type Controls,
@@ -196,6 +197,7 @@ export class ConversationController {
       eventCount: this.deps.feed.events.size,
       controls: this.controls(),
       ...(this.deps.changes ? { changes: this.deps.changes.current() } : {}),
+      browser: this.browserStrip(),
     };
     const secrets = this.secrets();
     if (secrets.length === 0) return header;
@@ -219,6 +221,32 @@ export class ConversationController {
       error: this.controlError,
       rejected: this.rejected && status !== 'running',
     };
+  }
+
+  /**
+   * While the agent browses (it works, and its newest step is a browser step), the newest screenshot it
+   * took among its recent steps, with the last address it opened; null otherwise.
+   */
+  private browserStrip(): BrowserStrip | null {
+    const status = this.deps.feed.current.executionStatus ?? this.deps.conversation()?.execution_status;
+    if (status !== 'running') return null;
+    const rows = this.transcript.all;
+    let browsing: boolean | undefined;
+    let image: BrowserStrip | null = null;
+    let url: string | null = null;
+    for (let index = rows.length - 1; index >= 0 && rows.length - index <= 50; index--) {
+      const row = rows[index];
+      if (row?.kind !== 'action') continue;
+      const browser = row.tool.startsWith('browser_');
+      browsing ??= browser;
+      if (!browsing) return null;
+      if (!browser) break;
+      const shot = row.images?.[0];
+      if (!image && shot) image = { rowId: row.id, image: shot, url: null };
+      if (!url && row.summary.startsWith('Open '))
+        url = row.summary.slice('Open '.length).split(' ')[0] ?? null;
+    }
+    return image ? { ...image, url } : null;
   }
 
   /** The actions at the end of the transcript with no result yet: the ones the agent waits to run. */

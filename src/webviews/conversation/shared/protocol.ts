@@ -103,6 +103,16 @@ export type PanelChanges = z.infer<typeof PanelChangesSchema>;
 
 export const CHANGE_ACTIONS = ['openAll', 'apply', 'savePatch', 'refresh'] as const;
 
+/** The newest page the agent saw, shown small under the header while it browses. */
+export const BrowserStripSchema = z.strictObject({
+  /** The row the screenshot belongs to. */
+  rowId: z.string(),
+  image: ImageRefSchema,
+  /** Where the agent went last ("Open <url>"'s address), when a navigate is in view. */
+  url: z.nullable(z.string().check(z.maxLength(2048))),
+});
+export type BrowserStrip = z.infer<typeof BrowserStripSchema>;
+
 export const HeaderSchema = z.strictObject({
   conversationId: z.string(),
   title: z.string(),
@@ -125,6 +135,8 @@ export const HeaderSchema = z.strictObject({
   controls: ControlsSchema,
   /** Absent where the host keeps no changes (tests of the transcript alone). */
   changes: z.optional(PanelChangesSchema),
+  /** The agent browses now (its newest step is a browser step): the newest screenshot it took. */
+  browser: z.optional(z.nullable(BrowserStripSchema)),
 });
 export type Header = z.infer<typeof HeaderSchema>;
 

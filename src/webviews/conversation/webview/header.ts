@@ -7,7 +7,8 @@
  * host go through text bindings.
  */
 import { html, nothing, type TemplateResult } from 'lit';
-import type { Header } from '../shared/protocol';
+import type { BrowserStrip, Header } from '../shared/protocol';
+import './imageView';
 import {
   executionStatus,
   executionStatusLabel,
@@ -18,6 +19,8 @@ import {
 } from './text';
 
 export interface HeaderActions {
+  /** "Show the step" on the browser strip. */
+  showRow(id: string): void;
   openInBrowser(): void;
   showLog(): void;
   reconnect(): void;
@@ -174,4 +177,24 @@ export function noticeView(header: Header | null, actions: HeaderActions): Templ
       >Open in Browser</vscode-button
     >
   </div>`;
+}
+
+/** The newest page the agent saw, small, while it browses: a click opens it whole, "Show the step" finds its row. */
+export function browserStripView(
+  strip: BrowserStrip | null | undefined,
+  actions: HeaderActions,
+): TemplateResult | typeof nothing {
+  if (!strip) return nothing;
+  return html`<section class="browser-strip" aria-label="The page the agent sees">
+    <openhands-image max-height="72" .ref=${strip.image}></openhands-image>
+    <div class="strip-text">
+      <span class="strip-title"
+        ><span class="codicon codicon-globe" aria-hidden="true"></span>The agent is browsing</span
+      >
+      ${strip.url ? html`<span class="strip-url" title=${oneLine(strip.url, 2048)}>${oneLine(strip.url, 200)}</span>` : nothing}
+      <button type="button" class="link-button" @click=${() => actions.showRow(strip.rowId)}>
+        Show the step
+      </button>
+    </div>
+  </section>`;
 }

@@ -60,7 +60,8 @@ export class ImageView extends HTMLElement {
     frame.type = 'button';
     frame.className = 'shot-frame';
     frame.title = `${ref.label} (click to open it whole)`;
-    sizeFrame(frame, width, height);
+    const compact = Number(this.getAttribute('max-height'));
+    sizeFrame(frame, width, height, compact || LAYOUT.imageMaxHeight, compact > 0);
     if (image?.state === 'ready') {
       const picture = document.createElement('img');
       picture.src = image.url;
@@ -83,10 +84,22 @@ export class ImageView extends HTMLElement {
   }
 }
 
-/** The box an image is drawn in: its shape, as wide as the column allows, at most `IMAGE_MAX_HEIGHT` tall. */
-function sizeFrame(frame: HTMLElement, width: number | undefined, height: number | undefined): void {
+/** The box an image is drawn in: its shape, as wide as the column allows, at most `maxHeight` tall. */
+function sizeFrame(
+  frame: HTMLElement,
+  width: number | undefined,
+  height: number | undefined,
+  maxHeight: number,
+  /** A thumbnail of a fixed height (the browser strip), not as wide as the column allows. */
+  fixed = false,
+): void {
   const ratio = imageRatio(width, height);
-  const widest = Math.round(LAYOUT.imageMaxHeight * ratio);
+  const widest = Math.round(maxHeight * ratio);
+  if (fixed) {
+    frame.style.aspectRatio = String(ratio);
+    frame.style.width = `${widest}px`;
+    return;
+  }
   // CSSOM, not a style attribute: the panel's CSP allows no inline styles
   frame.style.aspectRatio = String(ratio);
   frame.style.width = width ? `min(100%, ${Math.min(width, widest)}px)` : `min(100%, ${widest}px)`;

@@ -20,7 +20,7 @@ import {
 } from '../shared/protocol';
 import type { Row } from '../shared/rows';
 import { composerView, sendMode, type ComposerActions, type ComposerState } from './composer';
-import { bannerView, headerView, noticeView, type HeaderActions } from './header';
+import { bannerView, browserStripView, headerView, noticeView, type HeaderActions } from './header';
 import { changesView, type ChangesActions } from './changesList';
 import { safeLinkUrl } from './linkPolicy';
 import { RowStore, type Applied, type StoreChange } from './rowStore';
@@ -61,6 +61,7 @@ class ConversationPage {
   private readonly headerEl: HTMLElement;
   private readonly bannerEl: HTMLElement;
   private readonly changesEl: HTMLElement;
+  private readonly browserEl: HTMLElement;
   private readonly emptyEl: HTMLElement;
   private readonly jumpEl: HTMLElement;
   private readonly composerEl: HTMLElement;
@@ -156,6 +157,7 @@ class ConversationPage {
   };
 
   private readonly headerActions: HeaderActions = {
+    showRow: (id) => this.view.scrollToRow(id),
     openInBrowser: () => this.post({ type: 'openInBrowser' }),
     showLog: () => this.post({ type: 'showLog' }),
     reconnect: () => this.post({ type: 'reconnect' }),
@@ -214,6 +216,7 @@ class ConversationPage {
     render(
       html`<div class="top">
           <header class="conv-header"></header>
+          <div class="browser-slot"></div>
           <div class="changes-slot"></div>
           <div class="banner-slot"></div>
         </div>
@@ -245,6 +248,7 @@ class ConversationPage {
     this.headerEl = find('.conv-header');
     this.bannerEl = find('.banner-slot');
     this.changesEl = find('.changes-slot');
+    this.browserEl = find('.browser-slot');
     this.emptyEl = find('.empty');
     this.jumpEl = find('.jump-slot');
     this.composerEl = find('.composer-slot');
@@ -421,6 +425,7 @@ class ConversationPage {
   private renderChrome(): void {
     this.root.setAttribute('aria-busy', String(!this.store.started));
     render(headerView(this.header, this.headerActions), this.headerEl);
+    render(browserStripView(this.header?.browser, this.headerActions), this.browserEl);
     render(changesView(this.header?.changes, this.changesOpen, this.changesActions), this.changesEl);
     render(
       html`${bannerView(this.header, this.retrySeconds, this.headerActions)}${noticeView(this.header, this.headerActions)}`,

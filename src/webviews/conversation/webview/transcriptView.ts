@@ -136,6 +136,13 @@ export class TranscriptView {
     this.schedule();
   }
 
+  /** Brings a row to the top of the viewport (the reader stops following new rows). */
+  scrollToRow(id: string): void {
+    this.restore({ stuck: false, top: { id, delta: 0 } });
+    this.newRows = 0;
+    this.notify();
+  }
+
   /** Back to the end, following new rows again. */
   scrollToBottom(): void {
     this.stuck = true;
