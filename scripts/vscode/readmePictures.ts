@@ -18,6 +18,7 @@ export const README_PICTURES: Readonly<Record<string, string>> = {
   diff: 'changes-diff-updated',
   applied: 'changes-applied',
   'mcp-form': 'mcp-form-check-reachable',
+  browser: 'conversation-panel-browser-steps',
 };
 
 /** Copies the README's pictures from this run's screenshots; returns the ones missing (a step renamed one). */

@@ -47,6 +47,23 @@ function screenshotRound(tag: string, screenshot: string): AgentEvent[] {
   ];
 }
 
+/** A panel's host over `feed`, posting to `post`, with nothing else wired. */
+function controllerOf(feed: EventFeed, post: (message: HostToWebview) => void = () => undefined) {
+  return new ConversationController({
+    conversationId: CONVERSATION_ID,
+    feed,
+    conversation: () => undefined,
+    post,
+    secrets: () => [],
+    openLink: () => undefined,
+    resumeSandbox: () => undefined,
+    openInBrowser: () => undefined,
+    showLog: () => undefined,
+    warn: () => undefined,
+    steer: idleSteering(),
+  });
+}
+
 describe('conversation panel images', () => {
   const cleanup: (() => void)[] = [];
   afterEach(() => {
@@ -70,19 +87,7 @@ describe('conversation panel images', () => {
       openSocket: (options) => agent.openSocket(options),
     });
     const posted: HostToWebview[] = [];
-    const controller = new ConversationController({
-      conversationId: CONVERSATION_ID,
-      feed,
-      conversation: () => undefined,
-      post: (message) => posted.push(message),
-      secrets: () => [],
-      openLink: () => undefined,
-      resumeSandbox: () => undefined,
-      openInBrowser: () => undefined,
-      showLog: () => undefined,
-      warn: () => undefined,
-      steer: idleSteering(),
-    });
+    const controller = controllerOf(feed, (message) => posted.push(message));
     cleanup.push(
       () => controller.dispose(),
       () => feed.dispose(),
@@ -159,19 +164,7 @@ describe('conversation panel images', () => {
       clientFor: (endpoint) => agent.clientFor(endpoint),
       openSocket: (options) => agent.openSocket(options),
     });
-    const controller = new ConversationController({
-      conversationId: CONVERSATION_ID,
-      feed,
-      conversation: () => undefined,
-      post: () => undefined,
-      secrets: () => [],
-      openLink: () => undefined,
-      resumeSandbox: () => undefined,
-      openInBrowser: () => undefined,
-      showLog: () => undefined,
-      warn: () => undefined,
-      steer: idleSteering(),
-    });
+    const controller = controllerOf(feed);
     cleanup.push(
       () => controller.dispose(),
       () => feed.dispose(),
