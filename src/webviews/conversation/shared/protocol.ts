@@ -197,12 +197,14 @@ export const WebviewToHostSchema = z.discriminatedUnion('type', [
   z.strictObject({ type: z.literal('openInBrowser') }),
   z.strictObject({ type: z.literal('showLog') }),
   /** Send a message (and let the agent run); `resume`: resume a paused sandbox first. Text, images or both. */
-  z.strictObject({
-    type: z.literal('send'),
-    text: z.string().check(z.maxLength(MAX_MESSAGE_CHARS)),
-    resume: z.boolean(),
-    images: z.optional(z.array(AttachmentSchema).check(z.maxLength(MAX_ATTACHMENTS))),
-  }),
+  z
+    .strictObject({
+      type: z.literal('send'),
+      text: z.string().check(z.maxLength(MAX_MESSAGE_CHARS)),
+      resume: z.boolean(),
+      images: z.optional(z.array(AttachmentSchema).check(z.maxLength(MAX_ATTACHMENTS))),
+    })
+    .check(z.refine((message) => message.text.length > 0 || (message.images?.length ?? 0) > 0)),
   /** The page put a failed message back into its input: the host forgets it. */
   z.strictObject({ type: z.literal('dismissOutbox'), id: z.string().check(z.maxLength(100)) }),
   z.strictObject({ type: z.literal('approve') }),
