@@ -55,12 +55,21 @@ export function urlCredentials(text: string): string[] {
   return values;
 }
 
+/** Past this, an image's data in a logged body is said by its length. */
+const LOGGED_IMAGE_CHARS = 256;
+
 /**
- * A masked copy of a JSON value. `secrets` are further values to mask wherever they occur inside a
+ * A masked copy of a JSON value (images past a few hundred characters said by their length). `secrets` are further values to mask wherever they occur inside a
  * string (what the client sent, echoed back by a server).
  */
 export function redactJson(value: unknown, secrets: readonly string[] = [], parentKey = ''): unknown {
   if (typeof value === 'string') {
+    // an image (a screenshot, a pasted picture) is megabytes of base64 that say nothing in a log
+    if (
+      value.length > LOGGED_IMAGE_CHARS &&
+      (parentKey === 'screenshot_data' || value.startsWith('data:image/'))
+    )
+      return `[an image: ${value.length} characters not logged]`;
     const arg = CREDENTIAL_ARG.exec(value);
     return arg ? `${arg[1]}${REDACTED}` : scrubSecrets(value, secrets);
   }

@@ -51,6 +51,21 @@ describe('request log', () => {
 });
 
 describe('redaction helpers', () => {
+  it('says an image in a logged body by its length, never its base64', () => {
+    const base64 = 'iVBORw0KGgo'.padEnd(40_000, 'A');
+    const logged = JSON.stringify(
+      redactJson({
+        role: 'user',
+        content: [{ type: 'image', image_urls: [`data:image/png;base64,${base64}`] }],
+        observation: { screenshot_data: base64, text: 'data:image/png;base64,short' },
+      }),
+    );
+    assert.ok(!logged.includes(base64.slice(0, 300)));
+    assert.match(logged, /\[an image: 40022 characters not logged\]/);
+    assert.match(logged, /"screenshot_data":"\[an image: 40000 characters not logged\]"/);
+    assert.match(logged, /data:image\/png;base64,short/, 'a short one is no burden');
+  });
+
   it('masks tkn= in VS Code URLs and secret-named keys', () => {
     assert.equal(redactUrl('http://h/?tkn=abc&folder=/w'), `http://h/?tkn=${REDACTED}&folder=/w`);
     assert.equal(
