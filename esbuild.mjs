@@ -67,6 +67,22 @@ const nothingBundledTwice = {
   },
 };
 
+/**
+ * The production build leaves the host bundles' metafile in out/ (not shipped): `npm run bench`
+ * prints each dependency's share from it.
+ * @type {esbuild.Plugin}
+ */
+const metafileForBench = {
+  name: 'metafile-for-bench',
+  setup(build) {
+    build.onEnd((result) => {
+      if (!production || !result.metafile) return;
+      fs.mkdirSync('out', { recursive: true });
+      fs.writeFileSync('out/host-bundles.meta.json', JSON.stringify(result.metafile));
+    });
+  },
+};
+
 /** @type {esbuild.BuildOptions[]} */
 const builds = [
   {
@@ -84,7 +100,7 @@ const builds = [
     minify: production,
     metafile: true,
     logLevel: 'warning',
-    plugins: [withoutFormDataPackage, servicesLoadedLater, nothingBundledTwice],
+    plugins: [withoutFormDataPackage, servicesLoadedLater, nothingBundledTwice, metafileForBench],
   },
   {
     // The MCP & Git Providers webview: browser code, one script and one stylesheet.
