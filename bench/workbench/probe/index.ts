@@ -4,15 +4,27 @@
 // which must come first (nothing may have activated the extension yet).
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import * as vscode from 'vscode';
 import { activationFigures } from './activation';
-import { RESULTS_DIR_ENV, type ProbeResult } from './results';
+import { openLongConversation } from './longConversation';
+import { RESULTS_DIR_ENV, seenMarker, type ProbeResult } from './results';
+
+/** How long the probe keeps its window for the driver to read the page. */
+const SEEN_TIMEOUT_MS = 60_000;
+
+async function waitFor(file: string, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!fs.existsSync(file) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+}
 
 export async function run(): Promise<void> {
   const dir = process.env[RESULTS_DIR_ENV];
   if (!dir) throw new Error(`${RESULTS_DIR_ENV} is not set: run the probe through npm run bench`);
   let result: ProbeResult;
   try {
-    result = { figures: { activation: await activationFigures() } };
+    const figures = { activation: await activationFigures() };
+    const openedAt = await openLongConversation();
+    result = { figures, ...(openedAt === undefined ? {} : { openedAt }) };
   } catch (error) {
     result = { error: error instanceof Error ? error.message : String(error) };
   }
@@ -21,4 +33,10 @@ export async function run(): Promise<void> {
   const file = path.join(dir, `${process.pid}-${Date.now()}.json`);
   fs.writeFileSync(`${file}.tmp`, JSON.stringify(result));
   fs.renameSync(`${file}.tmp`, file);
+  // the panel lives as long as this window: keep it until the driver has read the page
+  if ('openedAt' in result) {
+    await waitFor(seenMarker(file), SEEN_TIMEOUT_MS);
+    // nothing to restore in the next run's window
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+  }
 }

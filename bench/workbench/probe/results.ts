@@ -2,6 +2,19 @@
 // the driver runs in plain Node).
 
 export const RESULTS_DIR_ENV = 'OPENHANDS_BENCH_RESULTS';
+/** The id of the long conversation the driver seeded on the test server, for the probe to open. */
+export const LONG_CONVERSATION_ENV = 'OPENHANDS_BENCH_LONG_CONVERSATION';
 
 /** One run's figures by group and name, or why it has none. */
-export type ProbeResult = { figures: Record<string, Record<string, number>> } | { error: string };
+export type ProbeResult =
+  | {
+      figures: Record<string, Record<string, number>>;
+      /** Epoch ms at which the probe ran the command that opens the long conversation's panel. */
+      openedAt?: number;
+    }
+  | { error: string };
+
+/** The driver has read the page for this result: the probe may end (and its panel with it). */
+export function seenMarker(resultFile: string): string {
+  return `${resultFile}.seen`;
+}
