@@ -7,7 +7,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { activationFigures } from './activation';
 import { openLongConversation } from './longConversation';
-import { RESULTS_DIR_ENV, seenMarker, type ProbeResult } from './results';
+import { RESULTS_DIR_ENV, reopenedMarker, seenMarker, watchingMarker, type ProbeResult } from './results';
 
 /** How long the probe keeps its window for the driver to read the page. */
 const SEEN_TIMEOUT_MS = 60_000;
@@ -33,10 +33,16 @@ export async function run(): Promise<void> {
   const file = path.join(dir, `${process.pid}-${Date.now()}.json`);
   fs.writeFileSync(`${file}.tmp`, JSON.stringify(result));
   fs.renameSync(`${file}.tmp`, file);
+  if (!('openedAt' in result)) return;
   // the panel lives as long as this window: keep it until the driver has read the page
-  if ('openedAt' in result) {
-    await waitFor(seenMarker(file), SEEN_TIMEOUT_MS);
-    // nothing to restore in the next run's window
-    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
-  }
+  await waitFor(seenMarker(file), SEEN_TIMEOUT_MS);
+  // then once more, in a window that has shown a panel before (a warm webview)
+  await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+  await waitFor(watchingMarker(file), SEEN_TIMEOUT_MS);
+  const reopenedAt = await openLongConversation();
+  fs.writeFileSync(`${reopenedMarker(file)}.tmp`, JSON.stringify({ openedAt: reopenedAt }));
+  fs.renameSync(`${reopenedMarker(file)}.tmp`, reopenedMarker(file));
+  await waitFor(seenMarker(reopenedMarker(file)), SEEN_TIMEOUT_MS);
+  // nothing to restore in the next run's window
+  await vscode.commands.executeCommand('workbench.action.closeAllEditors');
 }

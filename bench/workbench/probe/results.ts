@@ -18,3 +18,13 @@ export type ProbeResult =
 export function seenMarker(resultFile: string): string {
   return `${resultFile}.seen`;
 }
+
+/** The probe reopened the long conversation (its panel closed first): `{ openedAt }`, epoch ms. */
+export function reopenedMarker(resultFile: string): string {
+  return `${resultFile}.reopened`;
+}
+
+/** The driver watches the page for the reopened panel's first row: the probe may run the command. */
+export function watchingMarker(resultFile: string): string {
+  return `${resultFile}.watching`;
+}
