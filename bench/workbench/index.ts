@@ -5,8 +5,8 @@
 // extension host. The probe's figures come back as files; this prints their medians.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import * as esbuild from 'esbuild';
 import { launchBrowser } from '../../scripts/vscode/browser';
+import { bundleForExtensionHost } from '../../scripts/vscode/build';
 import { Cleanup } from '../../scripts/vscode/cleanup';
 import { startCodeServer } from '../../scripts/vscode/code-server';
 import { ARTIFACTS_DIR, ROOT, RUNS_DIR } from '../../scripts/vscode/paths';
@@ -35,19 +35,6 @@ interface Run {
   result: ProbeResult;
   coldPaintMs?: number;
   warmPaintMs?: number;
-}
-
-async function buildProbe(): Promise<void> {
-  await esbuild.build({
-    entryPoints: [path.join(__dirname, 'probe', 'index.ts')],
-    outfile: PROBE_OUT,
-    bundle: true,
-    platform: 'node',
-    target: 'node20',
-    format: 'cjs',
-    external: ['vscode'],
-    logLevel: 'warning',
-  });
 }
 
 /** Waits for the probe's next result file (the `count`th) and returns its path. */
@@ -149,7 +136,7 @@ function figure(values: number[]): string {
 
 export async function workbenchReport(runs = Number(process.env.BENCH_RUNS ?? 7)): Promise<string[]> {
   const staged = stageProductionBuild();
-  await buildProbe();
+  await bundleForExtensionHost(path.join(__dirname, 'probe', 'index.ts'), PROBE_OUT);
   const measured = await probeRuns(staged.folder, runs);
   const failed = measured.flatMap(({ result }) => ('error' in result ? [result.error] : []));
   if (failed.length > 0) throw new Error(`the workbench probe failed: ${failed.join('; ')}`);
