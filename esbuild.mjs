@@ -37,11 +37,60 @@ const withoutFormDataPackage = {
   },
 };
 
+/**
+ * The entry loads dist/services.js with require() on first use: it stays a file of its own.
+ * @type {esbuild.Plugin}
+ */
+const servicesLoadedLater = {
+  name: 'services-loaded-later',
+  setup(build) {
+    build.onResolve({ filter: /^\.\/services\.js$/ }, () => ({ path: './services.js', external: true }));
+  },
+};
+
+/**
+ * The two host bundles share no module: a file in both would run twice, with two copies of its state.
+ * @type {esbuild.Plugin}
+ */
+const nothingBundledTwice = {
+  name: 'nothing-bundled-twice',
+  setup(build) {
+    build.onEnd((result) => {
+      if (!result.metafile) return;
+      const inputs = Object.values(result.metafile.outputs).map((output) => Object.keys(output.inputs));
+      const twice = inputs.flatMap((files, i) =>
+        files.filter((file) => inputs.some((other, j) => j !== i && other.includes(file))),
+      );
+      if (twice.length > 0)
+        return { errors: [{ text: `bundled in both host bundles: ${[...new Set(twice)].join(', ')}` }] };
+    });
+  },
+};
+
+/**
+ * The production build leaves the host bundles' metafile in out/ (not shipped): `npm run bench`
+ * prints each dependency's share from it.
+ * @type {esbuild.Plugin}
+ */
+const metafileForBench = {
+  name: 'metafile-for-bench',
+  setup(build) {
+    build.onEnd((result) => {
+      if (!production || !result.metafile) return;
+      fs.mkdirSync('out', { recursive: true });
+      fs.writeFileSync('out/host-bundles.meta.json', JSON.stringify(result.metafile));
+    });
+  },
+};
+
 /** @type {esbuild.BuildOptions[]} */
 const builds = [
   {
-    entryPoints: ['src/extension.ts'],
-    outfile: 'dist/extension.js',
+    // The host: extension.js (the small entry VS Code loads) and services.js (everything else, loaded
+    // on first use). Two entry points, not code splitting: splitting needs ESM, which VS Code 1.100
+    // does not load for extensions.
+    entryPoints: { extension: 'src/extension.ts', services: 'src/services.ts' },
+    outdir: 'dist',
     bundle: true,
     platform: 'node',
     target: 'node20',
@@ -49,8 +98,9 @@ const builds = [
     external: ['vscode'],
     sourcemap: !production,
     minify: production,
+    metafile: true,
     logLevel: 'warning',
-    plugins: [withoutFormDataPackage],
+    plugins: [withoutFormDataPackage, servicesLoadedLater, nothingBundledTwice, metafileForBench],
   },
   {
     // The MCP & Git Providers webview: browser code, one script and one stylesheet.

@@ -64,6 +64,22 @@ export default tseslint.config(
     'a webview host reads state and the client of the moment; it imports no tree or command code.',
     ['views', 'commands', 'extension'],
   ),
+  layer(
+    'src/shell/**/*.ts',
+    'src/shell is what the entry registers at activation: it imports nothing of what loads later (dist/services.js).',
+    [
+      'api',
+      'changes',
+      'core',
+      'state',
+      'views',
+      'commands',
+      'conversations',
+      'webviews',
+      'extension',
+      'services',
+    ],
+  ),
   {
     // Bundled into the webview (a browser page): the vscode module and the host side do not exist there.
     files: ['src/webviews/*/webview/**/*.ts', 'src/webviews/*/shared/**/*.ts'],

@@ -10,6 +10,7 @@ import { clientListingReport } from './clientListing';
 import { connectionsReport } from './connections';
 import { conversationFeedReport } from './conversationFeed';
 import { conversationPaintReport } from './conversationPaint';
+import { workbenchReport } from './workbench';
 
 interface Measurement {
   name: string;
@@ -116,6 +117,8 @@ async function main(): Promise<void> {
   console.log((await conversationFeedReport()).join('\n'));
   // The conversation panel's page in Chromium (says it is skipped when /usr/bin/chromium is missing).
   console.log((await conversationPaintReport()).join('\n'));
+  // Activation, the bundles and the VSIX: the production build in a real VS Code (code-server).
+  console.log((await workbenchReport()).join('\n'));
 }
 
 void main().catch((error: unknown) => {

@@ -51,15 +51,11 @@ export async function buildIntegrationSuite(): Promise<void> {
   });
 }
 
-/**
- * Bundles the e2e exports probe (test/e2e/exports-probe: a second extension that reads what ours
- * exports) into out/test/exports-probe/ with its manifest; returns that folder.
- */
-export async function buildExportsProbe(): Promise<string> {
-  fs.rmSync(EXPORTS_PROBE_OUT_DIR, { recursive: true, force: true });
+/** One file the extension host loads (`require`s), with `vscode` left to the host. */
+export async function bundleForExtensionHost(entryPoint: string, outfile: string): Promise<void> {
   await esbuild.build({
-    entryPoints: [path.join(EXPORTS_PROBE_SRC_DIR, 'extension.ts')],
-    outfile: path.join(EXPORTS_PROBE_OUT_DIR, 'extension.js'),
+    entryPoints: [entryPoint],
+    outfile,
     bundle: true,
     platform: 'node',
     target: 'node20',
@@ -67,6 +63,18 @@ export async function buildExportsProbe(): Promise<string> {
     external: ['vscode'],
     logLevel: 'warning',
   });
+}
+
+/**
+ * Bundles the e2e exports probe (test/e2e/exports-probe: a second extension that reads what ours
+ * exports) into out/test/exports-probe/ with its manifest; returns that folder.
+ */
+export async function buildExportsProbe(): Promise<string> {
+  fs.rmSync(EXPORTS_PROBE_OUT_DIR, { recursive: true, force: true });
+  await bundleForExtensionHost(
+    path.join(EXPORTS_PROBE_SRC_DIR, 'extension.ts'),
+    path.join(EXPORTS_PROBE_OUT_DIR, 'extension.js'),
+  );
   fs.copyFileSync(
     path.join(EXPORTS_PROBE_SRC_DIR, 'package.json'),
     path.join(EXPORTS_PROBE_OUT_DIR, 'package.json'),

@@ -112,7 +112,7 @@ export function openHandsViewSteps(runner: StepRunner, ctx: E2EContext): void {
         x: 0,
         y: sidebar.y,
         width: sidebar.x + sidebar.width,
-        height: Math.min(sidebar.height, 480),
+        height: Math.min(sidebar.height, 260),
       });
     },
     { needs: [OPEN_VIEW] },

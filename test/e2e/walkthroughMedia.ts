@@ -20,9 +20,9 @@ export interface Area {
 }
 
 /** Wider than this is scaled down: the walkthrough shows its picture in half of an editor. */
-const MAX_WIDTH = 760;
-/** Each picture stays this small, or the capture fails. */
-export const MAX_BYTES = 40_000;
+const MAX_WIDTH = 600;
+/** Each picture stays this small, or the capture fails: five of them ship in the VSIX. */
+export const MAX_BYTES = 20_000;
 
 /**
  * Saves `area` of the window (a locator's box, cut by `trim`, or a rectangle) as the walkthrough
@@ -62,7 +62,7 @@ export async function captureWalkthroughMedia(
     );
     await scaler.locator('img').evaluate((img: HTMLImageElement) => img.decode());
     let jpeg: Buffer | undefined;
-    for (const quality of [85, 78, 70, 62, 55, 48, 42]) {
+    for (const quality of [70, 62, 55, 48, 42, 36, 30]) {
       jpeg = await scaler.screenshot({ type: 'jpeg', quality });
       if (jpeg.length <= MAX_BYTES) break;
     }

@@ -51,6 +51,8 @@ export function registerConversationPanels(
     watch: ConversationWatch;
     log: Log;
     changes?: ConversationChanges;
+    /** Where the serializer and the link handler go: `vscode.window`, or the entry's stand-ins registered at activation. */
+    registrar: Pick<typeof vscode.window, 'registerWebviewPanelSerializer' | 'registerUriHandler'>;
   },
 ): { panels: ConversationPanels; testApi: ConversationPanelTestApi | undefined } {
   const { connection, feeds, steering, log } = deps;
@@ -91,7 +93,7 @@ export function registerConversationPanels(
   };
 
   context.subscriptions.push(
-    vscode.window.registerWebviewPanelSerializer(VIEW_TYPE, {
+    deps.registrar.registerWebviewPanelSerializer(VIEW_TYPE, {
       deserializeWebviewPanel: async (panel, state: PanelState | undefined) => {
         ConversationPanel.revive(panel, state, env);
         const revived =
@@ -101,7 +103,7 @@ export function registerConversationPanels(
         if (revived) track(revived);
       },
     }),
-    vscode.window.registerUriHandler({
+    deps.registrar.registerUriHandler({
       handleUri: (uri) => {
         const id = conversationIdOf(uri);
         if (id) void vscode.commands.executeCommand('openhands.openConversation', id);

@@ -39,7 +39,14 @@ export interface McpFormTestApi {
 
 export function registerMcpForm(
   context: vscode.ExtensionContext,
-  deps: { connection: Connection; log: Log; secrets: SecretsManager; mementos: MementoManager },
+  deps: {
+    connection: Connection;
+    log: Log;
+    secrets: SecretsManager;
+    mementos: MementoManager;
+    /** Where the panel's serializer goes: `vscode.window`, or the entry's stand-in registered at activation. */
+    registrar: Pick<typeof vscode.window, 'registerWebviewPanelSerializer'>;
+  },
 ): McpFormTestApi | undefined {
   const { connection, log } = deps;
   const store = new VscodeFormStorage(deps.secrets.mcpForm, deps.mementos);
@@ -79,7 +86,7 @@ export function registerMcpForm(
   let lastClient = connection.client;
   context.subscriptions.push(
     vscode.commands.registerCommand(EDIT_COMMAND, () => void McpFormPanel.show(env)),
-    vscode.window.registerWebviewPanelSerializer(VIEW_TYPE, {
+    deps.registrar.registerWebviewPanelSerializer(VIEW_TYPE, {
       // The webview restores its own draft from its state; the host only needs to exist again.
       deserializeWebviewPanel: async (panel) => void McpFormPanel.revive(panel, env),
     }),

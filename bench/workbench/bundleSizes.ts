@@ -1,0 +1,41 @@
+// What each host bundle holds, by package (node_modules) or source folder, from esbuild's metafile.
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+
+interface Metafile {
+  outputs: Record<string, { bytes: number; inputs: Record<string, { bytesInOutput: number }> }>;
+}
+
+/** `node_modules/axios/lib/x.js` → `axios`; `src/api/client.ts` → `src/api`; `src/extension.ts` stays. */
+function owner(input: string): string {
+  const parts = input.split('/');
+  const modules = parts.lastIndexOf('node_modules');
+  if (modules >= 0) {
+    const name = parts[modules + 1] ?? input;
+    return name.startsWith('@') ? `${name}/${parts[modules + 2] ?? ''}` : name;
+  }
+  const src = parts.indexOf('src');
+  return src >= 0 && parts[src + 1] ? `src/${parts[src + 1]}` : input;
+}
+
+function kb(bytes: number): string {
+  return `${(bytes / 1024).toFixed(1)} KB`;
+}
+
+export function bundleSizeLines(metafilePath: string, largest = 8): string[] {
+  const metafile = JSON.parse(fs.readFileSync(metafilePath, 'utf8')) as Metafile;
+  return Object.entries(metafile.outputs)
+    .filter(([file]) => file.endsWith('.js'))
+    .map(([file, output]) => {
+      const shares = new Map<string, number>();
+      for (const [input, { bytesInOutput }] of Object.entries(output.inputs)) {
+        const key = owner(input);
+        shares.set(key, (shares.get(key) ?? 0) + bytesInOutput);
+      }
+      const parts = [...shares]
+        .sort((a, b) => b[1] - a[1])
+        .slice(0, largest)
+        .map(([name, bytes]) => `${name} ${(bytes / 1024).toFixed(0)}`);
+      return `${path.basename(file).padEnd(14)} ${kb(output.bytes).padStart(9)}  (KB: ${parts.join(', ')})`;
+    });
+}
