@@ -230,11 +230,11 @@ export class ConversationController {
   private browserStrip(): BrowserStrip | null {
     const status = this.deps.feed.current.executionStatus ?? this.deps.conversation()?.execution_status;
     if (status !== 'running') return null;
-    const rows = this.transcript.all;
+    const rows = this.transcript.recent(50);
     let browsing: boolean | undefined;
     let image: BrowserStrip | null = null;
     let url: string | null = null;
-    for (let index = rows.length - 1; index >= 0 && rows.length - index <= 50; index--) {
+    for (let index = rows.length - 1; index >= 0; index--) {
       const row = rows[index];
       if (row?.kind !== 'action') continue;
       const browser = row.tool.startsWith('browser_');

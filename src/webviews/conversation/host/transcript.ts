@@ -81,6 +81,14 @@ export class Transcript {
     return this.order.length;
   }
 
+  /** The newest `count` rows, oldest first (without building the whole list). */
+  recent(count: number): Row[] {
+    return this.order
+      .slice(-count)
+      .map((id) => this.rows.get(id))
+      .filter((row): row is Row => row !== undefined);
+  }
+
   append(events: readonly AgentEvent[]): TranscriptChange {
     const change: TranscriptChange = { start: [], end: [], removed: [] };
     for (const event of events) this.add(event, 'end', change);
