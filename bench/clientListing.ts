@@ -1,9 +1,9 @@
 // Listing 10,000 conversations through the client vs raw `http.get` + `JSON.parse` of the same pages.
 // The test server runs in a child process, so `process.cpuUsage()` here counts the client's work alone.
-import { spawn, type ChildProcess } from 'node:child_process';
 import { get } from 'node:http';
 import { performance } from 'node:perf_hooks';
 import { collectAll, OpenHandsClient } from '../src/api';
+import { startServerProcess } from './serverProcess';
 
 const CONVERSATIONS = 10_000;
 const PAGE = 100;
@@ -15,7 +15,7 @@ interface Cost {
 }
 
 export async function clientListingReport(): Promise<string[]> {
-  const server = await startServerProcess();
+  const server = await startServerProcess(['--conversations', String(CONVERSATIONS), '--sandboxes', '2500']);
   try {
     const client = new OpenHandsClient({ baseUrl: server.url });
     const viaClient = () =>
@@ -87,33 +87,4 @@ function getText(url: string): Promise<string> {
       response.on('error', reject);
     }).on('error', reject);
   });
-}
-
-async function startServerProcess(): Promise<{ url: string; process: ChildProcess }> {
-  const child = spawn(
-    process.execPath,
-    [
-      '--import',
-      'tsx',
-      'test/server/cli.ts',
-      '--port',
-      '0',
-      '--conversations',
-      String(CONVERSATIONS),
-      '--sandboxes',
-      '2500',
-      '--quiet',
-    ],
-    { stdio: ['ignore', 'pipe', 'inherit'] },
-  );
-  const url = await new Promise<string>((resolve, reject) => {
-    let said = '';
-    child.stdout?.on('data', (chunk: Buffer) => {
-      said += chunk.toString('utf8');
-      const match = /listening on (\S+)/.exec(said);
-      if (match?.[1]) resolve(match[1]);
-    });
-    child.once('exit', (code) => reject(new Error(`the test server exited (${code}) before listening`)));
-  });
-  return { url, process: child };
 }

@@ -27,11 +27,11 @@ const ROOT = path.resolve(__dirname, '..');
 const SCREENSHOTS = path.join(ROOT, '.artifacts', 'screenshots', 'panel-harness');
 const EVENTS = 10_000;
 /** The budget for the first paint of a large transcript, and for one frame while scrolling. */
-const FIRST_PAINT_BUDGET_MS = 500;
+export const FIRST_PAINT_BUDGET_MS = 500;
 const LONG_FRAME_MS = 50;
 const SCROLL_FRAMES = 240;
 
-interface PaintResult {
+export interface PaintResult {
   rows: number;
   /** From the first `rows` message to the newest row in the DOM and in the viewport. */
   inDomMs: number;
@@ -54,7 +54,8 @@ interface BenchWindow extends HarnessWindow {
   __bench: { messages: HostToWebview[] };
 }
 
-function build(): void {
+/** Builds dist/webview (the bundle the harness serves); keeps the one there when the build fails. */
+export function build(): void {
   try {
     execFileSync(process.execPath, ['esbuild.mjs'], { cwd: ROOT, stdio: ['ignore', 'ignore', 'pipe'] });
   } catch (error) {
@@ -63,7 +64,8 @@ function build(): void {
   }
 }
 
-async function firstPaint(page: Page, messages: HostToWebview[]): Promise<PaintResult> {
+/** Posts `[reset, newest rows, ...older chunks]` as the host does and times the newest row's paint. */
+export async function firstPaint(page: Page, messages: HostToWebview[]): Promise<PaintResult> {
   await page.evaluate((all) => {
     (window as unknown as BenchWindow).__bench = { messages: all };
   }, messages);

@@ -10,6 +10,7 @@ import { clientListingReport } from './clientListing';
 import { connectionsReport } from './connections';
 import { conversationFeedReport } from './conversationFeed';
 import { conversationPaintReport } from './conversationPaint';
+import { screenshotsReport } from './screenshots';
 import { workbenchReport } from './workbench';
 
 interface Measurement {
@@ -117,6 +118,8 @@ async function main(): Promise<void> {
   console.log((await conversationFeedReport()).join('\n'));
   // The conversation panel's page in Chromium (says it is skipped when /usr/bin/chromium is missing).
   console.log((await conversationPaintReport()).join('\n'));
+  // 500 screenshots: the host's and the page's memory stay within their budgets.
+  console.log((await screenshotsReport()).join('\n'));
   // Activation, the bundles and the VSIX: the production build in a real VS Code (code-server).
   console.log((await workbenchReport()).join('\n'));
 }

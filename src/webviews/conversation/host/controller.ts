@@ -333,6 +333,11 @@ export class ConversationController {
     if (!this.disposed) this.deps.post({ type: 'header', header: this.header() });
   }
 
+  /** Bytes of checked images the panel keeps now (within its budget; `npm run bench` reports it). */
+  get imageBytes(): number {
+    return this.images.bytes;
+  }
+
   /** The rows as the page gets them (scrubbed), oldest first. */
   rows(): Row[] {
     return this.transcript.all.map((row) => this.clean(row));
