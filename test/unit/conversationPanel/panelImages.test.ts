@@ -9,7 +9,7 @@ import type { HostToWebview, ImageReply } from '../../../src/webviews/conversati
 import { paddedPng, SVG_WITH_SCRIPT } from '../../shared/images';
 import { fakeAgentServer, userMessages } from '../api/fakeAgentServer';
 import { waitFor } from '../server/helpers';
-import { idleSteering } from './steeringFake';
+import { postingControllerDeps } from './controllerDeps';
 
 const CONVERSATION_ID = '0123456789abcdef0123456789abcdef';
 const ENDPOINT: AgentEndpoint = {
@@ -70,19 +70,9 @@ describe('conversation panel images', () => {
       openSocket: (options) => agent.openSocket(options),
     });
     const posted: HostToWebview[] = [];
-    const controller = new ConversationController({
-      conversationId: CONVERSATION_ID,
-      feed,
-      conversation: () => undefined,
-      post: (message) => posted.push(message),
-      secrets: () => [],
-      openLink: () => undefined,
-      resumeSandbox: () => undefined,
-      openInBrowser: () => undefined,
-      showLog: () => undefined,
-      warn: () => undefined,
-      steer: idleSteering(),
-    });
+    const controller = new ConversationController(
+      postingControllerDeps({ conversationId: CONVERSATION_ID, feed, posted }),
+    );
     cleanup.push(
       () => controller.dispose(),
       () => feed.dispose(),
