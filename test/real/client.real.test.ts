@@ -2,7 +2,9 @@
 // OpenHands app server (openhands-ai 1.11.0, local process sandboxes) with the scripted LLM, and the
 // agent server's controls (AgentServerClient: a follow-up message, run, pause, interrupt, confirmation
 // policy, accept and reject) with the event feed following along, and the agent's workspace changes
-// (git changes, diffs, a file's bytes, the git-delta patch applied to a clone). Run by
+// (git changes, diffs, a file's bytes, the git-delta patch applied to a clone), and images (a browser
+// screenshot of a page the test serves, read whole for the panel; an image sent to a model that can
+// see). Run by
 // scripts/real-openhands/run-tests.ts (`npm run test:real`), which starts both and sets the environment.
 // The tests run in order and share what they create: each sandbox is a real agent-server process.
 // Every `assert.ok` carries a message: without one, a failing call under tsx can hang Node 20 for ever
