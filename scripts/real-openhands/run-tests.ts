@@ -6,6 +6,10 @@
 //     (test/real/vscode.steps.ts), a screenshot per step in .artifacts/screenshots/real/.
 // Prints `N passed, N failed` over both. Everything it started is stopped by process group, also on
 // Ctrl-C and on failure.
+// Focused runs while developing: `OPENHANDS_REAL_PARTS=client` (or `vscode`) runs one part only;
+// `OPENHANDS_REAL_CLIENT_GREP=<regex>` only the client tests whose full titles match (mocha --grep:
+// include the tests a match needs, e.g. `startSandbox starts|images`); `OPENHANDS_E2E_GREP` picks
+// VS Code steps as in test:e2e.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { REAL_ENV } from '../../test/real/env';
@@ -36,6 +40,13 @@ const CLIENT_SUITE = path.join(ROOT, 'test', 'real', 'client.real.test.ts');
  * without a message under tsx once did that, Node 20 re-parsing the source for ever.)
  */
 const CLIENT_SUITE_DEADLINE_MS = 20 * 60_000;
+const PARTS_ENV = 'OPENHANDS_REAL_PARTS';
+const CLIENT_GREP_ENV = 'OPENHANDS_REAL_CLIENT_GREP';
+
+function runsPart(part: 'client' | 'vscode'): boolean {
+  const parts = process.env[PARTS_ENV];
+  return !parts || parts.split(',').includes(part);
+}
 
 interface Counts {
   passed: number;
@@ -62,6 +73,7 @@ function runClientSuite(
     '180000',
     '--reporter',
     'spec',
+    ...(process.env[CLIENT_GREP_ENV] ? ['--grep', process.env[CLIENT_GREP_ENV]] : []),
     CLIENT_SUITE,
   ];
   return new Promise((resolve, reject) => {
@@ -112,6 +124,7 @@ function runClientSuite(
 async function runVsCode(
   cleanup: Cleanup,
   server: RealOpenHands,
+  llmBaseUrl: string,
   artifacts: string,
   log: (line: string) => void,
 ): Promise<Counts> {
@@ -137,6 +150,7 @@ async function runVsCode(
   defineRealSteps(runner, {
     page: browser.page,
     server: { url: server.url, apiKey: server.apiKey },
+    llmBaseUrl,
     workbenchUrl: workbenchUrl({
       baseUrl: codeServer.url,
       folder: codeServer.workspaceFolder,
@@ -172,25 +186,29 @@ async function main(): Promise<number> {
     log(`[real] OpenHands app server pid ${server.pid} at ${server.url} (${since(step)})`);
 
     step = Date.now();
-    const client = await runClientSuite(
-      cleanup,
-      server,
-      llm.baseUrl,
-      path.join(artifacts, 'client-suite.log'),
-    );
-    log(`[real] client suite: ${client.passed} passed, ${client.failed} failed (${since(step)})`);
-    totals.passed += client.passed;
-    totals.failed += client.failed;
+    if (runsPart('client')) {
+      const client = await runClientSuite(
+        cleanup,
+        server,
+        llm.baseUrl,
+        path.join(artifacts, 'client-suite.log'),
+      );
+      log(`[real] client suite: ${client.passed} passed, ${client.failed} failed (${since(step)})`);
+      totals.passed += client.passed;
+      totals.failed += client.failed;
+    }
 
     step = Date.now();
-    try {
-      const vscode = await runVsCode(cleanup, server, artifacts, log);
-      log(`[real] VS Code: ${vscode.passed} passed, ${vscode.failed} failed (${since(step)})`);
-      totals.passed += vscode.passed;
-      totals.failed += vscode.failed;
-    } catch (error) {
-      console.error(`[real] VS Code run: ${error instanceof Error ? error.message : String(error)}`);
-      totals.failed += 1;
+    if (runsPart('vscode')) {
+      try {
+        const vscode = await runVsCode(cleanup, server, llm.baseUrl, artifacts, log);
+        log(`[real] VS Code: ${vscode.passed} passed, ${vscode.failed} failed (${since(step)})`);
+        totals.passed += vscode.passed;
+        totals.failed += vscode.failed;
+      } catch (error) {
+        console.error(`[real] VS Code run: ${error instanceof Error ? error.message : String(error)}`);
+        totals.failed += 1;
+      }
     }
     fs.writeFileSync(path.join(artifacts, 'llm-requests.json'), `${JSON.stringify(llm.requests, null, 2)}\n`);
     log(

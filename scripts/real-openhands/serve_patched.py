@@ -26,6 +26,11 @@ edited. Both were checked against the installed source (see the README, "The rea
    starts `loopback_agent_server` (next to this file, on PYTHONPATH) instead, the same server with
    `--host 127.0.0.1`. (The run's own tmux socket folder needs no patch: server.ts sets it through
    OH_AGENT_SERVER_ENV, which the process sandbox spec applies after its shared `/tmp/openhands-tmux`.)
+
+4. Not a fix either: time to start. `ProcessSandboxService._wait_for_server_ready(port, timeout=30)` gives
+   a new agent server 30 s to answer /alive, then deletes it ("Agent Server Failed to start properly",
+   a 500 on POST /api/v1/sandboxes). It needs 20-30 s on an idle 2-core machine, and more while other
+   test runs share the cores. Patched: 120 s; a server that never answers still fails, later.
 """
 
 from __future__ import annotations
@@ -35,6 +40,9 @@ import os
 
 import psutil
 import uvicorn
+
+# How long a new sandbox's agent server may take to answer /alive (patch 4).
+SANDBOX_START_SECONDS = 120
 
 
 def apply_patches() -> None:
@@ -72,6 +80,14 @@ def apply_patches() -> None:
 
     service._start_agent_process = start_on_loopback
 
+    # 4. A loaded machine: the sandbox's agent server gets 120 s to answer /alive, not 30.
+    original_wait = service._wait_for_server_ready
+
+    async def wait_longer(self, port, timeout=30):  # type: ignore[no-untyped-def]
+        return await original_wait(self, port, max(timeout, SANDBOX_START_SECONDS))
+
+    service._wait_for_server_ready = wait_longer
+
 
 def main() -> None:
     parser = argparse.ArgumentParser()
@@ -79,7 +95,11 @@ def main() -> None:
     parser.add_argument('--port', type=int, required=True)
     args = parser.parse_args()
     apply_patches()
-    print(f'[serve_patched] patches applied (#14499, #14267, loopback sandboxes); pid {os.getpid()}', flush=True)
+    print(
+        f'[serve_patched] patches applied (#14499, #14267, loopback sandboxes, {SANDBOX_START_SECONDS} s to start);'
+        f' pid {os.getpid()}',
+        flush=True,
+    )
     uvicorn.run(
         'openhands.app_server.app:app',
         host=args.host,

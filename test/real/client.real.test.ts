@@ -2,13 +2,16 @@
 // OpenHands app server (openhands-ai 1.11.0, local process sandboxes) with the scripted LLM, and the
 // agent server's controls (AgentServerClient: a follow-up message, run, pause, interrupt, confirmation
 // policy, accept and reject) with the event feed following along, and the agent's workspace changes
-// (git changes, diffs, a file's bytes, the git-delta patch applied to a clone). Run by
+// (git changes, diffs, a file's bytes, the git-delta patch applied to a clone), and images (a browser
+// screenshot of a page the test serves, read whole for the panel; an image sent to a model that can
+// see). Run by
 // scripts/real-openhands/run-tests.ts (`npm run test:real`), which starts both and sets the environment.
 // The tests run in order and share what they create: each sandbox is a real agent-server process.
 // Every `assert.ok` carries a message: without one, a failing call under tsx can hang Node 20 for ever
 // (it re-reads the source to build the message, at positions that do not match the TypeScript file).
 import * as assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -20,13 +23,16 @@ import {
   ApiError,
   EventFeed,
   isAgentServerFile,
+  checkImageBytes,
+  checkScreenshotData,
   OpenHandsClient,
   openEventSocket,
+  peekImage,
   type AgentEvent,
 } from '../../src/api';
 import { Transcript } from '../../src/webviews/conversation/host/transcript';
 import type { AppConversation, AppConversationStartTask, SandboxInfo } from '../../src/api/models';
-import { agentEvents, realRequest, realServerEnv, sleep, type RealServerEnv } from './env';
+import { agentEvents, realRequest, realServerEnv, scriptedRequests, sleep, type RealServerEnv } from './env';
 import {
   SCRIPTED_CHANGES,
   SCRIPTED_CHANGES_ADD_COMMAND,
@@ -46,7 +52,18 @@ import {
   SCRIPTED_REJECTED_FINISH,
   SCRIPTED_SLOW,
   SCRIPTED_SLOW_MS,
+  SCRIPTED_BROWSE,
+  SCRIPTED_BROWSE_FINISH,
+  SCRIPTED_LOOK,
+  SCRIPTED_LOOK_FINISH,
+  SCRIPTED_VISION_MODEL,
 } from './scriptedLlm';
+import { startTestPage, TEST_PAGE_BACKGROUND, TEST_PAGE_BUTTON, type TestPage } from './testPage';
+import { fixtureImage, pngFirstPixel } from '../shared/images';
+import { postingControllerDeps } from '../unit/conversationPanel/controllerDeps';
+import { ConversationController } from '../../src/webviews/conversation/host/controller';
+import type { HostToWebview, ImageReply } from '../../src/webviews/conversation/shared/protocol';
+import { IMAGE_HEAD_CHARS } from '../../src/api/agentServer/eventLog';
 import { FormSave } from '../../src/webviews/mcpForm/host/formSave';
 import { emptyFormSecrets, type FormSecrets } from '../../src/webviews/mcpForm/host/formStorage';
 import type { FormModel } from '../../src/webviews/mcpForm/shared/formSchema';
@@ -57,6 +74,11 @@ const MESSAGE = 'Run one shell command for the VS Code client test, then finish.
 const FOLLOW_UP = 'Now run the follow-up command, then finish.';
 const SLOW_FOLLOW_UP = `${SCRIPTED_SLOW} Run the follow-up command, taking your time.`;
 const CHANGES_MESSAGE = `${SCRIPTED_CHANGES} Commit a base, edit one file, create another, then finish.`;
+const LOOK_MESSAGE = `${SCRIPTED_LOOK} Does the page look like this?`;
+/** What the real agent server's `browser_get_state` screenshot is (kind, width, height). */
+const SCREENSHOT_SHAPE = ['image/png', 1920, 1080];
+
+const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
 
 const byPath = (a: { path: string }, b: { path: string }) => a.path.localeCompare(b.path);
 
@@ -99,9 +121,10 @@ interface EventView {
   source: string;
   key?: string;
   value?: unknown;
-  action?: { kind?: string; command?: string; message?: string };
+  action?: { kind?: string; command?: string; message?: string; url?: string; include_screenshot?: boolean };
   observation?: {
     kind?: string;
+    screenshot_data?: string;
     exit_code?: number;
     content?: { text?: string }[];
     metadata?: { working_dir?: string };
@@ -243,7 +266,9 @@ describe('OpenHandsClient against the real OpenHands app server', function () {
 
   before(() => {
     env = realServerEnv();
-    client = new OpenHandsClient({ baseUrl: env.url, apiKey: env.apiKey, timeoutMs: 60_000 });
+    // POST /api/v1/sandboxes answers once the new agent server does: up to 120 s on a busy machine
+    // (serve_patched.py, patch 4)
+    client = new OpenHandsClient({ baseUrl: env.url, apiKey: env.apiKey, timeoutMs: 150_000 });
   });
 
   describe('auth', () => {
@@ -984,8 +1009,8 @@ describe('OpenHandsClient against the real OpenHands app server', function () {
   });
 
   describe('workspace changes on the agent server (AgentServerClient: gitChanges, gitDiff, downloadFile, workspaceDelta)', () => {
-    // in the first sandbox (a new agent server takes 20-30 s to start, and the app server gives up at
-    // 30 s): the base commit takes in the earlier conversations' files, so only this turn's two differ
+    // in the first sandbox (a new agent server takes 20-30 s to start, more on a busy machine): the
+    // base commit takes in the earlier conversations' files, so only this turn's two differ
     let changesConversation: AppConversation;
     let agent: AgentServerClient;
     /** The sandbox's folder, absolute: where the agent works and the repository the server reads. */
@@ -1150,6 +1175,196 @@ describe('OpenHandsClient against the real OpenHands app server', function () {
           `${file} in the clone is the sandbox's`,
         );
       }
+    });
+  });
+
+  describe('images: a browser screenshot, and an image sent to the agent (a vision model name)', () => {
+    // one conversation in the first sandbox (no new agent server to wait for), started under a model
+    // name litellm says can see, its base URL still the scripted LLM's: the SDK then shows the model
+    // the screenshot and the user's image (with the made-up name it leaves them out of the request)
+    let page: TestPage;
+    let browsing: Driven | undefined;
+    let controller: ConversationController | undefined;
+    /** The stored BrowserObservation of `browser_get_state`, whole. */
+    let shot: EventView | undefined;
+
+    before(async () => {
+      page = await startTestPage();
+    });
+    after(async () => {
+      controller?.dispose();
+      browsing?.feed.dispose();
+      await page?.close();
+    });
+
+    it('the browse script: browser_navigate to the test’s page, browser_get_state with a screenshot, finish; a PNG of the page is stored', async () => {
+      const started = await client.createConversation({
+        sandbox_id: sandbox.id,
+        llm_model: SCRIPTED_VISION_MODEL,
+        initial_message: {
+          role: 'user',
+          content: [{ type: 'text', text: `${SCRIPTED_BROWSE} Open ${page.url}, look at it, then finish.` }],
+        },
+      });
+      const ready = await client.waitForStartTask(started.id, { timeoutMs: 150_000, intervalMs: 1000 });
+      assert.equal(ready.status, 'READY', `the start task: ${ready.status} ${ready.detail ?? ''}`);
+      const [found] = await client.getConversations([ready.app_conversation_id!]);
+      assert.ok(found, 'the browsing conversation is found');
+      assert.equal(found.llm_model, SCRIPTED_VISION_MODEL, 'the app server took the model name');
+      browsing = await drive(found);
+      const { agent } = browsing;
+      await untilStatus(agent, 'finished', 120_000).catch(async (error: unknown) => {
+        const seen = (await storedEvents(agent)).map((e) => e.action?.kind ?? e.observation?.kind ?? e.kind);
+        throw new Error(`${String(error)}; events: ${seen.join(', ')}`);
+      });
+      const events = await storedEvents(agent);
+      const actions = actionsIn(events);
+      assert.deepEqual(
+        actions.map((e) => e.action?.kind),
+        ['BrowserNavigateAction', 'BrowserGetStateAction', 'FinishAction'],
+      );
+      assert.equal(actions[0]?.action?.url, page.url);
+      assert.equal(actions[1]?.action?.include_screenshot, true);
+      assert.equal(actions[2]?.action?.message, SCRIPTED_BROWSE_FINISH);
+      assert.ok(
+        page.visits.includes('/'),
+        `the sandbox's browser asked for the page: ${page.visits.join(', ')}`,
+      );
+      const navigated = observationOf(events, actions[0]!);
+      assert.equal(navigated?.observation?.kind, 'BrowserObservation');
+      assert.equal(navigated.observation.is_error, false, textOf(navigated.observation.content));
+      shot = observationOf(events, actions[1]!);
+      assert.equal(shot?.observation?.kind, 'BrowserObservation');
+      assert.equal(shot.observation.is_error, false, textOf(shot.observation.content));
+      // the state as JSON: the page, its one button, and what the screenshot covers
+      const state = JSON.parse(textOf(shot.observation.content)) as {
+        url?: string;
+        interactive_elements?: { tag?: string; text?: string }[];
+        screenshot_dimensions?: { width?: number; height?: number };
+      };
+      assert.equal(state.url, page.url);
+      assert.deepEqual(
+        state.interactive_elements?.map((e) => [e.tag, e.text]),
+        [['button', TEST_PAGE_BUTTON]],
+      );
+      assert.deepEqual(state.screenshot_dimensions, { width: 1920, height: 1080 });
+      // base64 without a data: prefix; what the real server produced: a 1920×1080 PNG
+      const data = shot.observation.screenshot_data;
+      assert.ok(typeof data === 'string' && !data.startsWith('data:'), 'screenshot_data is bare base64');
+      const check = checkScreenshotData(data);
+      assert.ok(check.ok, `the screenshot checks: ${check.ok ? '' : check.reason}`);
+      assert.deepEqual([check.image.mime, check.image.width, check.image.height], SCREENSHOT_SHAPE);
+      assert.ok(data.length > IMAGE_HEAD_CHARS, `larger than the log's image head: ${data.length} chars`);
+      // of the test's page, not a blank one: its background colour in the corner
+      const corner = pngFirstPixel(check.image.bytes);
+      assert.ok(
+        corner.every((value, i) => Math.abs(value - TEST_PAGE_BACKGROUND[i]!) <= 4),
+        `the top-left pixel is the page's background: rgb(${corner.join(', ')})`,
+      );
+    });
+
+    it('the panel: the feed holds the screenshot’s head only; the row refers to it; the image reply is its whole bytes, read again from the agent server', async () => {
+      assert.ok(browsing && shot, 'the browse script ran');
+      const { feed } = browsing;
+      await feedCaughtUp(browsing, 'finished');
+      const held = feed.events.events.find((e) => e.id === shot?.id);
+      assert.ok(held, 'the feed holds the observation');
+      assert.ok(feed.events.wasCut(shot.id), 'the observation was cut on the way in');
+      const head = view(held).observation?.screenshot_data ?? '';
+      assert.equal(head.length, IMAGE_HEAD_CHARS);
+      assert.deepEqual(peekImage(head), { ok: true, mime: 'image/png', width: 1920, height: 1080 });
+
+      const whole = await feed.wholeEvent(shot.id);
+      assert.equal(view(whole!).observation?.screenshot_data, shot.observation?.screenshot_data);
+      assert.deepEqual(browsing.logs, [], 'no feed problems along the way');
+
+      const posted: HostToWebview[] = [];
+      controller = new ConversationController(
+        postingControllerDeps({
+          conversationId: browsing.agent.endpoint.conversationId,
+          feed,
+          posted,
+          secrets: () => [env.apiKey, browsing?.agent.endpoint.sessionApiKey],
+        }),
+      );
+      const row = controller
+        .rows()
+        .find((r) => r.kind === 'action' && r.images?.some((i) => i.event === shot?.id));
+      assert.ok(row?.kind === 'action', 'a row with the screenshot');
+      assert.deepEqual(row.images, [
+        { event: shot.id, index: 0, width: 1920, height: 1080, label: 'Screenshot: 1920×1080 PNG' },
+      ]);
+      controller.receive({ type: 'image', event: shot.id, index: 0 });
+      const reply = await until(
+        'the image reply',
+        async () => posted.find((m): m is ImageReply => m.type === 'image'),
+        30_000,
+      );
+      assert.equal(reply.problem, undefined);
+      assert.ok(reply.image, 'the reply carries the image');
+      assert.deepEqual([reply.image.mime, reply.image.width, reply.image.height], SCREENSHOT_SHAPE);
+      const bytes = Buffer.from(reply.image.base64, 'base64');
+      assert.ok(
+        bytes.equals(Buffer.from(shot.observation?.screenshot_data ?? '', 'base64')),
+        'the whole bytes',
+      );
+      assert.ok(checkImageBytes(bytes).ok, 'the bytes check as a whole image');
+    });
+
+    it('the model saw the screenshot: the request after browser_get_state shows it as an image_url in the tool result', async () => {
+      assert.ok(shot?.observation?.screenshot_data, 'the browse script ran');
+      const url = `data:image/png;base64,${shot.observation.screenshot_data}`;
+      const requests = await scriptedRequests(env.llmBaseUrl);
+      const seen = requests.filter((r) => r.images.some((i) => i.sha256 === sha256(url)));
+      assert.ok(seen.length > 0, 'a request showed the model the screenshot');
+      assert.deepEqual(
+        seen.map((r) => [r.model, r.answered]),
+        [[SCRIPTED_VISION_MODEL.replace(/^openai\//, ''), 'finish']],
+      );
+      assert.deepEqual(
+        seen[0]?.images.map((i) => [i.role, i.chars]),
+        [['tool', url.length]],
+      );
+    });
+
+    it('sendMessage with an image: stored as ImageContent beside the text, shown in the user’s row, and in the model’s request', async () => {
+      assert.ok(browsing, 'the browse script ran');
+      const { agent } = browsing;
+      const before = (await storedEvents(agent)).length;
+      const dataUrl = `data:image/png;base64,${fixtureImage('page.png').toString('base64')}`;
+      assert.deepEqual(await agent.sendMessage(LOOK_MESSAGE, true, {}, [dataUrl]), { success: true });
+      const added = await untilEvents(
+        'the look turn finished',
+        agent,
+        before,
+        (events) => statusesIn(events).at(-1) === 'finished',
+      );
+      const user = added.find((e) => e.kind === 'MessageEvent' && e.source === 'user');
+      assert.deepEqual(user?.llm_message?.content, [
+        { cache_prompt: false, type: 'text', text: LOOK_MESSAGE },
+        { cache_prompt: false, type: 'image', image_urls: [dataUrl] },
+      ]);
+      assert.deepEqual(
+        actionsIn(added).map((e) => [e.action?.kind, e.action?.message]),
+        [['FinishAction', SCRIPTED_LOOK_FINISH]],
+      );
+      await feedCaughtUp(browsing, 'finished');
+      const row = controller?.rows().find((r) => r.id === user.id);
+      assert.ok(row?.kind === 'message', 'the user’s row');
+      assert.deepEqual(
+        row.images?.map((i) => i.label),
+        ['Image: 320×200 PNG'],
+      );
+
+      const requests = await scriptedRequests(env.llmBaseUrl);
+      const seen = requests.filter((r) => r.images.some((i) => i.sha256 === sha256(dataUrl)));
+      assert.deepEqual(
+        seen.map((r) => r.answered),
+        ['finish'],
+        'one request showed the model the image: the one it answered with the finish',
+      );
+      const image = seen[0]?.images.find((i) => i.sha256 === sha256(dataUrl));
+      assert.deepEqual([image?.role, image?.head], ['user', dataUrl.slice(0, 40)]);
     });
   });
 

@@ -1,5 +1,7 @@
 // What the real-server suites get from their driver (scripts/real-openhands/run-tests.ts), and plain
 // HTTP helpers for the parts of the real server the client does not cover (settings setup, agent events).
+import type { ChatRequestSummary } from './scriptedLlm';
+
 export const REAL_ENV = {
   url: 'OPENHANDS_REAL_URL',
   apiKey: 'OPENHANDS_REAL_API_KEY',
@@ -81,6 +83,13 @@ export async function agentEvents(conversationUrl: string, sessionApiKey: string
   });
   if (!response.ok) throw new Error(`agent events: HTTP ${response.status}`);
   return ((await response.json()) as { items: AgentEvent[] }).items;
+}
+
+/** What the scripted LLM recorded of every request so far (`GET <base>/scripted/requests`). */
+export async function scriptedRequests(llmBaseUrl: string): Promise<ChatRequestSummary[]> {
+  const response = await fetch(`${llmBaseUrl}/scripted/requests`, { signal: AbortSignal.timeout(10_000) });
+  if (!response.ok) throw new Error(`the scripted LLM's requests: HTTP ${response.status}`);
+  return (await response.json()) as ChatRequestSummary[];
 }
 
 export function sleep(ms: number): Promise<void> {

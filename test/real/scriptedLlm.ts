@@ -23,6 +23,13 @@
 //   (a base commit pushed to an `origin`, so the server's changes say UPDATED for the edited file) →
 //   file_editor str_replace in `SCRIPTED_CHANGES_EDITED` → terminal `SCRIPTED_CHANGES_ADD_COMMAND`
 //   (creates `SCRIPTED_CHANGES_ADDED`) → finish `SCRIPTED_CHANGES_FINISH`.
+// - a user message holding `SCRIPTED_BROWSE` and a loopback URL (first or later): `browser_navigate` to
+//   that URL → `browser_get_state` with a screenshot → finish `SCRIPTED_BROWSE_FINISH`;
+// - a user message holding `SCRIPTED_LOOK` (an image beside it): finish `SCRIPTED_LOOK_FINISH` at once.
+// Every request's image parts (`image_url`, present only when the SDK thinks the model can see) are
+// recorded by digest, and `GET <base>/scripted/requests` answers what was recorded (the client suite
+// runs in another process than the one that started this server).
+import { createHash } from 'node:crypto';
 import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
 
@@ -78,6 +85,30 @@ export const SCRIPTED_CHANGES_ADD_COMMAND = `printf 'created by the scripted LLM
 export const SCRIPTED_CHANGES_FINISH =
   'Done: the scripted LLM committed a base, edited one file and created another.';
 
+/**
+ * A model name litellm knows can see (`supports_vision`), for a conversation's `llm_model`: the SDK
+ * shows such a model the images (a screenshot, a user's ImageContent), and leaves them out for
+ * `SCRIPTED_MODEL`. litellm sends `gpt-4o` to the stored base URL, this server.
+ */
+export const SCRIPTED_VISION_MODEL = 'openai/gpt-4o';
+/** A user message holding this and a URL on 127.0.0.1 makes its turn the browse script. */
+export const SCRIPTED_BROWSE = '[scripted-llm: browse]';
+export const SCRIPTED_BROWSE_FINISH = 'Done: the scripted LLM looked at the page.';
+/** A user message holding this (an image beside it) is answered with a finish at once. */
+export const SCRIPTED_LOOK = '[scripted-llm: look]';
+export const SCRIPTED_LOOK_FINISH = 'Done: the scripted LLM was shown an image.';
+
+/** One `image_url` part of a request, by digest (a screenshot is hundreds of KB). */
+export interface RequestImage {
+  /** The role of the message that holds it. */
+  role: string;
+  /** The URL's first characters (`data:image/png;base64,iVBOR…`). */
+  head: string;
+  chars: number;
+  /** sha256 of the whole URL, hex. */
+  sha256: string;
+}
+
 export interface ChatRequestSummary {
   stream: boolean;
   model: string;
@@ -89,6 +120,8 @@ export interface ChatRequestSummary {
   turnResults: number;
   /** How long the answer was held back (`SCRIPTED_SLOW`), in ms. */
   delayedMs?: number;
+  /** The images the request shows the model, in message order. */
+  images: RequestImage[];
 }
 
 export interface ScriptedLlm {
@@ -162,11 +195,42 @@ function currentTurn(messages: ChatMessage[]): ChatMessage[] {
   return messages;
 }
 
+/** The text of the request's last user message ('' when there is none). */
+function lastUserText(request: ChatRequest): string {
+  const user = [...(request.messages ?? [])].reverse().find((m) => m.role === 'user');
+  return user ? textOf(user) : '';
+}
+
 /** Whether the request's last user message holds `marker`. */
 function lastUserMessageHolds(request: ChatRequest, marker: string): boolean {
-  const messages = request.messages ?? [];
-  const user = [...messages].reverse().find((m) => m.role === 'user');
-  return user !== undefined && textOf(user).includes(marker);
+  return lastUserText(request).includes(marker);
+}
+
+/** The page the last user message asks to browse (`SCRIPTED_BROWSE`): loopback only, never the network. */
+function browseTarget(request: ChatRequest): string | undefined {
+  const text = lastUserText(request);
+  if (!text.includes(SCRIPTED_BROWSE)) return undefined;
+  // a URL ends at white space, a quote, or a comma or full stop before it
+  return /\bhttp:\/\/127\.0\.0\.1:\d+\/[^\s"']*?(?=[,.]?(?:\s|$|["']))/.exec(text)?.[0];
+}
+
+/** The `image_url` parts of every message, by digest. */
+export function requestImages(request: ChatRequest): RequestImage[] {
+  const images: RequestImage[] = [];
+  for (const message of request.messages ?? []) {
+    if (!Array.isArray(message.content)) continue;
+    for (const part of message.content as unknown[]) {
+      const url = (part as { type?: unknown; image_url?: { url?: unknown } } | null)?.image_url?.url;
+      if ((part as { type?: unknown } | null)?.type !== 'image_url' || typeof url !== 'string') continue;
+      images.push({
+        role: message.role ?? '?',
+        head: url.slice(0, 40),
+        chars: url.length,
+        sha256: createHash('sha256').update(url).digest('hex'),
+      });
+    }
+  }
+  return images;
 }
 
 /** Whether the request's last user message asks for slow answers (`SCRIPTED_SLOW`). */
@@ -189,8 +253,25 @@ export function nextStep(request: ChatRequest): ToolCall | { text: string } {
     finish ? { name: 'finish', arguments: argumentsFor(finish, { message }) } : { text: message };
 
   if (turnResults.some((m) => /Action rejected/.test(textOf(m)))) return finishWith(SCRIPTED_REJECTED_FINISH);
+  if (lastUserMessageHolds(request, SCRIPTED_LOOK)) return finishWith(SCRIPTED_LOOK_FINISH);
 
   const steps: ToolCall[] = [];
+  const page = browseTarget(request);
+  if (page) {
+    const navigate = toolNamed(tools, /^browser_navigate$/);
+    const getState = toolNamed(tools, /^browser_get_state$/);
+    if (navigate) steps.push({ name: 'browser_navigate', arguments: argumentsFor(navigate, { url: page }) });
+    if (getState) {
+      steps.push({
+        name: 'browser_get_state',
+        arguments: argumentsFor(getState, { include_screenshot: true }),
+      });
+    }
+    if (finish) {
+      steps.push({ name: 'finish', arguments: argumentsFor(finish, { message: SCRIPTED_BROWSE_FINISH }) });
+    }
+    return steps[turnResults.length] ?? { text: SCRIPTED_BROWSE_FINISH };
+  }
   if (lastUserMessageHolds(request, SCRIPTED_CHANGES)) {
     const turn = currentTurn(messages);
     if (shell) {
@@ -402,6 +483,10 @@ async function handle(
   requests: ChatRequestSummary[],
 ): Promise<void> {
   const url = new URL(req.url ?? '/', 'http://127.0.0.1');
+  if (req.method === 'GET' && /\/scripted\/requests$/.test(url.pathname)) {
+    sendJson(res, 200, requests);
+    return;
+  }
   if (req.method === 'GET' && /\/models$/.test(url.pathname)) {
     sendJson(res, 200, { object: 'list', data: [{ id: 'scripted-llm', object: 'model', owned_by: 'test' }] });
     return;
@@ -427,6 +512,7 @@ async function handle(
     answered: 'text' in step ? 'text' : step.name,
     userMessages: messages.filter((m) => m.role === 'user').length,
     turnResults: currentTurn(messages).filter((m) => m.role === 'tool').length,
+    images: requestImages(request),
   };
   requests.push(summary);
   if (wantsSlowAnswers(request)) {

@@ -23,7 +23,7 @@ import type { StepRunner } from '../e2e/runner';
 import { CONVERSATIONS_VIEW, PAUSE_SANDBOX, RESUME_SANDBOX, SANDBOXES_VIEW } from '../e2e/selectors';
 import { eventually } from '../e2e/wait';
 import { sandboxRowName, type ConversationSummary } from '../e2e/server-api';
-import { realRequest } from './env';
+import { realRequest, scriptedRequests } from './env';
 import {
   SCRIPTED_CHANGES,
   SCRIPTED_CHANGES_ADDED,
@@ -38,12 +38,18 @@ import {
   SCRIPTED_FOLLOW_UP_COMMAND,
   SCRIPTED_FOLLOW_UP_FINISH,
   SCRIPTED_REJECTED_FINISH,
+  SCRIPTED_BROWSE,
+  SCRIPTED_BROWSE_FINISH,
+  SCRIPTED_MODEL,
 } from './scriptedLlm';
+import { startTestPage } from './testPage';
 import { panelFrame, waitForFeed, waitForTranscript } from '../e2e/conversationPanel';
 
 export interface RealStepsContext {
   page: Page;
   server: { url: string; apiKey: string };
+  /** The scripted LLM's base URL: what it recorded is read from there. */
+  llmBaseUrl: string;
   workbenchUrl: string;
   screenshot(name: string): Promise<string>;
   /** The folder code-server opened: made a clone of a sandbox's repository to apply changes to. */
@@ -133,6 +139,8 @@ const CONVERSATION = 'New Conversation with a message in that sandbox: READY, li
 const PANEL =
   'Conversation panel: the scripted run shows the message, the command with its output and exit 0, the new file as a diff, the finish';
 const FOLLOW_UP = 'Steer: a follow-up message from the panel makes the agent run a command and finish';
+const BROWSE =
+  'Browser: a message from the panel makes the agent open a page the test serves and take a screenshot; the panel draws it at its step';
 const CONFIRM =
   'Steer: with confirmation on, the command waits; Reject leaves the agent idle; Continue finishes; the next one is approved and finishes';
 const NOTIFY =
@@ -428,6 +436,42 @@ export function defineRealSteps(runner: StepRunner, ctx: RealStepsContext): void
   );
 
   runner.step(
+    BROWSE,
+    async () => {
+      const page = await startTestPage();
+      try {
+        const frame = panelFrame(ctx.page);
+        await sendFromPanel(`${SCRIPTED_BROWSE} Open ${page.url} and look at it.`);
+        await shownInTranscript(SCRIPTED_BROWSE_FINISH, 120_000);
+        await waitForStatus(/finished/i);
+        if (!page.visits.includes('/')) throw new Error('the sandbox’s browser never asked for the page');
+        // the host read the observation whole from the agent server, checked it, and sent its bytes
+        const shot = frame.locator('.shot-frame img');
+        await eventually(
+          'the screenshot drawn, 1920 pixels wide',
+          async () =>
+            (await shot.count()) === 1 &&
+            (await shot.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth === 1920))
+              ? true
+              : undefined,
+          { timeoutMs: 30_000, lastSeen: async () => `${await shot.count()} screenshot images` },
+        );
+        if (!(await shot.getAttribute('src'))?.startsWith('blob:')) throw new Error('not a blob: image');
+        // under the made-up model name the SDK leaves the screenshot out of what the model is sent
+        const shown = (await scriptedRequests(ctx.llmBaseUrl)).filter(
+          (r) => r.model === SCRIPTED_MODEL.replace(/^openai\//, '') && r.images.length > 0,
+        );
+        if (shown.length > 0) throw new Error(`${shown.length} requests showed scripted-llm an image`);
+        await shot.scrollIntoViewIfNeeded();
+        await ctx.screenshot('browser-screenshot-real');
+      } finally {
+        await page.close();
+      }
+    },
+    { needs: [PANEL] },
+  );
+
+  runner.step(
     CONFIRM,
     async () => {
       const conversation = startedConversation!;
@@ -622,8 +666,8 @@ export function defineRealSteps(runner: StepRunner, ctx: RealStepsContext): void
     CHANGES,
     async () => {
       // the conversation of the steps before, in the sandbox Start made: its earlier files go into the
-      // scripted base commit, so the change is exactly the two files of this turn (a sandbox of its own
-      // would have to start within the app server's 30 s on a busy machine)
+      // scripted base commit, so the change is exactly the two files of this turn (and no new sandbox
+      // to wait for: 20-30 s, more on a busy machine)
       const conversation = startedConversation!;
       const frame = await openLivePanel(conversation.id);
       await sendFromPanel(`${SCRIPTED_CHANGES} Commit a base, edit one file, create another.`);

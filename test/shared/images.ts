@@ -26,3 +26,26 @@ export function paddedPng(bytes: number): Buffer {
 }
 
 export const SVG_WITH_SCRIPT = '<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>';
+
+/**
+ * The top-left pixel of an 8-bit RGB or RGBA PNG, as [r, g, b]: the first row's first pixel is stored as
+ * it is under every PNG filter (nothing is left of or above it), so no unfiltering is needed.
+ */
+export function pngFirstPixel(png: Buffer): [number, number, number] {
+  const data: Buffer[] = [];
+  let depth = 0;
+  let colourType = -1;
+  for (let offset = 8; offset + 12 <= png.length;) {
+    const length = png.readUInt32BE(offset);
+    const type = png.toString('latin1', offset + 4, offset + 8);
+    const body = png.subarray(offset + 8, offset + 8 + length);
+    if (type === 'IHDR') [depth, colourType] = [body[8] ?? 0, body[9] ?? -1];
+    if (type === 'IDAT') data.push(body);
+    offset += 12 + length;
+  }
+  if (depth !== 8 || (colourType !== 2 && colourType !== 6))
+    throw new Error(`a PNG of bit depth ${depth}, colour type ${colourType}: not 8-bit RGB(A)`);
+  const rows = zlib.inflateSync(Buffer.concat(data));
+  // byte 0 is the first row's filter type
+  return [rows[1] ?? 0, rows[2] ?? 0, rows[3] ?? 0];
+}

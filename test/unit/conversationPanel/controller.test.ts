@@ -10,7 +10,7 @@ import { STREAMING_ROW_ID } from '../../../src/webviews/conversation/shared/rows
 import { RowStore } from '../../../src/webviews/conversation/webview/rowStore';
 import { fakeAgentServer, userMessages } from '../api/fakeAgentServer';
 import { waitFor } from '../server/helpers';
-import { idleSteering } from './steeringFake';
+import { postingControllerDeps } from './controllerDeps';
 
 const API_KEY = 'app-api-key-controller-0001';
 const SANDBOX_KEY = 'sandbox-key-controller-9f8e7d6c';
@@ -54,19 +54,7 @@ function controllerDeps(
   posted: HostToWebview[],
   secrets: () => (string | undefined)[],
 ): ControllerDeps {
-  return {
-    conversationId: CONVERSATION_ID,
-    feed,
-    conversation: () => undefined,
-    post: (message) => posted.push(message),
-    secrets,
-    openLink: () => undefined,
-    resumeSandbox: () => undefined,
-    openInBrowser: () => undefined,
-    showLog: () => undefined,
-    warn: () => undefined,
-    steer: idleSteering(),
-  };
+  return postingControllerDeps({ conversationId: CONVERSATION_ID, feed, posted, secrets });
 }
 
 describe('conversation panel controller', () => {

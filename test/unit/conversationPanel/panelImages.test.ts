@@ -9,7 +9,7 @@ import type { HostToWebview, ImageReply } from '../../../src/webviews/conversati
 import { paddedPng, SVG_WITH_SCRIPT } from '../../shared/images';
 import { fakeAgentServer, userMessages } from '../api/fakeAgentServer';
 import { waitFor } from '../server/helpers';
-import { idleSteering } from './steeringFake';
+import { postingControllerDeps } from './controllerDeps';
 
 const CONVERSATION_ID = '0123456789abcdef0123456789abcdef';
 const ENDPOINT: AgentEndpoint = {
@@ -47,21 +47,9 @@ function screenshotRound(tag: string, screenshot: string): AgentEvent[] {
   ];
 }
 
-/** A panel's host over `feed`, posting to `post`, with nothing else wired. */
-function controllerOf(feed: EventFeed, post: (message: HostToWebview) => void = () => undefined) {
-  return new ConversationController({
-    conversationId: CONVERSATION_ID,
-    feed,
-    conversation: () => undefined,
-    post,
-    secrets: () => [],
-    openLink: () => undefined,
-    resumeSandbox: () => undefined,
-    openInBrowser: () => undefined,
-    showLog: () => undefined,
-    warn: () => undefined,
-    steer: idleSteering(),
-  });
+/** A panel's host over `feed`, what it posts kept in `posted`, with nothing else wired. */
+function controllerOf(feed: EventFeed, posted: HostToWebview[] = []): ConversationController {
+  return new ConversationController(postingControllerDeps({ conversationId: CONVERSATION_ID, feed, posted }));
 }
 
 describe('conversation panel images', () => {
@@ -87,7 +75,7 @@ describe('conversation panel images', () => {
       openSocket: (options) => agent.openSocket(options),
     });
     const posted: HostToWebview[] = [];
-    const controller = controllerOf(feed, (message) => posted.push(message));
+    const controller = controllerOf(feed, posted);
     cleanup.push(
       () => controller.dispose(),
       () => feed.dispose(),
