@@ -160,31 +160,35 @@ async function readChanged(
           (pageId) => client.searchConversations({ titleContains, updatedAtGte: since, pageId, limit: 100 }),
           () => true,
         )
-      : Promise.resolve([]),
+      : Promise.resolve({ items: [], complete: true }),
   ]);
   if (newest === undefined || updated === undefined) return readAll(client, loaded, options);
-  const fresh = [...newest, ...updated];
+  const fresh = [...newest.items, ...updated.items];
+  // the newest pages reached the end: they are the whole list, and what they lack is gone
+  const listed = newest.complete ? new Set(newest.items.map((conversation) => conversation.id)) : undefined;
+  const gone = listed && new Set([...known].filter((id) => !listed.has(id)));
   return {
-    merge: mergeConversations({ loaded: loaded.conversations, fresh, complete: loaded.next === null }),
+    merge: mergeConversations({ loaded: loaded.conversations, fresh, gone, complete: loaded.next === null }),
     next: loaded.next,
     mark: newestUpdate(loaded.updatedMark, fresh),
   };
 }
 
 /**
- * Reads pages from the first while `more` says the last one calls for the next; undefined when that
- * takes more than MAX_REFRESH_PAGES (the caller reads everything instead).
+ * Reads pages from the first while `more` says the last one calls for the next (`complete`: up to
+ * the last page); undefined when that takes more than MAX_REFRESH_PAGES (everything is read instead).
  */
 async function readPagesWhile(
   read: (pageId: string | undefined) => Promise<{ items: AppConversation[]; next_page_id: string | null }>,
   more: (page: { items: AppConversation[] }) => boolean,
-): Promise<AppConversation[] | undefined> {
+): Promise<{ items: AppConversation[]; complete: boolean } | undefined> {
   const items: AppConversation[] = [];
   let pageId: string | undefined;
   for (let pages = 0; pages < MAX_REFRESH_PAGES; pages++) {
     const page = await read(pageId);
     items.push(...page.items);
-    if (page.next_page_id === null || !more(page)) return items;
+    if (page.next_page_id === null) return { items, complete: true };
+    if (!more(page)) return { items, complete: false };
     pageId = page.next_page_id;
   }
   return undefined;

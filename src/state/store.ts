@@ -173,8 +173,9 @@ export class OpenHandsStore implements vscode.Disposable {
    * Brings the views up to date. After a full read, only what can have changed is asked: the
    * sandboxes, the newest page, the conversations updated since the last reply, and the loaded
    * conversations of a sandbox whose status changed. `full` reads the loaded list again whole (the
-   * Refresh command): the only way a conversation deleted elsewhere disappears. Calls while one is
-   * running collapse into a single follow-up, so a burst of triggers costs at most two rounds.
+   * Refresh command): in a list longer than the newest page, the only way a conversation deleted
+   * elsewhere disappears. Calls while one is running collapse into a single follow-up, so a burst of
+   * triggers costs at most two rounds.
    */
   refresh(options: { full?: boolean } = {}): Promise<void> {
     if (options.full) this.fullWanted = true;
@@ -227,6 +228,7 @@ export class OpenHandsStore implements vscode.Disposable {
     this.conversationListVersion++;
     this.conversations = [];
     this.conversationsNextPage = null;
+    this.sandboxConversations.clear();
     this.changed.fire(EVERYTHING);
     await this.refresh();
   }
@@ -270,6 +272,7 @@ export class OpenHandsStore implements vscode.Disposable {
     if (this.state === 'idle') this.setState('loading');
     const version = this.conversationListVersion;
     const pageSize = this.connection.config.pageSize;
+    const base = this.conversations;
     try {
       const { lists, changedRows } = await refreshLists(client, this.lists, {
         full,
@@ -279,6 +282,11 @@ export class OpenHandsStore implements vscode.Disposable {
       });
       // the server, filter or list changed meanwhile: the answer belongs to none of them
       if (client !== this.connection.client || version !== this.conversationListVersion) return;
+      // "Load more" added rows meanwhile: this answer lacks them, so ask again from the longer list
+      if (this.conversations !== base) {
+        this.again = true;
+        return;
+      }
       const wasShown = this.state === 'ready';
       const settled = this.settleTransitions(lists.sandboxes);
       const changed = lists.conversations !== this.conversations || lists.sandboxes !== this.sandboxes;
