@@ -8,6 +8,7 @@ import { JsonArrayStreamParser } from '../src/api/jsonArrayStream';
 import { startTestServer } from '../test/server';
 import { conversationFeedReport } from './conversationFeed';
 import { conversationPaintReport } from './conversationPaint';
+import { refreshWorkbenchReport } from './workbench/refreshDriver';
 
 interface Measurement {
   name: string;
@@ -111,6 +112,8 @@ async function main(): Promise<void> {
   console.log((await conversationFeedReport()).join('\n'));
   // The conversation panel's page in Chromium (says it is skipped when /usr/bin/chromium is missing).
   console.log((await conversationPaintReport()).join('\n'));
+  // Issue 25's refresh and idle figures, in a real VS Code (npx tsx bench/workbench/refreshDriver.ts alone).
+  console.log((await refreshWorkbenchReport()).join('\n'));
 }
 
 void main().catch((error: unknown) => {
