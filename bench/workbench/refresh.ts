@@ -7,11 +7,8 @@ import * as v8 from 'node:v8';
 import * as vm from 'node:vm';
 import * as vscode from 'vscode';
 import type { OpenHandsExtensionApi } from '../../src/extension';
+import { BENCH_IDLE_CYCLES_ENV, BENCH_REPORT_ENV, BENCH_SERVER_URL_ENV } from './refreshEnv';
 
-export const BENCH_REPORT_ENV = 'OPENHANDS_BENCH_REPORT';
-export const BENCH_SERVER_URL_ENV = 'OPENHANDS_BENCH_SERVER_URL';
-/** Poll cycles of the idle figure (the 10 minutes at 1 s were 595). */
-export const BENCH_IDLE_CYCLES_ENV = 'OPENHANDS_BENCH_IDLE_CYCLES';
 const EXTENSION_ID = 'openhands-community.openhands-vscode';
 
 interface ServerControl {

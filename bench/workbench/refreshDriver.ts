@@ -4,15 +4,15 @@
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import * as esbuild from 'esbuild';
 import { startTestServer } from '../../test/server';
 import { launchBrowser } from '../../scripts/vscode/browser';
+import { bundleForExtensionHost } from '../../scripts/vscode/build';
 import { Cleanup } from '../../scripts/vscode/cleanup';
 import { startCodeServer } from '../../scripts/vscode/code-server';
 import { CHROMIUM_PATH, CODE_SERVER_ENTRY, ROOT, RUNS_DIR } from '../../scripts/vscode/paths';
 import { waitForFile } from '../../scripts/vscode/wait-file';
 import { workbenchUrl } from '../../scripts/vscode/workbench-url';
-import { BENCH_IDLE_CYCLES_ENV, BENCH_REPORT_ENV, BENCH_SERVER_URL_ENV } from './refresh';
+import { BENCH_IDLE_CYCLES_ENV, BENCH_REPORT_ENV, BENCH_SERVER_URL_ENV } from './refreshEnv';
 
 const OUT_DIR = path.join(ROOT, 'out', 'bench');
 
@@ -34,16 +34,7 @@ export async function refreshWorkbenchReport(options: RefreshDriverOptions = {})
     if (built.status !== 0) throw new Error('the production build failed');
   }
   const entry = path.join(OUT_DIR, 'refresh.js');
-  await esbuild.build({
-    entryPoints: [path.join(__dirname, 'refresh.ts')],
-    outfile: entry,
-    bundle: true,
-    platform: 'node',
-    target: 'node20',
-    format: 'cjs',
-    external: ['vscode'],
-    logLevel: 'warning',
-  });
+  await bundleForExtensionHost(path.join(__dirname, 'refresh.ts'), entry);
   const cleanup = new Cleanup();
   try {
     const server = await startTestServer({
@@ -60,7 +51,7 @@ export async function refreshWorkbenchReport(options: RefreshDriverOptions = {})
       env: {
         [BENCH_SERVER_URL_ENV]: server.url,
         [BENCH_REPORT_ENV]: report,
-        [BENCH_IDLE_CYCLES_ENV]: String(options.idleCycles ?? 595),
+        [BENCH_IDLE_CYCLES_ENV]: String(options.idleCycles ?? process.env[BENCH_IDLE_CYCLES_ENV] ?? 595),
       },
     });
     cleanup.add('code-server', () => codeServer.stop());

@@ -57,9 +57,22 @@ export async function buildIntegrationSuite(): Promise<void> {
  */
 export async function buildExportsProbe(): Promise<string> {
   fs.rmSync(EXPORTS_PROBE_OUT_DIR, { recursive: true, force: true });
+  await bundleForExtensionHost(
+    path.join(EXPORTS_PROBE_SRC_DIR, 'extension.ts'),
+    path.join(EXPORTS_PROBE_OUT_DIR, 'extension.js'),
+  );
+  fs.copyFileSync(
+    path.join(EXPORTS_PROBE_SRC_DIR, 'package.json'),
+    path.join(EXPORTS_PROBE_OUT_DIR, 'package.json'),
+  );
+  return EXPORTS_PROBE_OUT_DIR;
+}
+
+/** One CommonJS file the extension host can load (`vscode` left to the host). */
+export async function bundleForExtensionHost(entryPoint: string, outfile: string): Promise<void> {
   await esbuild.build({
-    entryPoints: [path.join(EXPORTS_PROBE_SRC_DIR, 'extension.ts')],
-    outfile: path.join(EXPORTS_PROBE_OUT_DIR, 'extension.js'),
+    entryPoints: [entryPoint],
+    outfile,
     bundle: true,
     platform: 'node',
     target: 'node20',
@@ -67,9 +80,4 @@ export async function buildExportsProbe(): Promise<string> {
     external: ['vscode'],
     logLevel: 'warning',
   });
-  fs.copyFileSync(
-    path.join(EXPORTS_PROBE_SRC_DIR, 'package.json'),
-    path.join(EXPORTS_PROBE_OUT_DIR, 'package.json'),
-  );
-  return EXPORTS_PROBE_OUT_DIR;
 }

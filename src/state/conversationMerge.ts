@@ -26,8 +26,7 @@ export interface MergeInputs {
  * one belongs to a page the user has not loaded, so it stays out.
  */
 export function mergeConversations({ loaded, fresh, gone, complete }: MergeInputs): ConversationMerge {
-  const position = new Map<string, number>();
-  loaded.forEach((conversation, index) => position.set(conversation.id, index));
+  const position = positionsOf(loaded);
   const replaced = new Map<number, AppConversation>();
   const added = new Map<string, AppConversation>();
   let moved = false;
@@ -59,6 +58,22 @@ export function mergeConversations({ loaded, fresh, gone, complete }: MergeInput
     .map((conversation, index) => replaced.get(index) ?? conversation)
     .filter((conversation) => !removed.has(conversation.id));
   return { list: sortNewestFirst([...list, ...kept]), changed: [], structural: true };
+}
+
+const positions = new WeakMap<readonly AppConversation[], ReadonlyMap<string, number>>();
+
+/**
+ * Each conversation's index in the list, by id. Kept per list (a list is never changed in place, a
+ * new one replaces it), so the polls that find nothing new do not build it again.
+ */
+export function positionsOf(list: readonly AppConversation[]): ReadonlyMap<string, number> {
+  let known = positions.get(list);
+  if (!known) {
+    const built = new Map<string, number>();
+    list.forEach((conversation, index) => built.set(conversation.id, index));
+    positions.set(list, (known = built));
+  }
+  return known;
 }
 
 function createdMs(conversation: AppConversation | undefined): number {

@@ -3,7 +3,7 @@
  * Node (no vscode import): unit-tested against the test server, counting requests.
  */
 import { collectAll, type AppConversation, type OpenHandsClient, type SandboxInfo } from '../api';
-import { mergeConversations, sameJson, type ConversationMerge } from './conversationMerge';
+import { mergeConversations, positionsOf, sameJson, type ConversationMerge } from './conversationMerge';
 
 export interface LoadedLists {
   readonly sandboxes: readonly SandboxInfo[];
@@ -35,11 +35,16 @@ export interface ListRefresh {
 
 /** How far back of the newest update seen a refresh asks again: a write the server committed late is not missed. */
 const UPDATE_SLACK_MS = 30_000;
+/** The newest conversations a refresh reads first: new ones, and titles OpenHands sets just after a start. */
+const NEWEST_PAGE = 20;
 /** Pages a refresh reads of one query before it reads the whole list instead. */
 const MAX_REFRESH_PAGES = 10;
 /** Conversations re-read in one round because their sandbox changed (10 batch gets of 99). */
 const MAX_REREAD = 990;
 const MAX_SANDBOXES = 1000;
+
+/** The sandbox list each conversation list was last found to agree with (every status and key the same). */
+const agreedWith = new WeakMap<readonly AppConversation[], readonly SandboxInfo[]>();
 
 /**
  * After a full read, a refresh asks for the sandboxes, the newest page of conversations (more only
@@ -66,7 +71,9 @@ export async function refreshLists(
   const sandboxRows = changedSandboxes(loaded.sandboxes, sandboxes);
   const nextSandboxes = sandboxRows?.length === 0 ? loaded.sandboxes : sandboxes;
   // conversations say their sandbox's status: those that say another than the list are read again
-  const behind = behindTheirSandbox(read.merge.list, sandboxes);
+  // (not looked at again while neither list changed since they all agreed)
+  const agreed = agreedWith.get(read.merge.list) === nextSandboxes;
+  const behind = agreed ? [] : behindTheirSandbox(read.merge.list, sandboxes);
   const reread = behind.length ? await client.getConversations(behind) : [];
   const fresh = reread.filter((conversation): conversation is AppConversation => conversation !== null);
   const second = mergeConversations({
@@ -75,6 +82,7 @@ export async function refreshLists(
     gone: new Set(behind.filter((_, index) => reread[index] === null)),
     complete: read.next === null,
   });
+  if (!agreed && behind.length === 0) agreedWith.set(second.list, nextSandboxes);
   const lists: LoadedLists = {
     sandboxes: nextSandboxes,
     conversations: second.list,
@@ -147,12 +155,13 @@ async function readChanged(
   loaded: LoadedLists,
   options: ListRefreshOptions,
 ): Promise<ConversationsRead> {
-  const known = new Set(loaded.conversations.map((conversation) => conversation.id));
+  const known = positionsOf(loaded.conversations);
   const since = loaded.updatedMark ? new Date(loaded.updatedMark - UPDATE_SLACK_MS) : undefined;
   const titleContains = options.titleFilter;
   const [newest, updated] = await Promise.all([
     readPagesWhile(
-      (pageId) => client.searchConversations({ titleContains, pageId, limit: options.pageSize }),
+      (pageId) =>
+        client.searchConversations({ titleContains, pageId, limit: Math.min(options.pageSize, NEWEST_PAGE) }),
       (page) => page.items.every((conversation) => !known.has(conversation.id)),
     ),
     since
@@ -166,7 +175,7 @@ async function readChanged(
   const fresh = [...newest.items, ...updated.items];
   // the newest pages reached the end: they are the whole list, and what they lack is gone
   const listed = newest.complete ? new Set(newest.items.map((conversation) => conversation.id)) : undefined;
-  const gone = listed && new Set([...known].filter((id) => !listed.has(id)));
+  const gone = listed && new Set([...known.keys()].filter((id) => !listed.has(id)));
   return {
     merge: mergeConversations({ loaded: loaded.conversations, fresh, gone, complete: loaded.next === null }),
     next: loaded.next,

@@ -125,6 +125,21 @@ describe('refreshLists: a refresh reads what changed', function () {
     assert.deepEqual(after.changedRows, { conversations: [], sandboxes: [] });
   });
 
+  it('a sandbox the extension already put in its list (a pause it asked for) still has its conversations read again', async () => {
+    const loaded = await loadAll(t.client);
+    const running = t.server.state.sandboxes.find(
+      (s) => s.status === 'RUNNING' && t.server.state.conversations.some((c) => c.sandbox_id === s.id),
+    );
+    assert.ok(running);
+    running.status = 'PAUSED';
+    // as SandboxActions' wait puts each reply into the store before the next refresh
+    const upserted = { ...loaded, sandboxes: (await t.client.searchSandboxes({ limit: 100 })).items };
+    const { lists } = await refreshLists(t.client, upserted, CHANGES);
+    const inIt = lists.conversations.filter((c) => c.sandbox_id === running.id);
+    assert.ok(inIt.length > 0);
+    assert.ok(inIt.every((c) => c.sandbox_status === 'PAUSED'));
+  });
+
   it('a new conversation goes first (the whole list redraws); one deleted elsewhere goes at the next full read', async () => {
     const loaded = await loadAll(t.client);
     const template = record(t.server, () => true);
