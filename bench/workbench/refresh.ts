@@ -77,6 +77,9 @@ function median(values: number[]): number {
   return sorted[Math.floor(sorted.length / 2)] ?? 0;
 }
 
+/** How long the hidden-views figure listens (the issue's was 150 s). */
+const HIDDEN_MS = 30_000;
+
 const mb = (bytes: number) => (bytes / 1024 / 1024).toFixed(2);
 
 async function setSetting(key: string, value: unknown): Promise<void> {
@@ -104,6 +107,18 @@ export async function refreshFigures(
   const loaded = api.store.conversations.length;
   await cpuUntilQuiet(() => sleep(0));
 
+  // what the trees were told, per phase: a refresh that finds nothing new must tell them nothing
+  let treeEvents = 0;
+  const counting = [api.conversationsProvider, api.sandboxesProvider].map((provider) =>
+    provider.onDidChangeTreeData(() => treeEvents++),
+  );
+  const takeTreeEvents = () => {
+    const count = treeEvents;
+    treeEvents = 0;
+    return count;
+  };
+  takeTreeEvents();
+
   // 1. one refresh with nothing changed, and the full re-read (the Refresh command) for comparison
   const refreshOnce = async (full: boolean) => {
     await server.clearRequests();
@@ -112,15 +127,18 @@ export async function refreshFigures(
   };
   const changes = [];
   const fulls = [];
+  let changeEvents = 0;
   for (let i = 0; i < 8; i++) {
     changes.push(await refreshOnce(false));
+    changeEvents += takeTreeEvents();
     fulls.push(await refreshOnce(true));
+    takeTreeEvents();
   }
   const changeCpu = median(changes.map((r) => r.cpu));
   const fullCpu = median(fulls.map((r) => r.cpu));
   lines.push(
     `refresh at ${loaded} conversations loaded, nothing changed: ${changeCpu.toFixed(1)} ms host CPU until quiet, ` +
-      `${median(changes.map((r) => r.requests))} requests (median of 8)`,
+      `${median(changes.map((r) => r.requests))} requests (median of 8); ${changeEvents} tree events in all`,
   );
   lines.push(
     `  full re-read (Refresh command), same list: ${fullCpu.toFixed(1)} ms, ` +
@@ -153,14 +171,30 @@ export async function refreshFigures(
     if (cycle % Math.ceil(idleCycles / 5) === 0) samples.push(heapAfterGc(gc));
   }
   const idleHeapEnd = heapAfterGc(gc);
+  const idleEvents = takeTreeEvents();
+  for (const subscription of counting) subscription.dispose();
   const idleRequests = await server.requestCount();
   lines.push(
     `idle polling, nothing changing, ${idleCycles} cycles (100 ms apart, not 1 s): heap after GC ` +
       `${idleHeapEnd >= idleHeapStart ? '+' : ''}${mb(idleHeapEnd - idleHeapStart)} MB in all ` +
       `(every fifth: ${samples.map((s) => mb(s - idleHeapStart)).join(', ')} MB); ` +
-      `RSS ${mb(process.memoryUsage().rss - rssStart)} MB; ${(idleRequests / idleCycles).toFixed(2)} requests a cycle`,
+      `RSS ${mb(process.memoryUsage().rss - rssStart)} MB; ${(idleRequests / idleCycles).toFixed(2)} requests a cycle; ` +
+      `${idleEvents} tree events`,
   );
   lines.push(`host CPU per poll cycle when nothing changes: ${(idleCpu / idleCycles).toFixed(2)} ms`);
+
+  // 5. every view hidden: the scheduler polls at its fastest idle interval (2 s) if it polls at all
+  await setSetting('refresh.idleIntervalSeconds', 2);
+  await api.scheduler.runNow();
+  await vscode.commands.executeCommand('workbench.action.closeSidebar');
+  const hidden = Date.now();
+  while (api.scheduler.anyViewVisible && Date.now() - hidden < 10_000) await sleep(100);
+  await server.clearRequests();
+  await sleep(HIDDEN_MS);
+  lines.push(
+    `requests while every view is hidden: ${await server.requestCount()} over ${HIDDEN_MS / 1000} s ` +
+      `(views hidden: ${!api.scheduler.anyViewVisible}; 2 s poll interval)`,
+  );
   await setSetting('refresh.idleIntervalSeconds', undefined);
   await setSetting('refresh.activeIntervalSeconds', undefined);
   return lines;

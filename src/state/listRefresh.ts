@@ -145,7 +145,8 @@ async function readAll(
   return {
     merge: { list: same ? (old as AppConversation[]) : items, changed: [], structural: !same },
     next,
-    mark: newestUpdate(loaded.updatedMark, items),
+    // everything loaded was read again: the mark starts over from it
+    mark: newestUpdate(0, items),
   };
 }
 
