@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import type { ConversationRecord, TestServer } from '../../server';
+import type { ConversationRecord, SandboxRecord, TestServer } from '../../server';
 import {
   refreshLists,
   NOTHING_LOADED,
@@ -27,6 +27,16 @@ function record(server: TestServer, predicate: (c: ConversationRecord) => boolea
   const found = server.state.conversations.find((c) => !c.parent_conversation_id && predicate(c));
   assert.ok(found, 'the seed has such a conversation');
   return found;
+}
+
+/** Pauses (in the server's state) a running sandbox that has conversations, and returns it. */
+function pauseARunningSandbox(server: TestServer): SandboxRecord {
+  const running = server.state.sandboxes.find(
+    (s) => s.status === 'RUNNING' && server.state.conversations.some((c) => c.sandbox_id === s.id),
+  );
+  assert.ok(running, 'the seed has a running sandbox with conversations');
+  running.status = 'PAUSED';
+  return running;
 }
 
 function runningSandboxIds(server: TestServer): Set<string> {
@@ -101,11 +111,7 @@ describe('refreshLists: a refresh reads what changed', function () {
 
   it('a paused sandbox: its conversations are read again by id and say so', async () => {
     const loaded = await loadAll(t.client);
-    const running = t.server.state.sandboxes.find(
-      (s) => s.status === 'RUNNING' && t.server.state.conversations.some((c) => c.sandbox_id === s.id),
-    );
-    assert.ok(running);
-    running.status = 'PAUSED';
+    const running = pauseARunningSandbox(t.server);
     t.server.requests.length = 0;
     const { lists, changedRows } = await refreshLists(t.client, loaded, CHANGES);
     assert.deepEqual(
@@ -127,11 +133,7 @@ describe('refreshLists: a refresh reads what changed', function () {
 
   it('a sandbox the extension already put in its list (a pause it asked for) still has its conversations read again', async () => {
     const loaded = await loadAll(t.client);
-    const running = t.server.state.sandboxes.find(
-      (s) => s.status === 'RUNNING' && t.server.state.conversations.some((c) => c.sandbox_id === s.id),
-    );
-    assert.ok(running);
-    running.status = 'PAUSED';
+    const running = pauseARunningSandbox(t.server);
     // as SandboxActions' wait puts each reply into the store before the next refresh
     const upserted = { ...loaded, sandboxes: (await t.client.searchSandboxes({ limit: 100 })).items };
     const { lists } = await refreshLists(t.client, upserted, CHANGES);
