@@ -12,6 +12,7 @@ import { conversationFeedReport } from './conversationFeed';
 import { conversationPaintReport } from './conversationPaint';
 import { screenshotsReport } from './screenshots';
 import { workbenchReport } from './workbench';
+import { refreshWorkbenchReport } from './workbench/refreshDriver';
 
 interface Measurement {
   name: string;
@@ -122,6 +123,8 @@ async function main(): Promise<void> {
   console.log((await screenshotsReport()).join('\n'));
   // Activation, the bundles and the VSIX: the production build in a real VS Code (code-server).
   console.log((await workbenchReport()).join('\n'));
+  // The refresh and idle figures, in a real VS Code (npx tsx bench/workbench/refreshDriver.ts alone).
+  console.log((await refreshWorkbenchReport()).join('\n'));
 }
 
 void main().catch((error: unknown) => {

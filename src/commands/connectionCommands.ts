@@ -27,7 +27,7 @@ export function registerConnectionCommands({
 }: ConnectionCommandDeps): vscode.Disposable[] {
   return [
     vscode.commands.registerCommand('openhands.refresh', async () => {
-      await Promise.all([scheduler.runNow(), specs.refreshIfUsed()]);
+      await Promise.all([scheduler.runNow({ full: true }), specs.refreshIfUsed()]);
     }),
     vscode.commands.registerCommand('openhands.setApiKey', async (value?: string) => {
       const serverUrl = connection.config.serverUrl;

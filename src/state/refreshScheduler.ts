@@ -45,10 +45,13 @@ export class RefreshScheduler implements vscode.Disposable {
     return this.visibleViews.size > 0;
   }
 
-  /** Refresh now (a user action or a changed setting) and plan the next one from the result. */
-  async runNow(): Promise<void> {
+  /**
+   * Refresh now (a user action or a changed setting) and plan the next one from the result. `full`
+   * reads the whole loaded list again (the Refresh command); otherwise only what can have changed.
+   */
+  async runNow(options: { full?: boolean } = {}): Promise<void> {
     this.stop();
-    await this.store.refresh();
+    await this.store.refresh(options);
     this.errorStreak = this.store.state === 'error' ? this.errorStreak + 1 : 0;
     this.reschedule();
   }

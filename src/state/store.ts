@@ -1,16 +1,16 @@
 import * as vscode from 'vscode';
 import {
   ApiError,
-  collectAll,
   sameUuid,
   type AppConversation,
-  type OpenHandsClient,
   type SandboxConversations,
   type SandboxInfo,
   type SandboxStatus,
   messageOf,
 } from '../api';
 import type { Connection } from './connection';
+import { sameJson } from './conversationMerge';
+import { newestUpdate, refreshLists, type LoadedLists } from './listRefresh';
 import { newestConversation, sandboxName } from './names';
 
 /** A lifecycle action in flight on one sandbox, shown before the server confirms it. */
@@ -21,6 +21,21 @@ export interface SandboxTransition {
   startedAt: number;
 }
 
+/**
+ * What one change of the store touched, so a view redraws only that. `rows` unset: anything may have
+ * changed (rows added, removed or moved, the load state, staleness).
+ */
+export interface StoreChange {
+  readonly rows?: {
+    /** Conversations whose data changed in place (the new objects). */
+    readonly conversations: readonly AppConversation[];
+    /** Sandboxes whose data or transition changed in place. */
+    readonly sandboxes: readonly SandboxInfo[];
+  };
+}
+
+const EVERYTHING: StoreChange = {};
+
 /** `idle`: a server is set and nothing was asked yet (no view has been visible since). */
 export type LoadState = 'unconfigured' | 'idle' | 'loading' | 'ready' | 'error';
 
@@ -29,7 +44,8 @@ export type LoadState = 'unconfigured' | 'idle' | 'loading' | 'ready' | 'error';
  * flight. Views render from here; only `refresh` and the lifecycle methods talk to the server.
  */
 export class OpenHandsStore implements vscode.Disposable {
-  private readonly changed = new vscode.EventEmitter<void>();
+  private readonly changed = new vscode.EventEmitter<StoreChange>();
+  /** Fired only when something changed: a refresh that finds nothing new fires nothing. */
   readonly onDidChange = this.changed.event;
 
   sandboxes: SandboxInfo[] = [];
@@ -44,6 +60,11 @@ export class OpenHandsStore implements vscode.Disposable {
 
   private inFlight: Promise<void> | undefined;
   private again = false;
+  private fullWanted = false;
+  /** The list version whose conversations were read in full: only then can a refresh read just what changed. */
+  private fullyReadVersion = -1;
+  /** The newest `updated_at` (ms) any reply carried: a refresh asks only for what changed since. */
+  private updatedMark = 0;
   private loadedConversationCount = 0;
   /** Changes whenever the conversation list starts over (another server or filter), so late pages are dropped. */
   private conversationListVersion = 0;
@@ -67,8 +88,9 @@ export class OpenHandsStore implements vscode.Disposable {
         this.transitions.clear();
         this.lastError = undefined;
         this.lastSuccessAt = undefined;
+        this.updatedMark = 0;
         this.state = connection.client ? 'idle' : 'unconfigured';
-        this.changed.fire();
+        this.changed.fire(EVERYTHING);
       }),
     );
   }
@@ -117,7 +139,7 @@ export class OpenHandsStore implements vscode.Disposable {
           const newest = newestConversation(result.items);
           if (newest) this.newestAsked.set(sandboxId, newest);
           else if (result.complete) this.newestAsked.delete(sandboxId);
-          if (this.newestIn(sandboxId)?.id !== before) this.changed.fire();
+          if (this.newestIn(sandboxId)?.id !== before) this.changed.fire(EVERYTHING);
         },
         () => {
           if (this.sandboxConversations.get(sandboxId) === asked) this.sandboxConversations.delete(sandboxId);
@@ -148,10 +170,15 @@ export class OpenHandsStore implements vscode.Disposable {
   }
 
   /**
-   * Reloads sandboxes and the loaded conversations. Calls while one is running collapse into a
-   * single follow-up, so a burst of triggers costs at most two round trips.
+   * Brings the views up to date. After a full read, only what can have changed is asked: the
+   * sandboxes, the newest page, the conversations updated since the last reply, and the loaded
+   * conversations of a sandbox whose status changed. `full` reads the loaded list again whole (the
+   * Refresh command): in a list longer than the newest page, the only way a conversation deleted
+   * elsewhere disappears. Calls while one is running collapse into a single follow-up, so a burst of
+   * triggers costs at most two rounds.
    */
-  refresh(): Promise<void> {
+  refresh(options: { full?: boolean } = {}): Promise<void> {
+    if (options.full) this.fullWanted = true;
     if (this.inFlight) {
       this.again = true;
       return this.inFlight;
@@ -160,7 +187,9 @@ export class OpenHandsStore implements vscode.Disposable {
       try {
         do {
           this.again = false;
-          await this.load();
+          const full = this.fullWanted || this.fullyReadVersion !== this.conversationListVersion;
+          this.fullWanted = false;
+          await this.load(full);
         } while (this.again);
       } finally {
         this.inFlight = undefined;
@@ -183,8 +212,9 @@ export class OpenHandsStore implements vscode.Disposable {
       if (version !== this.conversationListVersion) return;
       this.conversations = dedupe([...this.conversations, ...page.items]);
       this.conversationsNextPage = page.next_page_id;
+      this.updatedMark = newestUpdate(this.updatedMark, page.items);
       this.loadedConversationCount = this.conversations.length;
-      this.changed.fire();
+      this.changed.fire(EVERYTHING);
     } catch (error) {
       if (version !== this.conversationListVersion) return;
       this.fail(error);
@@ -198,7 +228,8 @@ export class OpenHandsStore implements vscode.Disposable {
     this.conversationListVersion++;
     this.conversations = [];
     this.conversationsNextPage = null;
-    this.changed.fire();
+    this.sandboxConversations.clear();
+    this.changed.fire(EVERYTHING);
     await this.refresh();
   }
 
@@ -206,7 +237,7 @@ export class OpenHandsStore implements vscode.Disposable {
   beginTransition(sandboxId: string, transition: Omit<SandboxTransition, 'startedAt'>): SandboxTransition {
     const begun = { ...transition, startedAt: Date.now() };
     this.transitions.set(sandboxId, begun);
-    this.changed.fire();
+    this.fireSandboxRow(sandboxId);
     return begun;
   }
 
@@ -214,85 +245,110 @@ export class OpenHandsStore implements vscode.Disposable {
   endTransition(sandboxId: string, transition: SandboxTransition): void {
     if (this.transitions.get(sandboxId) !== transition) return;
     this.transitions.delete(sandboxId);
-    this.changed.fire();
+    this.fireSandboxRow(sandboxId);
   }
 
   /** Puts a sandbox the server told us about (e.g. just started) into the list without a reload. */
   upsertSandbox(sandbox: SandboxInfo): void {
     const index = this.sandboxes.findIndex((existing) => existing.id === sandbox.id);
+    if (index !== -1 && sameJson(this.sandboxes[index], sandbox)) return;
     if (index === -1) this.sandboxes = [sandbox, ...this.sandboxes];
     else this.sandboxes = this.sandboxes.map((existing, i) => (i === index ? sandbox : existing));
-    this.changed.fire();
+    if (index === -1) this.changed.fire(EVERYTHING);
+    else this.fireSandboxRow(sandbox.id);
   }
 
   removeSandbox(sandboxId: string): void {
     this.sandboxes = this.sandboxes.filter((sandbox) => sandbox.id !== sandboxId);
-    this.changed.fire();
+    this.changed.fire(EVERYTHING);
   }
 
-  private async load(): Promise<void> {
+  private async load(full: boolean): Promise<void> {
     const client = this.connection.client;
     if (!client) {
-      this.state = 'unconfigured';
-      this.changed.fire();
+      this.setState('unconfigured');
       return;
     }
-    if (this.state === 'idle') {
-      this.state = 'loading';
-      this.changed.fire();
-    }
+    if (this.state === 'idle') this.setState('loading');
+    const version = this.conversationListVersion;
+    const pageSize = this.connection.config.pageSize;
+    const base = this.conversations;
     try {
-      const [sandboxes, conversations] = await Promise.all([
-        collectAll((pageId, signal) => client.searchSandboxes({ pageId, limit: 100 }, { signal }), {
-          maxItems: 1000,
-        }),
-        this.loadConversations(client),
-      ]);
-      if (client !== this.connection.client) return; // the server changed meanwhile; drop the answer
-      this.sandboxes = sandboxes;
-      this.conversations = conversations.items;
-      this.conversationsNextPage = conversations.next;
-      this.sandboxConversations.clear();
+      const { lists, changedRows } = await refreshLists(client, this.lists, {
+        full,
+        titleFilter: this.titleFilter,
+        pageSize,
+        wanted: Math.max(pageSize, this.loadedConversationCount),
+      });
+      // the server, filter or list changed meanwhile: the answer belongs to none of them
+      if (client !== this.connection.client || version !== this.conversationListVersion) return;
+      // "Load more" added rows meanwhile: this answer lacks them, so ask again from the longer list
+      if (this.conversations !== base) {
+        this.again = true;
+        return;
+      }
+      const wasShown = this.state === 'ready';
+      const settled = this.settleTransitions(lists.sandboxes);
+      const changed = lists.conversations !== this.conversations || lists.sandboxes !== this.sandboxes;
+      this.sandboxes = lists.sandboxes as SandboxInfo[];
+      this.conversations = lists.conversations as AppConversation[];
+      this.conversationsNextPage = lists.next;
+      this.updatedMark = lists.updatedMark;
+      this.loadedConversationCount = Math.max(this.loadedConversationCount, this.conversations.length);
       this.state = 'ready';
       this.lastError = undefined;
       this.lastSuccessAt = new Date();
-      this.settleTransitions();
-      this.changed.fire();
+      if (full) this.fullyReadVersion = version;
+      if (changed) this.sandboxConversations.clear();
+      if (!changedRows || !wasShown) {
+        this.changed.fire(EVERYTHING);
+        return;
+      }
+      const sandboxes = [...changedRows.sandboxes];
+      for (const id of settled) {
+        const sandbox = this.findSandbox(id);
+        if (sandbox && !sandboxes.includes(sandbox)) sandboxes.push(sandbox);
+      }
+      if (changedRows.conversations.length || sandboxes.length)
+        this.changed.fire({ rows: { conversations: changedRows.conversations, sandboxes } });
     } catch (error) {
-      if (client !== this.connection.client) return;
+      if (client !== this.connection.client || version !== this.conversationListVersion) return;
       this.fail(error);
     }
   }
 
-  /** As many conversations as the user had loaded (at least one page), newest first. */
-  private async loadConversations(
-    client: OpenHandsClient,
-  ): Promise<{ items: AppConversation[]; next: string | null }> {
-    const pageSize = this.connection.config.pageSize;
-    const wanted = Math.max(pageSize, this.loadedConversationCount);
-    const items: AppConversation[] = [];
-    let pageId: string | undefined;
-    let next: string | null = null;
-    do {
-      const page = await client.searchConversations({
-        titleContains: this.titleFilter,
-        pageId,
-        limit: pageSize,
-      });
-      items.push(...page.items);
-      next = page.next_page_id;
-      pageId = next ?? undefined;
-    } while (next !== null && items.length < wanted);
-    return { items: dedupe(items), next };
+  private get lists(): LoadedLists {
+    return {
+      sandboxes: this.sandboxes,
+      conversations: this.conversations,
+      next: this.conversationsNextPage,
+      updatedMark: this.updatedMark,
+    };
+  }
+
+  private fireSandboxRow(sandboxId: string): void {
+    const sandbox = this.findSandbox(sandboxId);
+    this.changed.fire(sandbox ? { rows: { conversations: [], sandboxes: [sandbox] } } : EVERYTHING);
+  }
+
+  private setState(state: LoadState): void {
+    if (this.state === state) return;
+    this.state = state;
+    this.changed.fire(EVERYTHING);
   }
 
   /** A transition ends when the server reports its target status (or, for deletes, the sandbox is gone). */
-  private settleTransitions(): void {
+  private settleTransitions(sandboxes: readonly SandboxInfo[]): Set<string> {
+    const settled = new Set<string>();
     for (const [id, transition] of this.transitions) {
-      const sandbox = this.findSandbox(id);
+      const sandbox = sandboxes.find((candidate) => candidate.id === id);
       const reached = transition.target === undefined ? !sandbox : sandbox?.status === transition.target;
-      if (reached) this.transitions.delete(id);
+      if (reached) {
+        this.transitions.delete(id);
+        settled.add(id);
+      }
     }
+    return settled;
   }
 
   private fail(error: unknown): void {
@@ -304,7 +360,7 @@ export class OpenHandsStore implements vscode.Disposable {
             message: messageOf(error),
           });
     this.state = 'error';
-    this.changed.fire();
+    this.changed.fire(EVERYTHING);
   }
 
   dispose(): void {

@@ -1,9 +1,10 @@
 import * as vscode from 'vscode';
 import { messageOf, type AppConversation } from '../api';
 import type { Log } from '../core/log';
-import type { ChangesNode, ConversationNode, OpenHandsNode, SandboxNode } from './nodes';
+import type { ChangesNode, ConversationNode, LoadMoreNode, OpenHandsNode, SandboxNode } from './nodes';
 import type { ConversationChanges } from '../state/conversationChanges';
-import type { OpenHandsStore } from '../state/store';
+import type { OpenHandsStore, StoreChange } from '../state/store';
+import { RowCache } from './rowCache';
 import { conversationTreeItem, loadMoreTreeItem, sandboxTreeItem } from './treeItems';
 import { changedFileTreeItem, changesTreeItem, noticeTreeItem } from './changeTreeItems';
 
@@ -13,9 +14,13 @@ export interface LiveStatus {
   onDidChange: vscode.Event<void>;
 }
 
-/** Both views redraw whenever the store or a watched conversation's status changes. */
+/**
+ * Both views follow the store: a row whose data changed in place is redrawn alone (its object is
+ * kept, see `RowCache`); rows that came, went or moved redraw the view. A watched conversation's
+ * status and the changes lists redraw the view too.
+ */
 abstract class StoreTreeProvider implements vscode.TreeDataProvider<OpenHandsNode>, vscode.Disposable {
-  private readonly changed = new vscode.EventEmitter<void>();
+  private readonly changed = new vscode.EventEmitter<OpenHandsNode[] | undefined>();
   readonly onDidChangeTreeData = this.changed.event;
   private readonly subscriptions: vscode.Disposable[];
 
@@ -24,10 +29,22 @@ abstract class StoreTreeProvider implements vscode.TreeDataProvider<OpenHandsNod
     protected readonly live: LiveStatus | undefined,
     protected readonly changes: ConversationChanges | undefined,
   ) {
-    this.subscriptions = [store.onDidChange(() => this.changed.fire())];
-    if (live) this.subscriptions.push(live.onDidChange(() => this.changed.fire()));
-    if (changes) this.subscriptions.push(changes.onDidChange(() => this.changed.fire()));
+    this.subscriptions = [store.onDidChange((change) => this.storeChanged(change))];
+    if (live) this.subscriptions.push(live.onDidChange(() => this.changed.fire(undefined)));
+    if (changes) this.subscriptions.push(changes.onDidChange(() => this.changed.fire(undefined)));
   }
+
+  private storeChanged(change: StoreChange): void {
+    if (!change.rows) {
+      this.changed.fire(undefined);
+      return;
+    }
+    const rows = this.rowsOf(change.rows);
+    if (rows.length) this.changed.fire(rows);
+  }
+
+  /** The rows shown for what changed in place (none when they are not shown). */
+  protected abstract rowsOf(changed: NonNullable<StoreChange['rows']>): OpenHandsNode[];
 
   protected conversationItem(node: ConversationNode): vscode.TreeItem {
     const status = this.live ? this.live.statusOf(node.conversation) : node.conversation.execution_status;
@@ -75,6 +92,10 @@ abstract class StoreTreeProvider implements vscode.TreeDataProvider<OpenHandsNod
 
 /** Sandboxes, each with the conversations that run in it as children. */
 export class SandboxTreeProvider extends StoreTreeProvider {
+  private readonly sandboxRows = new RowCache<SandboxNode>();
+  /** Per sandbox shown, its conversation rows. */
+  private readonly conversationRows = new Map<string, RowCache<ConversationNode>>();
+
   constructor(
     store: OpenHandsStore,
     private readonly log: Log,
@@ -85,18 +106,63 @@ export class SandboxTreeProvider extends StoreTreeProvider {
   }
 
   getChildren(element?: OpenHandsNode): OpenHandsNode[] | Promise<OpenHandsNode[]> {
-    if (!element) return this.store.sandboxes.map((sandbox): SandboxNode => ({ kind: 'sandbox', sandbox }));
+    if (!element) {
+      const rows = this.sandboxRows.sync(
+        this.store.sandboxes,
+        (sandbox) => sandbox.id,
+        (sandbox): SandboxNode => ({ kind: 'sandbox', sandbox }),
+        (row, sandbox) => (row.sandbox = sandbox),
+      );
+      for (const id of this.conversationRows.keys())
+        if (!this.sandboxRows.get(id)) this.conversationRows.delete(id);
+      return rows;
+    }
     const changeRows = this.changeRows(element);
     if (changeRows) return changeRows;
     if (element.kind !== 'sandbox') return [];
     const sandboxId = element.sandbox.id;
     // from the loaded list when it is complete, else asked of the server (one page loaded, or a title filter)
     return this.store.conversationsOfSandbox(sandboxId).then(
-      (result) => conversationNodes(result.items, sandboxId),
+      (result) => this.conversationNodes(result.items, sandboxId),
       (error: unknown) => {
         this.log.warn(`Listing the conversations of sandbox ${sandboxId} failed: ${messageOf(error)}`);
-        return conversationNodes(this.store.conversationsIn(sandboxId), sandboxId);
+        return this.conversationNodes(this.store.conversationsIn(sandboxId), sandboxId);
       },
+    );
+  }
+
+  protected rowsOf(changed: NonNullable<StoreChange['rows']>): OpenHandsNode[] {
+    const rows = new Set<OpenHandsNode>();
+    for (const sandbox of changed.sandboxes) {
+      const row = this.sandboxRows.get(sandbox.id);
+      if (!row) continue;
+      row.sandbox = sandbox;
+      rows.add(row);
+    }
+    for (const conversation of changed.conversations) {
+      const row = this.conversationRows.get(conversation.sandbox_id)?.get(conversation.id);
+      if (row) {
+        row.conversation = conversation;
+        rows.add(row);
+      }
+      // the sandbox is named after its newest conversation
+      const parent = this.sandboxRows.get(conversation.sandbox_id);
+      if (parent) rows.add(parent);
+    }
+    return [...rows];
+  }
+
+  private conversationNodes(
+    conversations: readonly AppConversation[],
+    sandboxId: string,
+  ): ConversationNode[] {
+    let cache = this.conversationRows.get(sandboxId);
+    if (!cache) this.conversationRows.set(sandboxId, (cache = new RowCache<ConversationNode>()));
+    return cache.sync(
+      conversations,
+      (conversation) => conversation.id,
+      (conversation): ConversationNode => ({ kind: 'conversation', conversation, underSandbox: sandboxId }),
+      (row, conversation) => (row.conversation = conversation),
     );
   }
 
@@ -124,6 +190,8 @@ export class SandboxTreeProvider extends StoreTreeProvider {
     if (node.kind === 'changedFile')
       return { kind: 'changes', conversation: node.conversation, underSandbox: node.underSandbox };
     if (node.kind !== 'conversation' || !node.underSandbox) return undefined;
+    const row = this.sandboxRows.get(node.underSandbox);
+    if (row) return row;
     const sandbox = this.store.findSandbox(node.underSandbox);
     return sandbox ? { kind: 'sandbox', sandbox } : undefined;
   }
@@ -131,8 +199,22 @@ export class SandboxTreeProvider extends StoreTreeProvider {
 
 /** Conversations newest first (the server's order), with a "Load more…" row while pages remain. */
 export class ConversationTreeProvider extends StoreTreeProvider {
+  private readonly rows = new RowCache<ConversationNode>();
+  private readonly loadMore: LoadMoreNode = { kind: 'loadMore' };
+
   constructor(store: OpenHandsStore, live?: LiveStatus, changes?: ConversationChanges) {
     super(store, live, changes);
+  }
+
+  protected rowsOf(changed: NonNullable<StoreChange['rows']>): OpenHandsNode[] {
+    const rows: OpenHandsNode[] = [];
+    for (const conversation of changed.conversations) {
+      const row = this.rows.get(conversation.id);
+      if (!row) continue;
+      row.conversation = conversation;
+      rows.push(row);
+    }
+    return rows;
   }
 
   /** The rows (synchronous: the loaded list); under a row, its changes (read when first expanded). */
@@ -140,11 +222,13 @@ export class ConversationTreeProvider extends StoreTreeProvider {
   getChildren(element: OpenHandsNode | undefined): OpenHandsNode[] | Promise<OpenHandsNode[]>;
   getChildren(element?: OpenHandsNode): OpenHandsNode[] | Promise<OpenHandsNode[]> {
     if (element) return this.changeRows(element) ?? [];
-    const rows: OpenHandsNode[] = this.store.conversations.map((conversation) => ({
-      kind: 'conversation',
-      conversation,
-    }));
-    if (this.store.conversationsNextPage !== null && rows.length > 0) rows.push({ kind: 'loadMore' });
+    const rows: OpenHandsNode[] = this.rows.sync(
+      this.store.conversations,
+      (conversation) => conversation.id,
+      (conversation): ConversationNode => ({ kind: 'conversation', conversation }),
+      (row, conversation) => (row.conversation = conversation),
+    );
+    if (this.store.conversationsNextPage !== null && rows.length > 0) rows.push(this.loadMore);
     return rows;
   }
 
@@ -178,12 +262,4 @@ function changeChildren(changes: ConversationChanges, node: ChangesNode): OpenHa
       underSandbox: node.underSandbox,
     });
   return rows;
-}
-
-function conversationNodes(conversations: readonly AppConversation[], sandboxId: string): ConversationNode[] {
-  return conversations.map((conversation) => ({
-    kind: 'conversation',
-    conversation,
-    underSandbox: sandboxId,
-  }));
 }

@@ -10,6 +10,8 @@ import type { OpenHandsStore } from '../state/store';
  */
 export class ViewPresenter implements vscode.Disposable {
   private readonly subscriptions: vscode.Disposable[];
+  /** What was last sent to the window, by context key or view property: only changes are sent again. */
+  private readonly sent = new Map<string, unknown>();
 
   constructor(
     private readonly store: OpenHandsStore,
@@ -27,28 +29,46 @@ export class ViewPresenter implements vscode.Disposable {
 
   update(): void {
     const { store } = this;
-    void setContext('openhands.state', store.state);
-    void setContext('openhands.errorKind', store.lastError?.kind ?? '');
-    void setContext('openhands.conversationsFiltered', store.titleFilter !== undefined);
-    void setContext('openhands.hasApiKey', this.connection.hasApiKey);
-    void setContext('openhands.configProblem', this.connection.problem !== undefined);
+    this.setContext('openhands.state', store.state);
+    this.setContext('openhands.errorKind', store.lastError?.kind ?? '');
+    this.setContext('openhands.conversationsFiltered', store.titleFilter !== undefined);
+    this.setContext('openhands.hasApiKey', this.connection.hasApiKey);
+    this.setContext('openhands.configProblem', this.connection.problem !== undefined);
 
     // A message hides the welcome view, so set one only when rows are shown.
     const staleMessage = store.stale ? this.staleMessage() : undefined;
-    this.sandboxesView.message = store.sandboxes.length ? staleMessage : undefined;
+    this.ifChanged('sandboxes.message', store.sandboxes.length ? staleMessage : undefined, (message) => {
+      this.sandboxesView.message = message;
+    });
     const filterMessage = store.titleFilter
       ? vscode.l10n.t('Filtered by title: “{0}”', store.titleFilter)
       : undefined;
-    this.conversationsView.message = store.conversations.length
+    const conversationsMessage = store.conversations.length
       ? [staleMessage, filterMessage].filter(Boolean).join(' — ') || undefined
       : undefined;
+    this.ifChanged('conversations.message', conversationsMessage, (message) => {
+      this.conversationsView.message = message;
+    });
     // which server the views show, always in sight
     const server = this.connection.config.serverUrl ? this.connection.config.serverName : undefined;
-    this.conversationsView.description = describe(
-      server,
-      store.titleFilter ? vscode.l10n.t('filtered') : undefined,
-    );
-    this.sandboxesView.description = describe(server, store.stale ? vscode.l10n.t('offline') : undefined);
+    const filtered = store.titleFilter ? vscode.l10n.t('filtered') : undefined;
+    this.ifChanged('conversations.description', describe(server, filtered), (description) => {
+      this.conversationsView.description = description;
+    });
+    const offline = store.stale ? vscode.l10n.t('offline') : undefined;
+    this.ifChanged('sandboxes.description', describe(server, offline), (description) => {
+      this.sandboxesView.description = description;
+    });
+  }
+
+  private setContext(key: string, value: string | boolean): void {
+    this.ifChanged(key, value, () => void vscode.commands.executeCommand('setContext', key, value));
+  }
+
+  private ifChanged<T>(key: string, value: T, send: (value: T) => void): void {
+    if (this.sent.has(key) && this.sent.get(key) === value) return;
+    this.sent.set(key, value);
+    send(value);
   }
 
   private staleMessage(): string {
@@ -85,8 +105,4 @@ function failureInWords(kind: ApiErrorKind | undefined): string {
     default:
       return vscode.l10n.t('The server reported an error.');
   }
-}
-
-function setContext(key: string, value: unknown): Thenable<unknown> {
-  return vscode.commands.executeCommand('setContext', key, value);
 }

@@ -35,6 +35,11 @@ export const server = {
   clearFaults: () => control('DELETE', 'faults'),
   failNextStart: (detail: string) => control('POST', 'fail-next-start', { detail, count: 1 }),
   clearRequests: () => control('DELETE', 'requests'),
+  /** Changes a conversation's stored fields (as the server would, e.g. a title or an agent's status). */
+  patchConversation: (id: string, fields: Record<string, unknown>) =>
+    control('POST', `state/conversations/${id}`, fields),
+  /** Deletes a conversation as another client would. */
+  deleteConversation: (id: string) => control('DELETE', `state/conversations/${id}`),
   requests: async (): Promise<RecordedRequest[]> => {
     const reply = (await control('GET', 'requests')) as RecordedRequest[] | { requests: RecordedRequest[] };
     return Array.isArray(reply) ? reply : reply.requests;

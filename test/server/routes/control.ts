@@ -174,6 +174,15 @@ function patchConversation(request: RouteRequest, context: ServerContext): Reply
   return json(conversation);
 }
 
+/** A conversation deleted elsewhere (the web UI, another client): gone from every list. */
+function deleteConversation(request: RouteRequest, context: ServerContext): Reply {
+  const id = (request.params['conversationId'] ?? '').replace(/-/g, '').toLowerCase();
+  const index = context.state.conversations.findIndex((conversation) => conversation.id === id);
+  if (index === -1) return json({ error: 'Unknown conversation' }, 404);
+  context.state.conversations.splice(index, 1);
+  return json({ ok: true });
+}
+
 /** `null` removes the settings (as on a fresh install); an object is merged into them. */
 function patchSettings(request: RouteRequest, context: ServerContext): Reply {
   const input = bodyInput(request.body);
@@ -201,6 +210,11 @@ export const controlRoutes: Route[] = [
     method: 'POST',
     pattern: /^\/__control\/state\/conversations\/(?<conversationId>[^/]+)$/,
     handle: patchConversation,
+  },
+  {
+    method: 'DELETE',
+    pattern: /^\/__control\/state\/conversations\/(?<conversationId>[^/]+)$/,
+    handle: deleteConversation,
   },
   { method: 'POST', pattern: /^\/__control\/state\/settings$/, handle: patchSettings },
 ];

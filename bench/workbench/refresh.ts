@@ -1,0 +1,222 @@
+// Issue 25's refresh figures, measured inside the extension host of a real VS Code (code-server) with
+// the production build: `refreshFigures` takes the extension's test API and the test server's
+// address and returns the printed lines; `run` is the entry VS Code calls (extensionTestsPath) and
+// writes them to $OPENHANDS_BENCH_REPORT. `refreshDriver.ts` starts everything around it.
+import * as fs from 'node:fs';
+import * as v8 from 'node:v8';
+import * as vm from 'node:vm';
+import * as vscode from 'vscode';
+import type { OpenHandsExtensionApi } from '../../src/extension';
+import { BENCH_IDLE_CYCLES_ENV, BENCH_REPORT_ENV, BENCH_SERVER_URL_ENV } from './refreshEnv';
+
+const EXTENSION_ID = 'openhands-community.openhands-vscode';
+
+interface ServerControl {
+  clearRequests(): Promise<void>;
+  requestCount(): Promise<number>;
+}
+
+function serverControl(baseUrl: string): ServerControl {
+  const control = async (method: string): Promise<unknown> => {
+    const response = await fetch(`${baseUrl}/__control/requests`, { method });
+    if (!response.ok) throw new Error(`${method} /__control/requests: HTTP ${response.status}`);
+    const text = await response.text();
+    return text ? JSON.parse(text) : undefined;
+  };
+  return {
+    clearRequests: async () => void (await control('DELETE')),
+    requestCount: async () => {
+      const reply = (await control('GET')) as unknown[] | { requests: unknown[] };
+      return (Array.isArray(reply) ? reply : reply.requests).length;
+    },
+  };
+}
+
+/** The engine's collector: exposed on demand in this process, so no flag on the host's command line is needed. */
+function collector(): () => void {
+  v8.setFlagsFromString('--expose-gc');
+  const gc: unknown = vm.runInNewContext('gc');
+  if (typeof gc !== 'function') throw new Error('gc could not be exposed in the extension host');
+  return () => (gc as () => void)();
+}
+
+function heapAfterGc(gc: () => void): number {
+  gc();
+  gc();
+  return process.memoryUsage().heapUsed;
+}
+
+function cpuMs(): number {
+  const usage = process.cpuUsage();
+  return (usage.user + usage.system) / 1000;
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+/**
+ * The host's CPU time from now until it is quiet again: the tree's redraw (VS Code asks the
+ * providers for rows and items) runs after `work` returns. Quiet: 200 ms using under 2 ms.
+ */
+async function cpuUntilQuiet(work: () => Promise<unknown>): Promise<number> {
+  const start = cpuMs();
+  await work();
+  let quietSince = cpuMs();
+  for (let windows = 0; windows < 50; windows++) {
+    await sleep(200);
+    const now = cpuMs();
+    if (now - quietSince < 2) return quietSince - start;
+    quietSince = now;
+  }
+  return quietSince - start;
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)] ?? 0;
+}
+
+/** How long the hidden-views figure listens (the issue's was 150 s). */
+const HIDDEN_MS = 30_000;
+
+const mb = (bytes: number) => (bytes / 1024 / 1024).toFixed(2);
+
+async function setSetting(key: string, value: unknown): Promise<void> {
+  await vscode.workspace.getConfiguration('openhands').update(key, value, vscode.ConfigurationTarget.Global);
+}
+
+/** Every figure of issue 25 this file owns, one printed line each. */
+export async function refreshFigures(
+  api: OpenHandsExtensionApi,
+  serverUrl: string,
+  idleCycles = 595,
+): Promise<string[]> {
+  const server = serverControl(serverUrl);
+  const gc = collector();
+  const lines: string[] = [];
+  // the views on screen (VS Code draws the rows), no timer of its own in the way
+  await setSetting('serverUrl', serverUrl);
+  await setSetting('pageSize', 100);
+  await setSetting('refresh.idleIntervalSeconds', 3600);
+  await setSetting('refresh.activeIntervalSeconds', 60);
+  await api.connection.rebuild();
+  await vscode.commands.executeCommand('workbench.view.extension.openhands');
+  await api.store.refresh({ full: true });
+  while (api.store.conversationsNextPage !== null) await api.store.loadMoreConversations();
+  const loaded = api.store.conversations.length;
+  await cpuUntilQuiet(() => sleep(0));
+
+  // what the trees were told, per phase: a refresh that finds nothing new must tell them nothing
+  let treeEvents = 0;
+  const counting = [api.conversationsProvider, api.sandboxesProvider].map((provider) =>
+    provider.onDidChangeTreeData(() => treeEvents++),
+  );
+  const takeTreeEvents = () => {
+    const count = treeEvents;
+    treeEvents = 0;
+    return count;
+  };
+  takeTreeEvents();
+
+  // 1. one refresh with nothing changed
+  const refreshOnce = async (full: boolean) => {
+    await server.clearRequests();
+    const cpu = await cpuUntilQuiet(() => api.store.refresh({ full }));
+    return { cpu, requests: await server.requestCount() };
+  };
+  const changes = [];
+  let changeEvents = 0;
+  for (let i = 0; i < 8; i++) {
+    changes.push(await refreshOnce(false));
+    changeEvents += takeTreeEvents();
+  }
+  const changeCpu = median(changes.map((r) => r.cpu));
+  lines.push(
+    `refresh at ${loaded} conversations loaded, nothing changed: ${changeCpu.toFixed(1)} ms host CPU until quiet, ` +
+      `${median(changes.map((r) => r.requests))} requests (median of 8); ${changeEvents} tree events in all`,
+  );
+  // 2. heap kept per refresh (after GC), 8 refreshes
+  const heapBefore = heapAfterGc(gc);
+  for (let i = 0; i < 8; i++) await api.store.refresh();
+  await cpuUntilQuiet(() => sleep(0));
+  const heapAfter = heapAfterGc(gc);
+  lines.push(
+    `heap kept per refresh at ${loaded} conversations (after GC, 8 refreshes): ${mb((heapAfter - heapBefore) / 8)} MB ` +
+      `(${mb(heapBefore)} -> ${mb(heapAfter)} MB)`,
+  );
+
+  // 3 and 4. idle polling: the scheduler's cycle (runNow: refresh, then plan the next), back to back
+  // with a 100 ms gap instead of 1 s, so the issue's 595 cycles take about a minute
+  await api.scheduler.runNow();
+  const idleHeapStart = heapAfterGc(gc);
+  const rssStart = process.memoryUsage().rss;
+  await server.clearRequests();
+  let idleCpu = 0;
+  const samples: number[] = [];
+  for (let cycle = 1; cycle <= idleCycles; cycle++) {
+    const before = cpuMs();
+    await api.scheduler.runNow();
+    idleCpu += cpuMs() - before;
+    await sleep(100);
+    if (cycle % Math.ceil(idleCycles / 5) === 0) samples.push(heapAfterGc(gc));
+  }
+  const idleHeapEnd = heapAfterGc(gc);
+  const idleEvents = takeTreeEvents();
+  const idleRequests = await server.requestCount();
+  lines.push(
+    `idle polling, nothing changing, ${idleCycles} cycles (100 ms apart, not 1 s): heap after GC ` +
+      `${idleHeapEnd >= idleHeapStart ? '+' : ''}${mb(idleHeapEnd - idleHeapStart)} MB in all ` +
+      `(every fifth: ${samples.map((s) => mb(s - idleHeapStart)).join(', ')} MB); ` +
+      `RSS ${mb(process.memoryUsage().rss - rssStart)} MB; ${(idleRequests / idleCycles).toFixed(2)} requests a cycle; ` +
+      `${idleEvents} tree events`,
+  );
+  lines.push(`host CPU per poll cycle when nothing changes: ${(idleCpu / idleCycles).toFixed(2)} ms`);
+
+  // the full re-read (the Refresh command) for comparison, last: it may redraw every row
+  const fulls = [];
+  for (let i = 0; i < 3; i++) fulls.push(await refreshOnce(true));
+  const fullEvents = takeTreeEvents();
+  for (const subscription of counting) subscription.dispose();
+  const fullCpu = median(fulls.map((r) => r.cpu));
+  lines.push(
+    `full re-read (Refresh command), same list (median of 3): ${fullCpu.toFixed(1)} ms, ` +
+      `${median(fulls.map((r) => r.requests))} requests, ${fullEvents} tree events; ${(fullCpu / Math.max(changeCpu, 0.1)).toFixed(1)}x the refresh`,
+  );
+
+  // 5. every view hidden: the scheduler polls at its fastest idle interval (2 s) if it polls at all
+  await setSetting('refresh.idleIntervalSeconds', 2);
+  await api.scheduler.runNow();
+  await vscode.commands.executeCommand('workbench.action.closeSidebar');
+  const hidden = Date.now();
+  while (api.scheduler.anyViewVisible && Date.now() - hidden < 10_000) await sleep(100);
+  await server.clearRequests();
+  await sleep(HIDDEN_MS);
+  lines.push(
+    `requests while every view is hidden: ${await server.requestCount()} over ${HIDDEN_MS / 1000} s ` +
+      `(views hidden: ${!api.scheduler.anyViewVisible}; 2 s poll interval)`,
+  );
+  await setSetting('refresh.idleIntervalSeconds', undefined);
+  await setSetting('refresh.activeIntervalSeconds', undefined);
+  return lines;
+}
+
+/** extensionTestsPath entry: the figures into $OPENHANDS_BENCH_REPORT (an error too, as a line). */
+export async function run(): Promise<void> {
+  const report = process.env[BENCH_REPORT_ENV];
+  const serverUrl = process.env[BENCH_SERVER_URL_ENV];
+  if (!report || !serverUrl) throw new Error(`${BENCH_REPORT_ENV} and ${BENCH_SERVER_URL_ENV} must be set`);
+  let lines: string[];
+  try {
+    const extension = vscode.extensions.getExtension<OpenHandsExtensionApi | undefined>(EXTENSION_ID);
+    const api = await extension?.activate();
+    if (!api) throw new Error(`${EXTENSION_ID} exported no API (only in ExtensionMode.Test)`);
+    lines = await refreshFigures(api, serverUrl, Number(process.env[BENCH_IDLE_CYCLES_ENV] ?? 595));
+  } catch (error) {
+    lines = [
+      `refresh figures failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`,
+    ];
+  }
+  fs.writeFileSync(`${report}.tmp`, JSON.stringify(lines));
+  fs.renameSync(`${report}.tmp`, report);
+}
