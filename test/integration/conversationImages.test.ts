@@ -9,7 +9,7 @@ import * as vscode from 'vscode';
 import type { AppConversation } from '../../src/api';
 import type { OpenHandsExtensionApi } from '../../src/extension';
 import type { ImageReply } from '../../src/webviews/conversation/shared/protocol';
-import { eventually, useFreshExtension } from './extensionApi';
+import { eventually, setSetting, useFreshExtension } from './extensionApi';
 import { agentServer } from './serverControl';
 
 // compiled to out/test/integration: the fixtures stay in the repository's test folder
@@ -27,6 +27,16 @@ describe('images in a real VS Code', () => {
   afterEach(async () => {
     for (const id of panels(t.api).openIds()) panels(t.api).close(id);
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+  });
+  // the server starts over for the next file, but the extension keeps what it read: the watch of the
+  // conversation a message was sent to lets go, and a connection change (here the timeout, there and
+  // back) drops the closed panels' transcripts, as another server would
+  after(async () => {
+    t.api.watch.releaseAll();
+    await setSetting('requestTimeoutSeconds', 29);
+    await t.api.connection.rebuild();
+    await setSetting('requestTimeoutSeconds', undefined);
+    await t.api.connection.rebuild();
   });
 
   const running = (): AppConversation => {
