@@ -189,5 +189,15 @@ describe('images in a real VS Code', () => {
     );
     assert.ok(bubble?.kind === 'message');
     assert.equal(bubble.images?.[0]?.label, 'Image: 320×200 JPEG');
+    // the message made the scripted agent run: it ends before the next test (whose reset would leave
+    // the extension following a run the server no longer has)
+    await eventually(
+      async () =>
+        (await agentServer.conversations()).find(
+          (c) => c.id.replace(/-/g, '') === conversation.id.replace(/-/g, ''),
+        ),
+      (found) => found?.execution_status === 'finished',
+      30_000,
+    );
   });
 });
