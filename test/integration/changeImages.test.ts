@@ -9,6 +9,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { AppConversation } from '../../src/api';
 import { eventually, useFreshExtension } from './extensionApi';
+import { firstRunningConversation } from './conversations';
 import { agentServer } from './serverControl';
 
 // compiled to out/test/integration: the fixtures stay in the repository's test folder
@@ -46,14 +47,7 @@ describe('changed pictures in a real VS Code', function () {
   let conversation: AppConversation;
 
   beforeEach(async () => {
-    const running = await eventually(
-      async () => {
-        await t.api.store.refresh();
-        return t.api.store.conversations.filter((c) => c.sandbox_status === 'RUNNING');
-      },
-      (list) => list.length > 0,
-    );
-    conversation = running[0] as AppConversation;
+    conversation = await firstRunningConversation(t.api);
     await agentServer.imageWorkspace(conversation.id);
     await t.api.changes.refresh(conversation.id);
   });

@@ -11,6 +11,7 @@ import type { AppConversation } from '../../src/api';
 import type { ApplyOutcome } from '../../src/commands/changeCommands';
 import type { ChangedFileNode, ChangesNode, OpenHandsNode } from '../../src/views/nodes';
 import { eventually, useFreshExtension } from './extensionApi';
+import { firstRunningConversation } from './conversations';
 import { agentServer } from './serverControl';
 import { git, isAgentServerFile, treeOf } from '../shared/sandboxWorkspace';
 
@@ -30,14 +31,7 @@ describe("the agent's changes in a real VS Code", function () {
   const agentFiles = () => sample.changes.filter((change) => !isAgentServerFile(change.path));
 
   beforeEach(async () => {
-    const running = await eventually(
-      async () => {
-        await t.api.store.refresh();
-        return t.api.store.conversations.filter((c) => c.sandbox_status === 'RUNNING');
-      },
-      (list) => list.length > 0,
-    );
-    conversation = running[0] as AppConversation;
+    conversation = await firstRunningConversation(t.api);
     sample = await agentServer.sampleWorkspace(conversation.id);
   });
   afterEach(async () => {

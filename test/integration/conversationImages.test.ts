@@ -6,28 +6,18 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import type { AppConversation } from '../../src/api';
-import type { OpenHandsExtensionApi } from '../../src/extension';
 import type { ImageReply } from '../../src/webviews/conversation/shared/protocol';
 import { eventually, setSetting, useFreshExtension } from './extensionApi';
+import { closePanels, openLive, panels, quietConversation } from './conversations';
 import { agentServer } from './serverControl';
 
 // compiled to out/test/integration: the fixtures stay in the repository's test folder
 const IMAGES = path.join(__dirname, '..', '..', '..', 'test', 'fixtures', 'images');
 const fixture = (name: string) => fs.readFileSync(path.join(IMAGES, name));
 
-function panels(api: OpenHandsExtensionApi) {
-  const panelApi = api.conversationPanels;
-  assert.ok(panelApi, 'the extension exports the panel hooks in test mode');
-  return panelApi;
-}
-
 describe('images in a real VS Code', () => {
   const t = useFreshExtension();
-  afterEach(async () => {
-    for (const id of panels(t.api).openIds()) panels(t.api).close(id);
-    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
-  });
+  afterEach(() => closePanels(t.api));
   // the server starts over for the next file, but the extension keeps what it read: the watch of the
   // conversation a message was sent to lets go, and a connection change (here the timeout, there and
   // back) drops the closed panels' transcripts, as another server would
@@ -39,26 +29,9 @@ describe('images in a real VS Code', () => {
     await t.api.connection.rebuild();
   });
 
-  const running = (): AppConversation => {
-    const conversation = t.api.store.conversations.find(
-      (c) => c.sandbox_status === 'RUNNING' && c.execution_status !== 'running',
-    );
-    assert.ok(conversation, 'the seed has a conversation in a running sandbox');
-    return conversation;
-  };
-
-  async function openLive(id: string) {
-    await vscode.commands.executeCommand('openhands.openConversation', id);
-    return eventually(
-      () => panels(t.api).snapshot(id),
-      (snapshot) => snapshot?.header.feed === 'live' && snapshot.header.eventCount > 0,
-      10_000,
-    );
-  }
-
   it("draws a browser screenshot from the agent server's whole event, and opens it in the image preview", async () => {
-    const conversation = running();
-    await openLive(conversation.id);
+    const conversation = quietConversation(t.api);
+    await openLive(t.api, conversation.id);
     const png = fixture('page.png');
     // 8 KB of base64, past the log's image head: only the agent server holds it whole
     const padded = png.toString('base64');
@@ -124,8 +97,8 @@ describe('images in a real VS Code', () => {
   });
 
   it('Send Image to Conversation… puts the image under the input; sent, the agent server stores it beside the text', async () => {
-    const conversation = running();
-    await openLive(conversation.id);
+    const conversation = quietConversation(t.api);
+    await openLive(t.api, conversation.id);
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'openhands-images-'));
     const jpeg = path.join(dir, 'page.jpg');
     fs.writeFileSync(jpeg, fixture('page.jpg'));

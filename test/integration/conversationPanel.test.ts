@@ -3,42 +3,17 @@
 // a dropped socket recovered without duplicates; a paused sandbox shown as offline with Resume.
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import type { AppConversation } from '../../src/api';
-import type { OpenHandsExtensionApi } from '../../src/extension';
 import { EXTENSION_ID } from './env';
 import { eventually, useFreshExtension } from './extensionApi';
+import { closePanels, liveSnapshot, panels, quietConversation } from './conversations';
 import { agentServer } from './serverControl';
-
-function panels(api: OpenHandsExtensionApi) {
-  const panelApi = api.conversationPanels;
-  assert.ok(panelApi, 'the extension exports the panel hooks in test mode');
-  return panelApi;
-}
-
-async function closeAll(api: OpenHandsExtensionApi): Promise<void> {
-  for (const id of panels(api).openIds()) panels(api).close(id);
-  await vscode.commands.executeCommand('workbench.action.closeAllEditors');
-}
 
 describe('conversation panel in a real VS Code', () => {
   const t = useFreshExtension();
-  afterEach(() => closeAll(t.api));
+  afterEach(() => closePanels(t.api));
 
-  /** A conversation whose sandbox runs and whose agent does not: nothing moves unless the test moves it. */
-  const running = (): AppConversation => {
-    const conversation = t.api.store.conversations.find(
-      (c) => c.sandbox_status === 'RUNNING' && c.execution_status !== 'running',
-    );
-    assert.ok(conversation, 'the seed has a conversation in a running sandbox');
-    return conversation;
-  };
-
-  const live = (id: string) =>
-    eventually(
-      () => panels(t.api).snapshot(id),
-      (snapshot) => snapshot?.header.feed === 'live' && snapshot.header.eventCount > 0,
-      10_000,
-    );
+  const running = () => quietConversation(t.api);
+  const live = (id: string) => liveSnapshot(t.api, id);
 
   it('a click on a conversation row opens its panel with the transcript, live; once per conversation', async () => {
     const conversation = running();

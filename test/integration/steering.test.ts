@@ -4,18 +4,12 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { AppConversation } from '../../src/api';
-import type { OpenHandsExtensionApi } from '../../src/extension';
 import type { ShownNotification } from '../../src/views/conversationNotifier';
 import { eventually, setSetting, useFreshExtension } from './extensionApi';
+import { openLive as openLiveIn, panels } from './conversations';
 import { agentServer, server, type RecordedRequest } from './serverControl';
 
 type StoredEvent = Record<string, unknown> & { id: string; kind: string };
-
-function panels(api: OpenHandsExtensionApi) {
-  const panelApi = api.conversationPanels;
-  assert.ok(panelApi, 'the extension exports the panel hooks in test mode');
-  return panelApi;
-}
 
 async function stored(conversationId: string): Promise<StoredEvent[]> {
   return (await agentServer.events(conversationId)) as StoredEvent[];
@@ -77,14 +71,7 @@ describe('steering the agent from a real VS Code', function () {
     return found[index] as AppConversation;
   };
 
-  async function openLive(id: string) {
-    await vscode.commands.executeCommand('openhands.openConversation', id);
-    return eventually(
-      () => panels(t.api).snapshot(id),
-      (snapshot) => snapshot?.header.feed === 'live' && snapshot.header.eventCount > 0,
-      10_000,
-    );
-  }
+  const openLive = (id: string) => openLiveIn(t.api, id);
 
   const header = (id: string) => panels(t.api).snapshot(id)?.header;
 

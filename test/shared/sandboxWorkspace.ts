@@ -5,6 +5,7 @@
 // filter rather than reuse it.
 import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
+import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 
 /** Runs git in `cwd` and returns its output; throws with git's stderr when it fails. */
@@ -20,6 +21,22 @@ export function git(cwd: string, ...args: string[]): string {
       GIT_COMMITTER_EMAIL: 'tests@openhands.invalid',
     },
   });
+}
+
+/** git's environment apart from the machine's own configuration: no system config, a temporary HOME. */
+export const ISOLATED_GIT_ENV: NodeJS.ProcessEnv = {
+  ...process.env,
+  GIT_AUTHOR_NAME: 't',
+  GIT_AUTHOR_EMAIL: 't@t',
+  GIT_COMMITTER_NAME: 't',
+  GIT_COMMITTER_EMAIL: 't@t',
+  GIT_CONFIG_NOSYSTEM: '1',
+  HOME: tmpdir(),
+};
+
+/** Runs git in `cwd` with `ISOLATED_GIT_ENV`; its output as bytes (binary patches, blob ids). */
+export function isolatedGit(cwd: string, ...args: string[]): Buffer {
+  return execFileSync('git', args, { cwd, env: ISOLATED_GIT_ENV, maxBuffer: 64 * 1024 * 1024 });
 }
 
 /** Every file of a work tree (not .git) with its bytes, for "nothing changed" checks. */

@@ -2,9 +2,9 @@
 // patch (fixture; the base checked against the blob id git wrote), and patches real git writes for a
 // replaced file (literal hunks), a small edit in a big file (delta hunks), a deletion and an addition;
 // then hostile patches: a lying size, broken base85, a delta that reads past its source.
+import { isolatedGit } from '../../shared/sandboxWorkspace';
 import assert from 'node:assert/strict';
 import { createHash, randomBytes } from 'node:crypto';
-import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
@@ -13,19 +13,7 @@ import { binaryBase } from '../../../src/api/agentServer/binaryBase';
 const FIXTURES = path.join(__dirname, '..', '..', 'fixtures');
 const MB = 1024 * 1024;
 
-const GIT_ENV = {
-  ...process.env,
-  GIT_AUTHOR_NAME: 't',
-  GIT_AUTHOR_EMAIL: 't@t',
-  GIT_COMMITTER_NAME: 't',
-  GIT_COMMITTER_EMAIL: 't@t',
-  GIT_CONFIG_NOSYSTEM: '1',
-  HOME: tmpdir(),
-};
-
-function git(cwd: string, ...args: string[]): Buffer {
-  return execFileSync('git', args, { cwd, env: GIT_ENV, maxBuffer: 64 * MB });
-}
+const git = isolatedGit;
 
 function blobId(bytes: Buffer): string {
   return createHash('sha1')

@@ -1,6 +1,7 @@
 // The files of a git-delta patch read from its headers: against the real agent server's patch
 // (fixture) and against patches real git writes for names with spaces, quotes and non-ASCII bytes,
 // renames, deletions and binaries, each compared with what git itself says the patch touches.
+import { ISOLATED_GIT_ENV, isolatedGit } from '../../shared/sandboxWorkspace';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, renameSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
@@ -11,19 +12,7 @@ import { unquote } from '../../../src/api/agentServer/patchSummary';
 
 const FIXTURES = path.join(__dirname, '..', '..', 'fixtures', 'agent-server', 'git');
 
-const GIT_ENV = {
-  ...process.env,
-  GIT_AUTHOR_NAME: 't',
-  GIT_AUTHOR_EMAIL: 't@t',
-  GIT_COMMITTER_NAME: 't',
-  GIT_COMMITTER_EMAIL: 't@t',
-  GIT_CONFIG_NOSYSTEM: '1',
-  HOME: tmpdir(),
-};
-
-function git(cwd: string, ...args: string[]): Buffer {
-  return execFileSync('git', args, { cwd, env: GIT_ENV });
-}
+const git = isolatedGit;
 
 describe('changesInPatch: the files of a patch from its headers', () => {
   let repo: string;
@@ -58,7 +47,7 @@ describe('changesInPatch: the files of a patch from its headers', () => {
     writeFileSync(path.join(repo, 'café ü.md'), '# new\n');
     writeFileSync(path.join(repo, 'blob two.bin'), Buffer.from([0, 1, 2, 3]));
     // as the agent server builds it: a throwaway index seeded from the base, the tree staged on top
-    const env = { ...GIT_ENV, GIT_INDEX_FILE: path.join(repo, '.git', 'scratch-index') };
+    const env = { ...ISOLATED_GIT_ENV, GIT_INDEX_FILE: path.join(repo, '.git', 'scratch-index') };
     execFileSync('git', ['read-tree', 'HEAD'], { cwd: repo, env });
     execFileSync('git', ['add', '-A', '--', '.'], { cwd: repo, env });
     const patch = execFileSync('git', ['diff', '--binary', '--cached', 'HEAD', '--', '.'], {
