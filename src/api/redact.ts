@@ -4,6 +4,8 @@
  * that the server puts in VS Code URLs, and credentials in any URL (its query string, or the password
  * of its `user:password@`).
  */
+import { isImageData } from './imageData';
+
 export const REDACTED = '[redacted]';
 
 // every name here holds a part that SECRET_FIELD_HINT looks for
@@ -65,10 +67,7 @@ const LOGGED_IMAGE_CHARS = 256;
 export function redactJson(value: unknown, secrets: readonly string[] = [], parentKey = ''): unknown {
   if (typeof value === 'string') {
     // an image (a screenshot, a pasted picture) is megabytes of base64 that say nothing in a log
-    if (
-      value.length > LOGGED_IMAGE_CHARS &&
-      (parentKey === 'screenshot_data' || value.startsWith('data:image/'))
-    )
+    if (value.length > LOGGED_IMAGE_CHARS && isImageData(parentKey, value))
       return `[an image: ${value.length} characters not logged]`;
     const arg = CREDENTIAL_ARG.exec(value);
     return arg ? `${arg[1]}${REDACTED}` : scrubSecrets(value, secrets);

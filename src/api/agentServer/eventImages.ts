@@ -7,6 +7,7 @@
  */
 import { isRecord } from '../records';
 import type { AgentEvent } from './events';
+import { checkDataUrl, checkScreenshotData, type ImageCheck } from './images';
 
 /** A screenshot's data, or one of an `ImageContent`'s URLs, as the event holds it (maybe cut). */
 export interface EventImage {
@@ -34,6 +35,11 @@ export function eventImages(event: AgentEvent): EventImage[] {
   const message = event['llm_message'];
   if (isRecord(message)) contentImages(message['content'], (url) => add(url, 'content'));
   return images;
+}
+
+/** An event's image checked whole: a screenshot as `screenshot_data` is stored, a content image as a URL. */
+export function checkEventImage(image: EventImage): ImageCheck {
+  return image.from === 'screenshot' ? checkScreenshotData(image.value) : checkDataUrl(image.value);
 }
 
 function contentImages(content: unknown, add: (url: unknown) => void): void {

@@ -7,6 +7,7 @@
  * more and counts what it refused, so the panel can say so.
  */
 import type { AgentEvent } from './events';
+import { isImageData } from '../imageData';
 
 export interface EventLogChange {
   /** Events added at the start (older history, in order). */
@@ -165,7 +166,7 @@ function jsonLength(value: unknown): number {
  */
 export function cutStrings(value: unknown, max: number, imageMax = max, key?: string): unknown {
   if (typeof value === 'string') {
-    const limit = key === 'screenshot_data' || value.startsWith('data:image/') ? imageMax : max;
+    const limit = isImageData(key, value) ? imageMax : max;
     return value.length > limit ? ownCopy(value.slice(0, limit)) : value;
   }
   if (Array.isArray(value)) {

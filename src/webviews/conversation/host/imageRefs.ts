@@ -3,9 +3,9 @@
  * head says (kind and size) for each image that may be a picture, and a line saying why for each that
  * may not (SVG, a remote or `javascript:` URL, not an image, cut). No bytes: the page asks for them.
  */
-import type { EventImage } from '../../../api/agentServer/eventImages';
+import { checkEventImage, type EventImage } from '../../../api/agentServer/eventImages';
 import { IMAGE_HEAD_CHARS } from '../../../api/agentServer/eventLog';
-import { checkDataUrl, checkScreenshotData, peekImage } from '../../../api/agentServer/images';
+import { peekImage } from '../../../api/agentServer/images';
 import type { ImageRef } from '../shared/rows';
 
 export interface EventImageRefs {
@@ -41,7 +41,7 @@ export function imageRefs(eventId: string, images: readonly EventImage[]): Event
 function whatItIs(image: EventImage): ReturnType<typeof peekImage> {
   const value = image.value;
   if (typeof value === 'string' && value.length < IMAGE_HEAD_CHARS) {
-    const check = image.from === 'screenshot' ? checkScreenshotData(value) : checkDataUrl(value);
+    const check = checkEventImage(image);
     return check.ok
       ? { ok: true, mime: check.image.mime, width: check.image.width, height: check.image.height }
       : check;

@@ -6,9 +6,9 @@
  * forth does not read the sandbox again; a failure is not kept (the sandbox may answer later).
  * No vscode import: unit-tested in Node.
  */
-import { eventImages } from '../../../api/agentServer/eventImages';
+import { checkEventImage, eventImages } from '../../../api/agentServer/eventImages';
 import type { AgentEvent } from '../../../api/agentServer/events';
-import { checkDataUrl, checkScreenshotData, type ImageCheck } from '../../../api/agentServer/images';
+import type { ImageCheck } from '../../../api/agentServer/images';
 
 /** What one panel keeps of checked images (a screenshot is 0.1–3 MB): a few dozen screenshots. */
 export const PANEL_IMAGE_BUDGET = 32 * 1024 * 1024;
@@ -60,7 +60,7 @@ export class PanelImages {
     if (!event) return { ok: false, reason: 'it could not be read from the sandbox (paused or unreachable)' };
     const image = eventImages(event).find((candidate) => candidate.index === index);
     if (!image) return { ok: false, reason: 'the event holds no such image' };
-    const check = image.from === 'screenshot' ? checkScreenshotData(image.value) : checkDataUrl(image.value);
+    const check = checkEventImage(image);
     if (check.ok) this.keep(`${eventId}#${index}`, check);
     return check;
   }
