@@ -3,6 +3,7 @@
 // address and returns the printed lines; `run` is the entry VS Code calls (extensionTestsPath) and
 // writes them to $OPENHANDS_BENCH_REPORT. `refreshDriver.ts` starts everything around it.
 import * as fs from 'node:fs';
+import * as http from 'node:http';
 import * as v8 from 'node:v8';
 import * as vm from 'node:vm';
 import * as vscode from 'vscode';
@@ -14,21 +15,36 @@ const EXTENSION_ID = 'openhands-community.openhands-vscode';
 interface ServerControl {
   clearRequests(): Promise<void>;
   requestCount(): Promise<number>;
+  /** The recorded requests' paths with their query strings, oldest first. */
+  requestPaths(): Promise<string[]>;
+  /** TCP connections the server accepted since its start. */
+  connectionCount(): Promise<number>;
 }
 
 function serverControl(baseUrl: string): ServerControl {
-  const control = async (method: string): Promise<unknown> => {
-    const response = await fetch(`${baseUrl}/__control/requests`, { method });
-    if (!response.ok) throw new Error(`${method} /__control/requests: HTTP ${response.status}`);
+  const control = async (method: string, path = '/__control/requests'): Promise<unknown> => {
+    const response = await fetch(`${baseUrl}${path}`, { method });
+    if (!response.ok) throw new Error(`${method} ${path}: HTTP ${response.status}`);
     const text = await response.text();
     return text ? JSON.parse(text) : undefined;
   };
+  type Recorded = { path: string; query: Record<string, string[]> };
+  const recorded = async () => {
+    const reply = (await control('GET')) as Recorded[] | { requests: Recorded[] };
+    return Array.isArray(reply) ? reply : reply.requests;
+  };
   return {
     clearRequests: async () => void (await control('DELETE')),
-    requestCount: async () => {
-      const reply = (await control('GET')) as unknown[] | { requests: unknown[] };
-      return (Array.isArray(reply) ? reply : reply.requests).length;
-    },
+    requestCount: async () => (await recorded()).length,
+    requestPaths: async () =>
+      (await recorded()).map(({ path, query }) => {
+        const search = new URLSearchParams();
+        for (const [key, values] of Object.entries(query))
+          for (const value of values) search.append(key, value);
+        return search.size ? `${path}?${search}` : path;
+      }),
+    connectionCount: async () =>
+      ((await control('GET', '/__control/connections')) as { accepted: number }).accepted,
   };
 }
 
@@ -70,6 +86,39 @@ async function cpuUntilQuiet(work: () => Promise<unknown>): Promise<number> {
     quietSince = now;
   }
   return quietSince - start;
+}
+
+/**
+ * The floor under a poll cycle: the same three GETs with Node's own `http.get` (through VS Code's
+ * proxy support, as every extension's requests go), a keep-alive agent, the bodies read as text and
+ * nothing else done. CPU per cycle, over `cycles` cycles.
+ */
+async function bareRequestsCpu(baseUrl: string, paths: readonly string[], cycles: number): Promise<number> {
+  const agent = new http.Agent({ keepAlive: true });
+  const get = (path: string) =>
+    new Promise<string>((resolve, reject) => {
+      http
+        .get(`${baseUrl}${path}`, { agent, headers: { Connection: 'keep-alive' } }, (response) => {
+          let text = '';
+          response.setEncoding('utf8');
+          response.on('data', (chunk: string) => (text += chunk));
+          response.on('end', () => resolve(text));
+          response.on('error', reject);
+        })
+        .on('error', reject);
+    });
+  let cpu = 0;
+  try {
+    for (let cycle = 0; cycle < cycles; cycle++) {
+      const before = cpuMs();
+      await Promise.all(paths.map(get));
+      cpu += cpuMs() - before;
+      await sleep(100);
+    }
+  } finally {
+    agent.destroy();
+  }
+  return cpu / cycles;
 }
 
 function median(values: number[]): number {
@@ -152,6 +201,7 @@ export async function refreshFigures(
   const idleHeapStart = heapAfterGc(gc);
   const rssStart = process.memoryUsage().rss;
   await server.clearRequests();
+  const connectionsBefore = await server.connectionCount();
   let idleCpu = 0;
   const samples: number[] = [];
   for (let cycle = 1; cycle <= idleCycles; cycle++) {
@@ -164,6 +214,8 @@ export async function refreshFigures(
   const idleHeapEnd = heapAfterGc(gc);
   const idleEvents = takeTreeEvents();
   const idleRequests = await server.requestCount();
+  // counts the bench's own control request too (at most one more connection)
+  const idleConnections = (await server.connectionCount()) - connectionsBefore;
   lines.push(
     `idle polling, nothing changing, ${idleCycles} cycles (100 ms apart, not 1 s): heap after GC ` +
       `${idleHeapEnd >= idleHeapStart ? '+' : ''}${mb(idleHeapEnd - idleHeapStart)} MB in all ` +
@@ -171,7 +223,19 @@ export async function refreshFigures(
       `RSS ${mb(process.memoryUsage().rss - rssStart)} MB; ${(idleRequests / idleCycles).toFixed(2)} requests a cycle; ` +
       `${idleEvents} tree events`,
   );
-  lines.push(`host CPU per poll cycle when nothing changes: ${(idleCpu / idleCycles).toFixed(2)} ms`);
+  // the same cycle's requests, bare: what any extension pays for three GETs in this host
+  const polled = (await server.requestPaths()).slice(-3);
+  const floorCycles = Math.min(idleCycles, 200);
+  const floor = await bareRequestsCpu(serverUrl, polled, floorCycles);
+  lines.push(
+    `host CPU per poll cycle when nothing changes: ${(idleCpu / idleCycles).toFixed(2)} ms; the same ` +
+      `${polled.length} GETs bare (http.get, body as text, ${floorCycles} cycles): ${floor.toFixed(2)} ms ` +
+      `(${(idleCpu / idleCycles / Math.max(floor, 0.01)).toFixed(2)}x)`,
+  );
+  lines.push(
+    `new TCP connections per request while polling (VS Code's proxy support in the way): ` +
+      `${(idleConnections / Math.max(idleRequests, 1)).toFixed(3)} (${idleConnections} for ${idleRequests} requests)`,
+  );
 
   // the full re-read (the Refresh command) for comparison, last: it may redraw every row
   const fulls = [];

@@ -47,7 +47,12 @@ export async function refreshWorkbenchReport(options: RefreshDriverOptions = {})
     const codeServer = await startCodeServer({
       runDir: path.join(RUNS_DIR, 'bench-refresh'),
       logFile: path.join(OUT_DIR, 'code-server.log'),
-      settings: { 'openhands.serverUrl': server.url },
+      settings: {
+        'openhands.serverUrl': server.url,
+        // code-server looks for ports to forward by running a process every few seconds in this
+        // host: its CPU is not the extension's
+        'remote.autoForwardPorts': false,
+      },
       env: {
         [BENCH_SERVER_URL_ENV]: server.url,
         [BENCH_REPORT_ENV]: report,

@@ -40,6 +40,8 @@ export const server = {
     control('POST', `state/conversations/${id}`, fields),
   /** Deletes a conversation as another client would. */
   deleteConversation: (id: string) => control('DELETE', `state/conversations/${id}`),
+  /** TCP connections the server accepted since its last reset (this file's own requests too). */
+  connections: async () => ((await control('GET', 'connections')) as { accepted: number }).accepted,
   requests: async (): Promise<RecordedRequest[]> => {
     const reply = (await control('GET', 'requests')) as RecordedRequest[] | { requests: RecordedRequest[] };
     return Array.isArray(reply) ? reply : reply.requests;

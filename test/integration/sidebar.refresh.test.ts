@@ -37,6 +37,17 @@ describe('sidebar: a refresh redraws only what changed (issue 25)', () => {
     assert.equal(t.api.statusBar.tooltip, tooltip);
   });
 
+  it('refreshes keep their connections open inside VS Code, whose proxy support wraps every request', async () => {
+    await server.clearRequests();
+    const before = await server.connections();
+    for (let i = 0; i < 10; i++) await t.api.store.refresh();
+    const opened = (await server.connections()) - before;
+    const requests = (await server.requests()).length;
+    assert.ok(requests >= 30, `${requests} requests`);
+    // one for the extension, and this test's own control requests (fetch keeps its sockets too)
+    assert.ok(opened <= 3, `${opened} connections opened for ${requests} requests`);
+  });
+
   it('a conversation renamed and one whose agent finished show after a refresh; only their rows redraw and every row keeps its object', async () => {
     const rows = t.api.conversationsProvider.getChildren();
     const conversations = rows.flatMap((row) => (row.kind === 'conversation' ? [row] : []));

@@ -22,6 +22,8 @@ export interface ServerContext {
   agent: AgentServer;
   faults: FaultRegistry;
   requests: RecordedRequest[];
+  /** TCP connections accepted since the last reset (a client that keeps its sockets opens few). */
+  acceptedConnections(): number;
   /** `http://host:port` without a trailing slash; known once the server listens. */
   baseUrl(): string;
   /** Back to the seeded state; clears faults, recorded requests and timers. */

@@ -126,6 +126,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     agent,
     faults,
     requests,
+    acceptedConnections: () => acceptedConnections,
     baseUrl: () => baseUrl,
     reset,
   };

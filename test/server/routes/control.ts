@@ -129,6 +129,10 @@ function clearRequests(_request: RouteRequest, context: ServerContext): Reply {
   return json({ ok: true });
 }
 
+function countConnections(_request: RouteRequest, context: ServerContext): Reply {
+  return json({ accepted: context.acceptedConnections() });
+}
+
 function readState(_request: RouteRequest, context: ServerContext): Reply {
   return json(context.state);
 }
@@ -203,6 +207,7 @@ export const controlRoutes: Route[] = [
   { method: 'POST', pattern: /^\/__control\/fail-next-start$/, handle: failNextStart },
   { method: 'GET', pattern: /^\/__control\/requests$/, handle: listRequests },
   { method: 'DELETE', pattern: /^\/__control\/requests$/, handle: clearRequests },
+  { method: 'GET', pattern: /^\/__control\/connections$/, handle: countConnections },
   { method: 'GET', pattern: /^\/__control\/state$/, handle: readState },
   { method: 'POST', pattern: /^\/__control\/state\/sandboxes$/, handle: createSandbox },
   { method: 'POST', pattern: /^\/__control\/state\/sandboxes\/(?<sandboxId>[^/]+)$/, handle: patchSandbox },
