@@ -149,11 +149,17 @@ export class OpenHandsClient {
     query: ConversationSearchQuery = {},
     options: CallOptions = {},
   ): Promise<AppConversationPage> {
-    return this.get(`${V1}/app-conversations/search`, AppConversationPageSchema, options, {
-      ...conversationFilterParams(query),
-      ...pageParams(query),
-      include_sub_conversations: query.includeSubConversations,
-    });
+    return this.get(
+      `${V1}/app-conversations/search`,
+      AppConversationPageSchema,
+      options,
+      {
+        ...conversationFilterParams(query),
+        ...pageParams(query),
+        include_sub_conversations: query.includeSubConversations,
+      },
+      true,
+    );
   }
 
   countConversations(filters: ConversationFilters = {}, options: CallOptions = {}): Promise<number> {
@@ -268,7 +274,7 @@ export class OpenHandsClient {
   // ---- Sandboxes ----
 
   searchSandboxes(query: PageQuery = {}, options: CallOptions = {}): Promise<SandboxPage> {
-    return this.get(`${V1}/sandboxes/search`, SandboxPageSchema, options, pageParams(query));
+    return this.get(`${V1}/sandboxes/search`, SandboxPageSchema, options, pageParams(query), true);
   }
 
   getSandboxes(ids: readonly string[], options: CallOptions = {}): Promise<(SandboxInfo | null)[]> {
@@ -387,8 +393,9 @@ export class OpenHandsClient {
     schema: z.ZodMiniType<T>,
     options: CallOptions,
     query?: QueryParams,
+    polled = false,
   ): Promise<T> {
-    return this.transport.request({ method: 'GET', path, query, schema, signal: options.signal });
+    return this.transport.request({ method: 'GET', path, query, schema, signal: options.signal, polled });
   }
 
   private post<T>(path: string, body: unknown, schema: z.ZodMiniType<T>, options: CallOptions): Promise<T> {
