@@ -41,6 +41,15 @@ export class DeferredTree<T> implements vscode.TreeDataProvider<T>, vscode.Dispo
     return this.attached().getParent?.(element);
   }
 
+  resolveTreeItem(
+    item: vscode.TreeItem,
+    element: T,
+    token: vscode.CancellationToken,
+  ): vscode.ProviderResult<vscode.TreeItem> {
+    const provider = this.attached();
+    return provider.resolveTreeItem ? provider.resolveTreeItem(item, element, token) : item;
+  }
+
   dispose(): void {
     this.forwarding?.dispose();
     this.changed.dispose();

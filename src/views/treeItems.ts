@@ -122,7 +122,8 @@ export function conversationTreeItem(
   item.description = parts.join(' · ');
   item.iconPath = conversationIcon(status, conversation.sandbox_status);
   item.contextValue = `conversation.${conversation.sandbox_status === 'PAUSED' ? 'sandboxPaused' : 'ok'}`;
-  item.tooltip = conversationTooltip(conversation);
+  // the tooltip comes on hover (`resolveTreeItem`): VS Code turns every row's markdown into tokens
+  // whenever it asks for the rows, thousands at a time after "Load more"
   item.command = { command: 'openhands.openConversation', title: 'Open', arguments: [node] };
   return item;
 }
@@ -135,7 +136,7 @@ export function repositoryLabel(conversation: AppConversation): string | undefin
   return branch ? vscode.l10n.t('{0} ({1})', repository, branch) : repository;
 }
 
-function conversationTooltip(conversation: AppConversation): vscode.MarkdownString {
+export function conversationTooltip(conversation: AppConversation): vscode.MarkdownString {
   const md = new vscode.MarkdownString(undefined, true);
   md.appendMarkdown(`**${escape(conversationTitle(conversation))}**\n\n`);
   md.appendMarkdown(`Id: \`${conversation.id}\`\n\n`);

@@ -5,7 +5,7 @@ import type { ChangesNode, ConversationNode, LoadMoreNode, OpenHandsNode, Sandbo
 import type { ConversationChanges } from '../state/conversationChanges';
 import type { OpenHandsStore, StoreChange } from '../state/store';
 import { RowCache } from './rowCache';
-import { conversationTreeItem, loadMoreTreeItem, sandboxTreeItem } from './treeItems';
+import { conversationTooltip, conversationTreeItem, loadMoreTreeItem, sandboxTreeItem } from './treeItems';
 import { changedFileTreeItem, changesTreeItem, noticeTreeItem } from './changeTreeItems';
 
 /** The agent's status of a conversation as the live watch knows it (fresher than the polled list). */
@@ -83,6 +83,13 @@ abstract class StoreTreeProvider implements vscode.TreeDataProvider<OpenHandsNod
 
   abstract getChildren(element?: OpenHandsNode): OpenHandsNode[] | Promise<OpenHandsNode[]>;
   abstract getTreeItem(node: OpenHandsNode): vscode.TreeItem;
+
+  /** A conversation's tooltip, when the pointer rests on its row. */
+  resolveTreeItem(item: vscode.TreeItem, node: OpenHandsNode): vscode.TreeItem {
+    if (node.kind === 'conversation' && item.tooltip === undefined)
+      item.tooltip = conversationTooltip(node.conversation);
+    return item;
+  }
 
   dispose(): void {
     for (const subscription of this.subscriptions) subscription.dispose();

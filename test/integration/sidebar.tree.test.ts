@@ -168,6 +168,17 @@ describe('sidebar: tree data in a real VS Code', () => {
     assert.match(String(item.description), /ago|just now/);
   });
 
+  it('gives a conversation row its tooltip on hover (resolveTreeItem), not with the row', async () => {
+    const row = t.api.conversationsProvider.getChildren().find((n) => n.kind === 'conversation');
+    assert.ok(row?.kind === 'conversation');
+    const item = t.api.conversationsProvider.getTreeItem(row);
+    assert.equal(item.tooltip, undefined, 'thousands of rows carry no markdown to convert');
+    const resolved = t.api.conversationsProvider.resolveTreeItem(item, row);
+    assert.ok(resolved.tooltip instanceof vscode.MarkdownString);
+    assert.match(resolved.tooltip.value, new RegExp(`Id: \`${row.conversation.id}\``));
+    assert.match(resolved.tooltip.value, /Created: .* · Updated: /);
+  });
+
   it('keeps tree item ids stable across refreshes (selection and expansion survive)', async () => {
     const before = (await sandboxNodes(t.api)).map((node) => t.api.sandboxesProvider.getTreeItem(node).id);
     await t.api.store.refresh();
