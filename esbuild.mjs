@@ -2,20 +2,30 @@
 // `--watch` rebuilds on change.
 import * as fs from 'node:fs';
 import * as esbuild from 'esbuild';
+import { writeCodicons } from './scripts/build/codicons.mjs';
 
 const production = process.argv.includes('--production');
 const watch = process.argv.includes('--watch');
 
-/** vscode-elements links the codicon stylesheet by id, so it ships as files next to the webview bundle. */
-/** @type {esbuild.Plugin} */
-const copyCodicons = {
-  name: 'copy-codicons',
+let codiconsWritten = Promise.resolve();
+/**
+ * vscode-elements links the codicon stylesheet by id, so it ships as files next to the page bundles:
+ * cut to the icons the pages name, once both pages are built (one after another in watch mode).
+ * @type {esbuild.Plugin}
+ */
+const codiconsForPages = {
+  name: 'codicons-for-pages',
   setup(build) {
     build.onEnd(() => {
-      fs.mkdirSync('dist/webview', { recursive: true });
-      for (const file of ['codicon.css', 'codicon.ttf']) {
-        fs.copyFileSync(`node_modules/@vscode/codicons/dist/${file}`, `dist/webview/${file}`);
-      }
+      codiconsWritten = codiconsWritten.then(() =>
+        writeCodicons({
+          pages: ['mcpForm', 'conversation'].flatMap((page) =>
+            ['js', 'css'].map((kind) => `dist/webview/${page}.${kind}`),
+          ),
+          outDir: 'dist/webview',
+        }),
+      );
+      return codiconsWritten.then(() => undefined);
     });
   },
 };
@@ -32,6 +42,26 @@ const withoutFormDataPackage = {
     build.onResolve({ filter: /^form-data$/ }, () => ({ path: 'form-data', namespace: 'null-module' }));
     build.onLoad({ filter: /.*/, namespace: 'null-module' }, () => ({
       contents: 'export default null;',
+      loader: 'js',
+    }));
+  },
+};
+
+/**
+ * axios follows redirects with the `follow-redirects` package (and its `debug`: 19 KB); our transport
+ * never follows one (`maxRedirects: 0`, the key must not travel to another host), so axios uses
+ * Node's own http and https and the package is left out.
+ * @type {esbuild.Plugin}
+ */
+const withoutFollowRedirects = {
+  name: 'without-follow-redirects',
+  setup(build) {
+    build.onResolve({ filter: /^follow-redirects$/ }, () => ({
+      path: 'follow-redirects',
+      namespace: 'no-redirects',
+    }));
+    build.onLoad({ filter: /.*/, namespace: 'no-redirects' }, () => ({
+      contents: 'export default { http: undefined, https: undefined };',
       loader: 'js',
     }));
   },
@@ -96,11 +126,19 @@ const builds = [
     target: 'node20',
     format: 'cjs',
     external: ['vscode'],
+    // the client only: the package's index adds its server and stream wrapper
+    alias: { ws: './node_modules/ws/lib/websocket.js' },
     sourcemap: !production,
     minify: production,
     metafile: true,
     logLevel: 'warning',
-    plugins: [withoutFormDataPackage, servicesLoadedLater, nothingBundledTwice, metafileForBench],
+    plugins: [
+      withoutFormDataPackage,
+      withoutFollowRedirects,
+      servicesLoadedLater,
+      nothingBundledTwice,
+      metafileForBench,
+    ],
   },
   {
     // The MCP & Git Providers webview: browser code, one script and one stylesheet.
@@ -113,7 +151,7 @@ const builds = [
     sourcemap: !production,
     minify: production,
     logLevel: 'warning',
-    plugins: [copyCodicons],
+    plugins: [codiconsForPages],
   },
   {
     // The conversation panel's page: one script and one stylesheet (conversation.js, conversation.css).
@@ -126,6 +164,7 @@ const builds = [
     sourcemap: !production,
     minify: production,
     logLevel: 'warning',
+    plugins: [codiconsForPages],
   },
 ];
 

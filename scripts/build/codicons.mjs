@@ -1,0 +1,55 @@
+// The codicon font and stylesheet the webview pages ship, cut down to the icons the pages name: the
+// whole font is 126 KB for about 540 icons, and it was the VSIX's third largest file.
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import subsetFont from 'subset-font';
+
+const CODICONS = 'node_modules/@vscode/codicons/dist';
+/** One glyph rule of codicon.css: `.codicon-add:before { content: "\ea60" }`. */
+const GLYPH_RULE = /^\.codicon-([a-z0-9-]+):before \{ content: "\\([0-9a-f]+)" \}\n/gm;
+
+/**
+ * Which icons a page's code and styles may name: every codicon whose name stands alone as a word
+ * (`icon="add"`, `'warning'`) or follows `codicon-`. A word like "add" keeps a few icons no page
+ * shows; an icon whose name is put together at run time would be lost, and no page does that.
+ */
+export function codiconsNamedIn(text, names) {
+  const words = new Set();
+  for (const word of text.match(/[a-z0-9]+(?:-[a-z0-9]+)*/g) ?? [])
+    words.add(word.startsWith('codicon-') ? word.slice('codicon-'.length) : word);
+  return new Set(names.filter((name) => words.has(name)));
+}
+
+/**
+ * Writes `codicon.css` and `codicon.ttf` into `outDir` with the glyphs the pages (`pages`: their
+ * built .js and .css files) name, and the stylesheet's other rules (the font face, the modifiers).
+ */
+export async function writeCodicons({ pages, outDir }) {
+  const css = fs.readFileSync(path.join(CODICONS, 'codicon.css'), 'utf8');
+  const rules = [...css.matchAll(GLYPH_RULE)].map(([, name, hex]) => ({
+    name,
+    codePoint: parseInt(hex, 16),
+  }));
+  if (rules.length < 100) throw new Error(`codicon.css changed its form: ${rules.length} glyph rules found`);
+  const text = pages
+    .filter((file) => fs.existsSync(file))
+    .map((file) => fs.readFileSync(file, 'utf8'))
+    .join('\n');
+  const kept = codiconsNamedIn(
+    text,
+    rules.map((rule) => rule.name),
+  );
+  const codePoints = [...new Set(rules.filter((rule) => kept.has(rule.name)).map((rule) => rule.codePoint))];
+  const font = await subsetFont(
+    fs.readFileSync(path.join(CODICONS, 'codicon.ttf')),
+    String.fromCodePoint(...codePoints),
+    { targetFormat: 'truetype' },
+  );
+  fs.mkdirSync(outDir, { recursive: true });
+  fs.writeFileSync(path.join(outDir, 'codicon.ttf'), font);
+  fs.writeFileSync(
+    path.join(outDir, 'codicon.css'),
+    css.replace(GLYPH_RULE, (rule, name) => (kept.has(name) ? rule : '')),
+  );
+  return { icons: kept.size, of: rules.length, fontBytes: font.length };
+}

@@ -1,0 +1,56 @@
+// The build's codicon subset (scripts/build/codicons.mjs): the icons a page names are in the font and
+// the stylesheet, read back from the font's own character map; the others are not.
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { codiconsNamedIn, writeCodicons } from '../../../scripts/build/codicons.mjs';
+
+/** The code point codicon.css gives an icon. */
+function codePointOf(css: string, name: string): number | undefined {
+  const match = new RegExp(`^\\.codicon-${name}:before \\{ content: "\\\\([0-9a-f]+)" \\}$`, 'm').exec(css);
+  return match?.[1] ? parseInt(match[1], 16) : undefined;
+}
+
+describe('codicon subset (build)', () => {
+  it('finds names standing alone and after codicon-, not inside other words', () => {
+    const names = ['vm', 'debug-start', 'add', 'account', 'git-merge'];
+    const found = codiconsNamedIn(
+      `html\`<span class="codicon codicon-vm"></span><vscode-button icon="debug-start">\`; const x = 'add';
+       const accounts = 1; // git-merged`,
+      names,
+    );
+    assert.deepEqual([...found].sort(), ['add', 'debug-start', 'vm']);
+  });
+
+  it('keeps exactly the named glyphs in the font and the stylesheet', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'codicons-'));
+    try {
+      const page = path.join(dir, 'page.js');
+      fs.writeFileSync(page, `icon("codicon-vm"); button.icon = 'debug-start'; '.codicon-modifier-spin'`);
+      const result = await writeCodicons({ pages: [page, path.join(dir, 'missing.css')], outDir: dir });
+      assert.equal(result.icons, 2);
+      assert.ok(result.of > 400, `only ${result.of} icons in codicon.css`);
+
+      const css = fs.readFileSync(path.join(dir, 'codicon.css'), 'utf8');
+      const whole = fs.readFileSync('node_modules/@vscode/codicons/dist/codicon.css', 'utf8');
+      assert.ok(codePointOf(css, 'vm') && codePointOf(css, 'debug-start'));
+      assert.equal(codePointOf(css, 'account'), undefined);
+      // what is not a glyph stays: the font face and the spinning modifier
+      assert.match(css, /@font-face/);
+      assert.match(css, /\.codicon-modifier-spin/);
+
+      const font = fs.readFileSync(path.join(dir, 'codicon.ttf'));
+      // harfbuzzjs is an ES module with top-level await: imported, not required
+      const { Blob, Face } = await import('harfbuzzjs');
+      const mapped = new Set(new Face(new Blob(font), 0).collectUnicodes());
+      assert.deepEqual(
+        [...mapped].sort(),
+        [codePointOf(whole, 'vm'), codePointOf(whole, 'debug-start')].sort(),
+      );
+      assert.ok(font.length < 10_000, `the two-icon font is ${font.length} bytes`);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
