@@ -95,6 +95,8 @@ const HEALTHY_AFTER_MS = 10_000;
 const MAX_BUFFERED_BYTES = 32 * 1024 * 1024;
 /** 200,000 events at 100 a page (the log's own cap): a server that needs more is not paging honestly. */
 const MAX_HISTORY_PAGES = 2000;
+/** The longest older pages wait for a panel's first rows (`holdOlderUntil`). */
+const OLDER_HOLD_MS = 3000;
 
 export class EventFeed {
   readonly events: EventLog;
@@ -130,6 +132,8 @@ export class EventFeed {
   private nap = new AbortController();
   private running = false;
   private readingOlder = false;
+  /** Older pages wait for this (a panel painting its first rows), `OLDER_HOLD_MS` at most. */
+  private olderHeld: Promise<unknown> | undefined;
   /** The socket is being closed to ask again where the agent server is (`recheck`), not to stop. */
   private rechecking = false;
   private disposed = false;
@@ -168,6 +172,19 @@ export class EventFeed {
     if (this.running || this.disposed) return;
     this.running = true;
     void this.follow().finally(() => (this.running = false));
+  }
+
+  /**
+   * Older pages wait until `until` settles (a panel has shown its first rows): reading them competes
+   * with the page's start for the CPU, and the newest page is what shows first. Never longer than
+   * `OLDER_HOLD_MS`, so the history is read even if the page never says.
+   */
+  holdOlderUntil(until: Promise<unknown>): void {
+    const held = Promise.race([until, sleep(OLDER_HOLD_MS, this.lifetime.signal)]).catch(() => undefined);
+    this.olderHeld = held;
+    void held.then(() => {
+      if (this.olderHeld === held) this.olderHeld = undefined;
+    });
   }
 
   /** Try now: skips a backoff, or starts again after `offline`/`failed`. */
@@ -427,6 +444,8 @@ export class EventFeed {
     let pageId = from;
     try {
       for (let pages = 0; pageId !== undefined && !this.disposed && !this.events.full; pages++) {
+        if (this.olderHeld) await this.olderHeld;
+        if (this.disposed) return;
         if (pages >= this.maxHistoryPages) return this.addNotice(pageCeiling(this.maxHistoryPages));
         const page = await client.searchEvents(
           { pageId, limit: PAGE, sortOrder: 'TIMESTAMP_DESC' },

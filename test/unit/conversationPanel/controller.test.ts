@@ -276,6 +276,78 @@ describe('conversation panel controller', () => {
     assert.equal(expanded.kind === 'action' && expanded.state, 'done', 'a stale row would show it running');
   });
 
+  it('holds older pages until the page has its first rows, posts the newest first and keeps every row in order', async () => {
+    const agent = fakeAgentServer(userMessages(1500));
+    const feed = new EventFeed({
+      resolve: async () => ({ endpoint: ENDPOINT }),
+      clientFor: (endpoint) => agent.clientFor(endpoint),
+      openSocket: (options) => agent.openSocket(options),
+    });
+    const posted: HostToWebview[] = [];
+    const controller = new ConversationController(controllerDeps(feed, posted, () => [API_KEY]));
+    cleanup.push(
+      () => controller.dispose(),
+      () => feed.dispose(),
+    );
+    feed.start();
+    await waitFor(async () => (feed.events.events.length >= 100 ? true : undefined));
+    // the page is still loading: the newest page is read, the older ones wait for it
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    assert.equal(agent.searches.length, 1, 'only the newest page before the page is ready');
+
+    posted.length = 0;
+    controller.receive({ type: 'ready' });
+    // at once: the reset and the newest rows only; the older ones follow a turn at a time
+    assert.deepEqual(
+      posted.map((message) => message.type),
+      ['reset', 'rows'],
+    );
+    const first = posted[1];
+    assert.ok(first?.type === 'rows' && first.at === 'end');
+    assert.equal(first.rows.at(-1)?.id, 'm1500');
+    await waitFor(async () => (feed.current.historyComplete ? true : undefined));
+    // a live event while older chunks may still wait: they go first, then it
+    agent.sockets[0]?.options.onEvent(userMessages(1, 1501)[0] as AgentEvent);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+
+    const page = new RowStore();
+    for (const message of posted) {
+      const applied =
+        message.type === 'reset'
+          ? page.reset(message.epoch, message.rev)
+          : message.type === 'rows'
+            ? page.upsert(message.epoch, message.rev, message.at, message.rows)
+            : undefined;
+      assert.notEqual(applied?.kind, 'gap', `rev ${'rev' in message ? message.rev : ''} out of sequence`);
+    }
+    assert.deepEqual(
+      page.rows.map((row) => row.id),
+      Array.from({ length: 1501 }, (_, i) => `m${i + 1}`),
+    );
+
+    // the panel opened again on the feed it kept: the newest 300 rows now, the rest a turn at a
+    // time, and a live event before those turns comes after them
+    const again: HostToWebview[] = [];
+    const reopened = new ConversationController(controllerDeps(feed, again, () => [API_KEY]));
+    cleanup.push(() => reopened.dispose());
+    reopened.receive({ type: 'ready' });
+    assert.deepEqual(
+      again.map((message) => message.type),
+      ['reset', 'rows'],
+    );
+    assert.equal(again[1]?.type === 'rows' ? again[1].rows.length : 0, 300);
+    agent.sockets[0]?.options.onEvent(userMessages(1, 1502)[0] as AgentEvent);
+    const replayed = new RowStore();
+    for (const message of again) {
+      if (message.type === 'reset') replayed.reset(message.epoch, message.rev);
+      if (message.type === 'rows') replayed.upsert(message.epoch, message.rev, message.at, message.rows);
+    }
+    assert.deepEqual(
+      replayed.rows.map((row) => row.id),
+      Array.from({ length: 1502 }, (_, i) => `m${i + 1}`),
+    );
+  });
+
   it('keeps the streaming reply the last row when another event comes while it streams', async () => {
     const agent = fakeAgentServer(userMessages(1));
     const feed = new EventFeed({

@@ -108,8 +108,14 @@ export class ConversationController {
   private folderCertain = false;
   private readonly subscriptions: { dispose(): void }[];
   private readonly handlers: MessageHandlers<WebviewToHost>;
+  /** A resend's older rows not yet posted, newest chunk first. */
+  private olderChunks: Row[][] = [];
+  private olderTimer: ReturnType<typeof setTimeout> | undefined;
+  /** Settles once the page has been sent its first rows: the feed's older pages wait for it. */
+  private firstRowsSent!: () => void;
 
   constructor(private readonly deps: ControllerDeps) {
+    deps.feed.holdOlderUntil(new Promise<void>((resolve) => (this.firstRowsSent = resolve)));
     this.images = new PanelImages((id) => deps.feed.wholeEvent(id));
     this.take({ prepended: [], appended: deps.feed.events.events });
     this.learnFolder();
@@ -350,6 +356,10 @@ export class ConversationController {
 
   dispose(): void {
     this.disposed = true;
+    // a panel closed before its page loaded holds the history back no longer
+    this.firstRowsSent();
+    clearTimeout(this.olderTimer);
+    this.olderChunks = [];
     for (const subscription of this.subscriptions.splice(0)) subscription.dispose();
   }
 
@@ -365,26 +375,48 @@ export class ConversationController {
     }
     if (epoch === this.epoch && rev === this.rev) {
       this.deps.post({ type: 'header', header: this.header() });
-      return;
-    }
-    this.resend();
+    } else this.resend();
+    this.firstRowsSent();
   }
 
-  /** Everything again: a reset, the newest rows, then older chunks back to the first. */
+  /**
+   * Everything again: a reset and the newest rows now, then older chunks back to the first, one a
+   * turn (cleaned as they go), so the newest leave before the rest is even read. Anything else the
+   * page is sent first flushes what is left, keeping the rows in order.
+   */
   private resend(): void {
     this.epoch = Math.max(Date.now(), this.epoch + 1);
     this.rev = 0;
     this.deps.post({ type: 'reset', epoch: this.epoch, rev: this.rev, header: this.header() });
-    const rows = this.transcript.all.map((row) => this.clean(row));
-    if (this.deps.feed.current.streaming) rows.push(this.streamingRow());
+    const rows = [...this.transcript.all];
+    const first = rows.splice(Math.max(0, rows.length - FIRST_CHUNK)).map((row) => this.clean(row));
+    if (this.deps.feed.current.streaming) first.push(this.streamingRow());
     this.streamingShown = this.deps.feed.current.streaming !== undefined;
-    let end = rows.length;
-    let start = Math.max(0, end - FIRST_CHUNK);
-    this.postRows('end', rows.slice(start, end));
-    while (start > 0) {
-      end = start;
-      start = Math.max(0, end - OLDER_CHUNK);
-      this.postRows('start', rows.slice(start, end));
+    this.postRows('end', first);
+    this.olderChunks = [];
+    for (let end = rows.length; end > 0; end -= OLDER_CHUNK)
+      this.olderChunks.push(rows.slice(Math.max(0, end - OLDER_CHUNK), end));
+    this.postOlderLater();
+  }
+
+  private postOlderLater(): void {
+    if (this.olderTimer || this.olderChunks.length === 0 || this.disposed) return;
+    this.olderTimer = setTimeout(() => {
+      this.olderTimer = undefined;
+      this.postOlder(1);
+      this.postOlderLater();
+    }, 0);
+  }
+
+  /** Posts the next `count` older chunks of a resend (all of them: Infinity). */
+  private postOlder(count: number): void {
+    for (let posted = 0; posted < count; posted++) {
+      const chunk = this.olderChunks.shift();
+      if (!chunk) return;
+      this.postRows(
+        'start',
+        chunk.map((row) => this.clean(row)),
+      );
     }
   }
 
@@ -403,6 +435,7 @@ export class ConversationController {
   }
 
   private send(change: TranscriptChange): void {
+    this.postOlder(Infinity);
     if (change.start.length)
       this.postRows(
         'start',
