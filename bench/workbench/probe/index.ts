@@ -6,11 +6,21 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { activationFigures } from './activation';
+import { bareWebviewMs } from './bareWebview';
 import { openLongConversation } from './longConversation';
-import { RESULTS_DIR_ENV, reopenedMarker, seenMarker, watchingMarker, type ProbeResult } from './results';
+import {
+  floorMarker,
+  RESULTS_DIR_ENV,
+  reopenedMarker,
+  seenMarker,
+  watchingMarker,
+  type ProbeResult,
+} from './results';
 
 /** How long the probe keeps its window for the driver to read the page. */
 const SEEN_TIMEOUT_MS = 60_000;
+/** The host settles this long before the floor is measured. */
+const FLOOR_AFTER_MS = 3000;
 
 async function waitFor(file: string, timeoutMs: number): Promise<void> {
   const deadline = Date.now() + timeoutMs;
@@ -43,6 +53,12 @@ export async function run(): Promise<void> {
   fs.writeFileSync(`${reopenedMarker(file)}.tmp`, JSON.stringify({ openedAt: reopenedAt }));
   fs.renameSync(`${reopenedMarker(file)}.tmp`, reopenedMarker(file));
   await waitFor(seenMarker(reopenedMarker(file)), SEEN_TIMEOUT_MS);
+  await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+  // the floor, in the same window once the feed has read its history: a page of one paragraph
+  // and one line of script
+  await new Promise((resolve) => setTimeout(resolve, FLOOR_AFTER_MS));
+  fs.writeFileSync(`${floorMarker(file)}.tmp`, JSON.stringify({ bareWebviewMs: await bareWebviewMs() }));
+  fs.renameSync(`${floorMarker(file)}.tmp`, floorMarker(file));
   // nothing to restore in the next run's window
   await vscode.commands.executeCommand('workbench.action.closeAllEditors');
 }

@@ -24,6 +24,11 @@ export function reopenedMarker(resultFile: string): string {
   return `${resultFile}.reopened`;
 }
 
+/** The bare webview's figure, measured after the reopened panel closed: `{ bareWebviewMs }`. */
+export function floorMarker(resultFile: string): string {
+  return `${resultFile}.floor`;
+}
+
 /** The driver watches the page for the reopened panel's first row: the probe may run the command. */
 export function watchingMarker(resultFile: string): string {
   return `${resultFile}.watching`;
