@@ -488,7 +488,7 @@ export function changesSteps(runner: StepRunner, ctx: E2EContext): void {
     const target = await conversation();
     const { files } = await prepare(target, 'images');
     const { pane } = await showChangesInTree(page, target, files.length);
-    await fileRow(pane, files.find((c) => c.path === 'art/page.png') as Change).click();
+    const row = fileRow(pane, files.find((c) => c.path === 'art/page.png') as Change);
     // the image preview is a webview on each side: each shows its picture, whole (320×200)
     const shown = async () => {
       const sizes: string[] = [];
@@ -507,31 +507,24 @@ export function changesSteps(runner: StepRunner, ctx: E2EContext): void {
     };
     const both = async () =>
       (await shown()).filter((size) => size === '320×200').length === 2 ? true : undefined;
-    const webviews = async () =>
-      JSON.stringify(
-        await page.evaluate(() =>
-          [...document.querySelectorAll('.webview')].map((element) => {
-            const box = element.getBoundingClientRect();
-            return `${Math.round(box.left)},${Math.round(box.top)} ${Math.round(box.width)}×${Math.round(box.height)} ${(element as HTMLElement).style.visibility}`;
-          }),
-        ),
-      );
-    const drawn = await eventually('two pictures', both, { timeoutMs: 10_000 }).catch(() => false);
-    if (!drawn) {
-      // VS Code 1.100 sometimes draws one of the diff's two image-preview webviews only: a layout
-      // change makes it draw both (the extension served both sides' bytes already)
+    // In the browser, VS Code's webviews load their resources through one service worker; two
+    // starting at the same moment can race its registration ("Found unexpected service worker
+    // controller"), and one preview then fails to load its image (ERR_NAME_NOT_RESOLVED) though
+    // the extension served both sides. Desktop VS Code has no service worker. Opened again once
+    // the worker has settled, both load.
+    for (let attempt = 1; ; attempt++) {
+      await row.click();
+      const drawn = await eventually('the base and the agent’s picture in two image previews', both, {
+        timeoutMs: 12_000,
+        lastSeen: async () => JSON.stringify(await shown()),
+      }).catch((error: Error) => error);
+      if (drawn === true) break;
+      if (attempt === 3) throw drawn;
       console.log(
-        `      (one picture drawn: ${JSON.stringify(await shown())}; webviews ${await webviews()})`,
+        `      (attempt ${attempt}: one picture drawn, ${JSON.stringify(await shown())}; opening it again)`,
       );
-      await page.screenshot({ path: path.join(os.tmpdir(), 'one-picture.png') });
-      await command(page, 'View: Toggle Primary Side Bar Visibility');
-      await command(page, 'View: Toggle Primary Side Bar Visibility');
+      await command(page, 'View: Close All Editors');
     }
-    await eventually('the base and the agent’s picture in two image previews', both, {
-      timeoutMs: 15_000,
-      lastSeen: async () => `${JSON.stringify(await shown())}; webviews ${await webviews()}`,
-    });
-    if (!drawn) console.log('      (both drawn after the layout changed)');
     const tab = clean(await page.locator('.tabs-container .tab.active').first().textContent());
     if (!tab.includes('page.png (agent’s change)')) throw new Error(`the tab reads "${tab}"`);
     await page.mouse.move(5, 5);
