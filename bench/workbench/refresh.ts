@@ -8,7 +8,12 @@ import * as v8 from 'node:v8';
 import * as vm from 'node:vm';
 import * as vscode from 'vscode';
 import type { OpenHandsExtensionApi } from '../../src/extension';
-import { BENCH_IDLE_CYCLES_ENV, BENCH_REPORT_ENV, BENCH_SERVER_URL_ENV } from './refreshEnv';
+import {
+  BENCH_IDLE_CYCLES_ENV,
+  BENCH_PROFILE_ENV,
+  BENCH_REPORT_ENV,
+  BENCH_SERVER_URL_ENV,
+} from './refreshEnv';
 
 const EXTENSION_ID = 'openhands-community.openhands-vscode';
 
@@ -121,6 +126,25 @@ async function bareRequestsCpu(baseUrl: string, paths: readonly string[], cycles
   return cpu / cycles;
 }
 
+/**
+ * A CPU profile of the extension host into `file` (open it in Chrome's DevTools), from now until
+ * the returned function is called; nothing when no file is asked for. Build without --production
+ * (and pass the folder to refreshDriver.ts) for readable names.
+ */
+async function startProfile(file: string | undefined): Promise<(() => Promise<void>) | undefined> {
+  if (!file) return undefined;
+  const { Session } = await import('node:inspector/promises');
+  const session = new Session();
+  session.connect();
+  await session.post('Profiler.enable');
+  await session.post('Profiler.start');
+  return async () => {
+    const { profile } = await session.post('Profiler.stop');
+    fs.writeFileSync(file, JSON.stringify(profile));
+    session.disconnect();
+  };
+}
+
 function median(values: number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.floor(sorted.length / 2)] ?? 0;
@@ -204,6 +228,7 @@ export async function refreshFigures(
   const connectionsBefore = await server.connectionCount();
   let idleCpu = 0;
   const samples: number[] = [];
+  const profile = await startProfile(process.env[BENCH_PROFILE_ENV]);
   for (let cycle = 1; cycle <= idleCycles; cycle++) {
     const before = cpuMs();
     await api.scheduler.runNow();
@@ -211,6 +236,7 @@ export async function refreshFigures(
     await sleep(100);
     if (cycle % Math.ceil(idleCycles / 5) === 0) samples.push(heapAfterGc(gc));
   }
+  await profile?.();
   const idleHeapEnd = heapAfterGc(gc);
   const idleEvents = takeTreeEvents();
   const idleRequests = await server.requestCount();

@@ -12,7 +12,12 @@ import { startCodeServer } from '../../scripts/vscode/code-server';
 import { CHROMIUM_PATH, CODE_SERVER_ENTRY, ROOT, RUNS_DIR } from '../../scripts/vscode/paths';
 import { waitForFile } from '../../scripts/vscode/wait-file';
 import { workbenchUrl } from '../../scripts/vscode/workbench-url';
-import { BENCH_IDLE_CYCLES_ENV, BENCH_REPORT_ENV, BENCH_SERVER_URL_ENV } from './refreshEnv';
+import {
+  BENCH_IDLE_CYCLES_ENV,
+  BENCH_PROFILE_ENV,
+  BENCH_REPORT_ENV,
+  BENCH_SERVER_URL_ENV,
+} from './refreshEnv';
 
 const OUT_DIR = path.join(ROOT, 'out', 'bench');
 
@@ -57,6 +62,7 @@ export async function refreshWorkbenchReport(options: RefreshDriverOptions = {})
         [BENCH_SERVER_URL_ENV]: server.url,
         [BENCH_REPORT_ENV]: report,
         [BENCH_IDLE_CYCLES_ENV]: String(options.idleCycles ?? process.env[BENCH_IDLE_CYCLES_ENV] ?? 595),
+        ...(process.env[BENCH_PROFILE_ENV] ? { [BENCH_PROFILE_ENV]: process.env[BENCH_PROFILE_ENV] } : {}),
       },
     });
     cleanup.add('code-server', () => codeServer.stop());
