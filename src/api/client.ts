@@ -119,6 +119,14 @@ const MAX_SPEC_IDS = 100;
  * One client for every endpoint of the OpenHands app server used by the extension. Pure: no
  * `vscode` import, so it runs (and is tested) in plain Node.
  */
+/**
+ * A list's first page is what a refresh asks for again and again; a later page (a listing read to
+ * its end) is not, and keeping it would only cost the freezing.
+ */
+function isPolled(query: PageQuery): boolean {
+  return query.pageId === undefined;
+}
+
 export class OpenHandsClient {
   private readonly transport: HttpTransport;
   private readonly timeoutMs: number;
@@ -158,7 +166,7 @@ export class OpenHandsClient {
         ...pageParams(query),
         include_sub_conversations: query.includeSubConversations,
       },
-      true,
+      isPolled(query),
     );
   }
 
@@ -274,7 +282,7 @@ export class OpenHandsClient {
   // ---- Sandboxes ----
 
   searchSandboxes(query: PageQuery = {}, options: CallOptions = {}): Promise<SandboxPage> {
-    return this.get(`${V1}/sandboxes/search`, SandboxPageSchema, options, pageParams(query), true);
+    return this.get(`${V1}/sandboxes/search`, SandboxPageSchema, options, pageParams(query), isPolled(query));
   }
 
   getSandboxes(ids: readonly string[], options: CallOptions = {}): Promise<(SandboxInfo | null)[]> {
