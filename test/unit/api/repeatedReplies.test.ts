@@ -23,8 +23,7 @@ describe('repeated replies of polled lists', () => {
 
   it('gives the same frozen page while the reply does not change, and a new one when it does', async () => {
     const first = await client.searchSandboxes({ limit: 100 });
-    const second = await client.searchSandboxes({ limit: 100 });
-    assert.equal(second, first, 'the same value');
+    assert.equal(await client.searchSandboxes({ limit: 100 }), first, 'the same value');
     assert.ok(Object.isFrozen(first) && Object.isFrozen(first.items[0]), 'frozen, since callers share it');
     assert.throws(() => {
       (first.items as unknown[]).push({});
@@ -34,6 +33,13 @@ describe('repeated replies of polled lists', () => {
     const smaller = await client.searchSandboxes({ limit: 1 });
     assert.notEqual(smaller, first);
     assert.equal(smaller.items.length, 1);
+    // a later page is read to the end of a listing, not polled: not kept
+    const pageId = smaller.next_page_id;
+    assert.ok(pageId, 'a second page');
+    const second = await client.searchSandboxes({ limit: 1, pageId });
+    assert.deepEqual(await client.searchSandboxes({ limit: 1, pageId }), second);
+    assert.notEqual(await client.searchSandboxes({ limit: 1, pageId }), second);
+    assert.ok(!Object.isFrozen(second));
 
     const running = first.items.find((sandbox) => sandbox.status === 'RUNNING');
     assert.ok(running, 'the seed has a running sandbox');
