@@ -57,6 +57,40 @@ function controllerDeps(
   return postingControllerDeps({ conversationId: CONVERSATION_ID, feed, posted, secrets });
 }
 
+/** A controller over a real feed of an agent server in memory, and what it posts. */
+function followed(events: AgentEvent[], cleanup: (() => void)[]) {
+  const agent = fakeAgentServer(events);
+  const feed = new EventFeed({
+    resolve: async () => ({ endpoint: ENDPOINT }),
+    clientFor: (endpoint) => agent.clientFor(endpoint),
+    openSocket: (options) => agent.openSocket(options),
+  });
+  const posted: HostToWebview[] = [];
+  const controller = new ConversationController(controllerDeps(feed, posted, () => [API_KEY]));
+  cleanup.push(
+    () => controller.dispose(),
+    () => feed.dispose(),
+  );
+  return { agent, feed, posted, controller };
+}
+
+/** The row ids a page holds after applying `posted` in order; fails on a gap in `rev`. */
+function replay(posted: readonly HostToWebview[]): string[] {
+  const page = new RowStore();
+  for (const message of posted) {
+    const applied =
+      message.type === 'reset'
+        ? page.reset(message.epoch, message.rev)
+        : message.type === 'rows'
+          ? page.upsert(message.epoch, message.rev, message.at, message.rows)
+          : message.type === 'remove'
+            ? page.remove(message.epoch, message.rev, message.ids)
+            : undefined;
+    assert.notEqual(applied?.kind, 'gap', `rev ${'rev' in message ? message.rev : ''} out of sequence`);
+  }
+  return page.rows.map((row) => row.id);
+}
+
 describe('conversation panel controller', () => {
   const cleanup: (() => void)[] = [];
   afterEach(() => {
@@ -277,18 +311,7 @@ describe('conversation panel controller', () => {
   });
 
   it('holds older pages until the page has its first rows, posts the newest first and keeps every row in order', async () => {
-    const agent = fakeAgentServer(userMessages(1500));
-    const feed = new EventFeed({
-      resolve: async () => ({ endpoint: ENDPOINT }),
-      clientFor: (endpoint) => agent.clientFor(endpoint),
-      openSocket: (options) => agent.openSocket(options),
-    });
-    const posted: HostToWebview[] = [];
-    const controller = new ConversationController(controllerDeps(feed, posted, () => [API_KEY]));
-    cleanup.push(
-      () => controller.dispose(),
-      () => feed.dispose(),
-    );
+    const { agent, feed, posted, controller } = followed(userMessages(1500), cleanup);
     feed.start();
     await waitFor(async () => (feed.events.events.length >= 100 ? true : undefined));
     // the page is still loading: the newest page is read, the older ones wait for it
@@ -297,7 +320,6 @@ describe('conversation panel controller', () => {
 
     posted.length = 0;
     controller.receive({ type: 'ready' });
-    // at once: the reset and the newest rows only; the older ones follow a turn at a time
     assert.deepEqual(
       posted.map((message) => message.type),
       ['reset', 'rows'],
@@ -306,22 +328,10 @@ describe('conversation panel controller', () => {
     assert.ok(first?.type === 'rows' && first.at === 'end');
     assert.equal(first.rows.at(-1)?.id, 'm1500');
     await waitFor(async () => (feed.current.historyComplete ? true : undefined));
-    // a live event while older chunks may still wait: they go first, then it
     agent.sockets[0]?.options.onEvent(userMessages(1, 1501)[0] as AgentEvent);
     await new Promise((resolve) => setTimeout(resolve, 50));
-
-    const page = new RowStore();
-    for (const message of posted) {
-      const applied =
-        message.type === 'reset'
-          ? page.reset(message.epoch, message.rev)
-          : message.type === 'rows'
-            ? page.upsert(message.epoch, message.rev, message.at, message.rows)
-            : undefined;
-      assert.notEqual(applied?.kind, 'gap', `rev ${'rev' in message ? message.rev : ''} out of sequence`);
-    }
     assert.deepEqual(
-      page.rows.map((row) => row.id),
+      replay(posted),
       Array.from({ length: 1501 }, (_, i) => `m${i + 1}`),
     );
 
@@ -337,30 +347,14 @@ describe('conversation panel controller', () => {
     );
     assert.equal(again[1]?.type === 'rows' ? again[1].rows.length : 0, 300);
     agent.sockets[0]?.options.onEvent(userMessages(1, 1502)[0] as AgentEvent);
-    const replayed = new RowStore();
-    for (const message of again) {
-      if (message.type === 'reset') replayed.reset(message.epoch, message.rev);
-      if (message.type === 'rows') replayed.upsert(message.epoch, message.rev, message.at, message.rows);
-    }
     assert.deepEqual(
-      replayed.rows.map((row) => row.id),
+      replay(again),
       Array.from({ length: 1502 }, (_, i) => `m${i + 1}`),
     );
   });
 
   it('keeps the streaming reply the last row when another event comes while it streams', async () => {
-    const agent = fakeAgentServer(userMessages(1));
-    const feed = new EventFeed({
-      resolve: async () => ({ endpoint: ENDPOINT }),
-      clientFor: (endpoint) => agent.clientFor(endpoint),
-      openSocket: (options) => agent.openSocket(options),
-    });
-    const posted: HostToWebview[] = [];
-    const controller = new ConversationController(controllerDeps(feed, posted, () => [API_KEY]));
-    cleanup.push(
-      () => controller.dispose(),
-      () => feed.dispose(),
-    );
+    const { agent, feed, posted, controller } = followed(userMessages(1), cleanup);
     feed.start();
     await waitFor(async () => (feed.current.historyComplete ? true : undefined));
     controller.receive({ type: 'ready' });
@@ -370,21 +364,6 @@ describe('conversation panel controller', () => {
     // the user sends a follow-up while the agent's reply streams
     agent.sockets[0]?.options.onEvent(userMessages(1, 2)[0] as AgentEvent);
     live({ id: 'd2', kind: 'StreamingDeltaEvent', content: 'lo' });
-    const page = new RowStore();
-    for (const message of posted) {
-      const applied =
-        message.type === 'reset'
-          ? page.reset(message.epoch, message.rev)
-          : message.type === 'rows'
-            ? page.upsert(message.epoch, message.rev, message.at, message.rows)
-            : message.type === 'remove'
-              ? page.remove(message.epoch, message.rev, message.ids)
-              : undefined;
-      assert.notEqual(applied?.kind, 'gap', `rev ${'rev' in message ? message.rev : ''} out of sequence`);
-    }
-    assert.deepEqual(
-      page.rows.map((row) => row.id),
-      ['m1', 'm2', STREAMING_ROW_ID],
-    );
+    assert.deepEqual(replay(posted), ['m1', 'm2', STREAMING_ROW_ID]);
   });
 });
