@@ -150,21 +150,9 @@ describe('conversation panel controller', () => {
         },
       },
     ];
-    const agent = fakeAgentServer([
-      ...userMessages(1),
-      ...edit(1, `${folder}/src/app.ts`, folder),
-      ...edit(2, '/etc/elsewhere.conf'),
-    ]);
-    const feed = new EventFeed({
-      resolve: async () => ({ endpoint: ENDPOINT }),
-      clientFor: (endpoint) => agent.clientFor(endpoint),
-      openSocket: (options) => agent.openSocket(options),
-    });
-    const posted: HostToWebview[] = [];
-    const controller = new ConversationController(controllerDeps(feed, posted, () => [API_KEY]));
-    cleanup.push(
-      () => controller.dispose(),
-      () => feed.dispose(),
+    const { feed, posted, controller } = followed(
+      [...userMessages(1), ...edit(1, `${folder}/src/app.ts`, folder), ...edit(2, '/etc/elsewhere.conf')],
+      cleanup,
     );
     feed.start();
     await waitFor(async () => (feed.current.historyComplete && feed.events.size === 9 ? true : undefined));
