@@ -116,10 +116,6 @@ const MAX_IDS = 99;
 const MAX_SPEC_IDS = 100;
 
 /**
- * One client for every endpoint of the OpenHands app server used by the extension. Pure: no
- * `vscode` import, so it runs (and is tested) in plain Node.
- */
-/**
  * A list's first page is what a refresh asks for again and again; a later page (a listing read to
  * its end) is not, and keeping it would only cost the freezing.
  */
@@ -127,6 +123,10 @@ function isPolled(query: PageQuery): boolean {
   return query.pageId === undefined;
 }
 
+/**
+ * One client for every endpoint of the OpenHands app server used by the extension. Pure: no
+ * `vscode` import, so it runs (and is tested) in plain Node.
+ */
 export class OpenHandsClient {
   private readonly transport: HttpTransport;
   private readonly timeoutMs: number;
