@@ -11,10 +11,10 @@ import { waitForTranscript } from './conversationPanel';
 import { openOpenHandsView, viewPane, waitForRows, waitForWelcome } from './openhands-view';
 import {
   answerInputBox,
+  boxSuggesting,
   boxSaying,
   editSettingsJson,
   passwordBox,
-  QUICK_INPUT,
   quickPickRow,
   runCommand,
   toastSaying,
@@ -113,12 +113,7 @@ export function connectSteps(runner: StepRunner, ctx: E2EContext): void {
       await ctx.screenshot('connect-wrong-key');
       await answerInputBox(ctx.page, E2E_TEAM_API_KEY);
       // a name, with the host suggested
-      await eventually(
-        'the name box, with the host suggested',
-        async () =>
-          (await ctx.page.locator(QUICK_INPUT).inputValue()) === new URL(team!.url).host ? true : undefined,
-        { timeoutMs: 15_000 },
-      );
+      await boxSuggesting(ctx.page, new URL(team.url).host);
       await answerInputBox(ctx.page, 'Team');
       await toastSaying(ctx.page, /Connected to Team: OpenHands 1\.11\.0, API key accepted/);
       const pane = await viewPane(ctx.page, CONVERSATIONS_VIEW);

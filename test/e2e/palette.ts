@@ -102,6 +102,18 @@ export async function passwordBox(page: Page, title: string): Promise<void> {
   );
 }
 
+/**
+ * Waits for the input box that suggests `value` (the connect flow's name box, with the host): the
+ * key box stays open while the connection is tested, so typing before this would answer the key box.
+ */
+export async function boxSuggesting(page: Page, value: string): Promise<void> {
+  await eventually(
+    `the input box suggesting "${value}"`,
+    async () => ((await page.locator(QUICK_INPUT).inputValue()) === value ? true : undefined),
+    { timeoutMs: 15_000 },
+  );
+}
+
 /** The problem an input box shows under its field (the box stays open for a correction). */
 export async function boxSaying(page: Page, text: RegExp): Promise<void> {
   const message = page.locator('.quick-input-widget .quick-input-message');

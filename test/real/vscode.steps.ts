@@ -17,7 +17,14 @@ import {
   waitIdle,
 } from '../e2e/mcpForm';
 import { chooseFromRowMenu, openOpenHandsView, rowLabels, sandboxRow, viewPane } from '../e2e/openhands-view';
-import { answerInputBox, passwordBox, quickPickRow, runCommand, toastSaying } from '../e2e/palette';
+import {
+  answerInputBox,
+  boxSuggesting,
+  passwordBox,
+  quickPickRow,
+  runCommand,
+  toastSaying,
+} from '../e2e/palette';
 import { clickDialogButton, dialogSaying } from '../e2e/dialogs';
 import type { StepRunner } from '../e2e/runner';
 import { CONVERSATIONS_VIEW, PAUSE_SANDBOX, RESUME_SANDBOX, SANDBOXES_VIEW } from '../e2e/selectors';
@@ -181,6 +188,9 @@ export function defineRealSteps(runner: StepRunner, ctx: RealStepsContext): void
     await answerInputBox(ctx.page, ctx.server.url);
     await passwordBox(ctx.page, 'API key for');
     await answerInputBox(ctx.page, ctx.server.apiKey);
+    // the key box stays while the connection is tested (the real server's first /openapi.json can
+    // take seconds): the name box, with the host suggested, comes after
+    await boxSuggesting(ctx.page, new URL(ctx.server.url).host);
     await answerInputBox(ctx.page, 'Real OpenHands');
     await toastSaying(ctx.page, /Connected to Real OpenHands: OpenHands 1\.11\.0, API key accepted/);
   });
