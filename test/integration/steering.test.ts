@@ -5,6 +5,7 @@ import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { AppConversation } from '../../src/api';
 import type { ShownNotification } from '../../src/views/conversationNotifier';
+import type { Header } from '../../src/webviews/conversation/shared/protocol';
 import { eventually, setSetting, useFreshExtension } from './extensionApi';
 import { openLive as openLiveIn, panels } from './conversations';
 import { agentServer, server, type RecordedRequest } from './serverControl';
@@ -269,25 +270,23 @@ describe('steering the agent from a real VS Code', function () {
       () => header(conversation.id)?.feed,
       (feed) => feed === 'offline',
     );
+    const before = panels(t.api).posted(conversation.id).length;
+    panels(t.api).sendFromWebview(conversation.id, { type: 'send', text: 'Back to work', resume: true });
+    await eventually(
+      () => stored(conversation.id),
+      (events) => events.some((event) => textOf(event) === 'Back to work'),
+      30_000,
+    );
+    await eventually(
+      () => header(conversation.id),
+      (h) => h?.feed === 'live' && h.controls.outbox.length === 0,
+      15_000,
+    );
+    // every step the page was told, in order (a sampler missed the short ones once connections were kept)
     const steps: string[] = [];
-    const record = setInterval(() => {
-      const state = header(conversation.id)?.controls.outbox[0]?.state;
+    for (const message of panels(t.api).posted(conversation.id).slice(before)) {
+      const state = (message as { header?: Header }).header?.controls.outbox[0]?.state;
       if (state && steps.at(-1) !== state) steps.push(state);
-    }, 20);
-    try {
-      panels(t.api).sendFromWebview(conversation.id, { type: 'send', text: 'Back to work', resume: true });
-      await eventually(
-        () => stored(conversation.id),
-        (events) => events.some((event) => textOf(event) === 'Back to work'),
-        30_000,
-      );
-      await eventually(
-        () => header(conversation.id),
-        (h) => h?.feed === 'live' && h.controls.outbox.length === 0,
-        15_000,
-      );
-    } finally {
-      clearInterval(record);
     }
     assert.equal(steps[0], 'resuming');
     assert.ok(steps.includes('connecting') || steps.includes('sending'), `steps: ${steps.join(', ')}`);
