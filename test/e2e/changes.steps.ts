@@ -487,8 +487,7 @@ export function changesSteps(runner: StepRunner, ctx: E2EContext): void {
   treeStep(PICTURES, async () => {
     const target = await conversation();
     const { files } = await prepare(target, 'images');
-    const { pane } = await showChangesInTree(page, target, files.length);
-    const row = fileRow(pane, files.find((c) => c.path === 'art/page.png') as Change);
+    const picture = files.find((c) => c.path === 'art/page.png') as Change;
     // the image preview is a webview on each side, each with its side's picture (320×200)
     const previews = async () => {
       const found: { side: string; drawn: boolean }[] = [];
@@ -511,26 +510,36 @@ export function changesSteps(runner: StepRunner, ctx: E2EContext): void {
       return found;
     };
     const sides = (found: { side: string }[]) => new Set(found.map((preview) => preview.side)).size;
-    await row.click();
-    const both = await eventually(
-      'the base and the agent’s picture in two image previews',
-      async () => {
-        const found = await previews();
-        return sides(found) === 2 && found.every((preview) => preview.drawn) ? true : undefined;
-      },
-      { timeoutMs: 12_000 },
-    ).catch(() => false);
-    if (!both) {
-      // In the browser, VS Code's webviews load their resources through one service worker; two
-      // starting at the same moment can race its registration ("Found unexpected service worker
-      // controller"), and one preview then fails to load its picture (ERR_NAME_NOT_RESOLVED) though
-      // the extension served both sides (the integration suite reads both through VS Code's file
-      // system). Desktop VS Code has no service worker. Here: both previews, on their own sides,
-      // and at least one picture drawn.
-      const found = await previews();
-      console.log(`      (VS Code's webview service worker raced: ${JSON.stringify(found)})`);
-      if (sides(found) !== 2 || !found.some((preview) => preview.drawn))
+    // In the browser, VS Code's webviews load their resources through one service worker; two
+    // starting at the same moment can race its registration ("Found unexpected service worker
+    // controller"), and one preview then fails to load its picture (ERR_NAME_NOT_RESOLVED) though
+    // the extension served both sides (the integration suite reads both through VS Code's file
+    // system). Desktop VS Code has no service worker. So: both previews on their own sides, both
+    // pictures drawn or, when the worker raced, at least one; the row is clicked again (three times
+    // at most) when no preview came at all.
+    let found: { side: string; drawn: boolean }[] = [];
+    for (let attempt = 1; ; attempt++) {
+      const { pane } = await showChangesInTree(page, target, files.length);
+      await fileRow(pane, picture).click();
+      const both = await eventually(
+        'the base and the agent’s picture in two image previews',
+        async () => {
+          found = await previews();
+          return sides(found) === 2 && found.every((preview) => preview.drawn) ? true : undefined;
+        },
+        { timeoutMs: 12_000 },
+      ).catch(() => false);
+      if (both) break;
+      found = await previews();
+      if (sides(found) === 2 && found.some((preview) => preview.drawn)) {
+        console.log(`      (VS Code's webview service worker raced: ${JSON.stringify(found)})`);
+        break;
+      }
+      if (attempt === 3)
         throw new Error(`not the two image previews with a picture: ${JSON.stringify(found)}`);
+      console.log(`      (attempt ${attempt}: previews ${JSON.stringify(found)}; opening the row again)`);
+      await command(page, 'View: Close All Editors');
+      await command(page, 'Notifications: Clear All Notifications');
     }
     const tab = clean(await page.locator('.tabs-container .tab.active').first().textContent());
     if (!tab.includes('page.png (agent’s change)')) throw new Error(`the tab reads "${tab}"`);
