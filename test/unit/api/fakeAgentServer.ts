@@ -3,6 +3,8 @@
 // starts from the newest), and each socket the feed opens is handed to the test, to feed or to end.
 import {
   ApiError,
+  EventFeed,
+  type EventFeedOptions,
   type AgentEndpoint,
   type AgentEvent,
   type AgentEventPage,
@@ -104,4 +106,18 @@ export function userMessages(count: number, from = 1): AgentEvent[] {
     kind: 'MessageEvent',
     llm_message: { role: 'user', content: [{ type: 'text', text: `message ${from + i}` }] },
   }));
+}
+
+/** A feed that follows `endpoint` through this agent server (`options` add or replace settings). */
+export function feedOver(
+  agent: FakeAgentServer,
+  endpoint: AgentEndpoint,
+  options: Partial<EventFeedOptions> = {},
+): EventFeed {
+  return new EventFeed({
+    resolve: async () => ({ endpoint }),
+    clientFor: (target) => agent.clientFor(target),
+    openSocket: (socket) => agent.openSocket(socket),
+    ...options,
+  });
 }

@@ -1,6 +1,12 @@
 // The panel's host side over a real EventFeed and an agent server in memory: what it posts to the page.
 import assert from 'node:assert/strict';
-import { EventFeed, type AgentEndpoint, type AgentEvent, type FeedTarget } from '../../../src/api';
+import {
+  EventFeed,
+  type AgentEndpoint,
+  type AgentEvent,
+  type EventFeedOptions,
+  type FeedTarget,
+} from '../../../src/api';
 import {
   ConversationController,
   type ControllerDeps,
@@ -8,7 +14,7 @@ import {
 import type { HostToWebview } from '../../../src/webviews/conversation/shared/protocol';
 import { STREAMING_ROW_ID } from '../../../src/webviews/conversation/shared/rows';
 import { RowStore } from '../../../src/webviews/conversation/webview/rowStore';
-import { fakeAgentServer, userMessages } from '../api/fakeAgentServer';
+import { fakeAgentServer, feedOver, userMessages } from '../api/fakeAgentServer';
 import { waitFor } from '../server/helpers';
 import { postingControllerDeps } from './controllerDeps';
 
@@ -58,13 +64,9 @@ function controllerDeps(
 }
 
 /** A controller over a real feed of an agent server in memory, and what it posts. */
-function followed(events: AgentEvent[], cleanup: (() => void)[]) {
+function followed(events: AgentEvent[], cleanup: (() => void)[], options: Partial<EventFeedOptions> = {}) {
   const agent = fakeAgentServer(events);
-  const feed = new EventFeed({
-    resolve: async () => ({ endpoint: ENDPOINT }),
-    clientFor: (endpoint) => agent.clientFor(endpoint),
-    openSocket: (options) => agent.openSocket(options),
-  });
+  const feed = feedOver(agent, ENDPOINT, options);
   const posted: HostToWebview[] = [];
   const controller = new ConversationController(controllerDeps(feed, posted, () => [API_KEY]));
   cleanup.push(
@@ -223,20 +225,8 @@ describe('conversation panel controller', () => {
   });
 
   it('scrubs the header like the rows: the model, the statuses and the notice the server sent', async () => {
-    const agent = fakeAgentServer(userMessages(1));
-    const feed = new EventFeed({
-      resolve: async () => ({ endpoint: ENDPOINT }),
-      clientFor: (endpoint) => agent.clientFor(endpoint),
-      openSocket: (options) => agent.openSocket(options),
-      // a log too small for the second event: the feed's notice quotes nothing, but is scrubbed too
-      maxEventBytes: 250,
-    });
-    const posted: HostToWebview[] = [];
-    const controller = new ConversationController(controllerDeps(feed, posted, () => [API_KEY]));
-    cleanup.push(
-      () => controller.dispose(),
-      () => feed.dispose(),
-    );
+    // a log too small for the second event: the feed's notice quotes nothing, but is scrubbed too
+    const { agent, feed, posted, controller } = followed(userMessages(1), cleanup, { maxEventBytes: 250 });
     feed.start();
     await waitFor(async () => (feed.current.status === 'live' ? true : undefined));
     // a hostile agent server names its model and its status after the keys
@@ -265,20 +255,8 @@ describe('conversation panel controller', () => {
 
   it('answers "Show all" with the row as it is now when its observation came while its events were read', async () => {
     const [action, observation] = envCommand() as [AgentEvent, AgentEvent];
-    const agent = fakeAgentServer([action]);
-    const feed = new EventFeed({
-      resolve: async () => ({ endpoint: ENDPOINT }),
-      clientFor: (endpoint) => agent.clientFor(endpoint),
-      openSocket: (options) => agent.openSocket(options),
-      // the action's strings are cut on the way in, so "Show all" reads it again from the server
-      maxStringChars: 20,
-    });
-    const posted: HostToWebview[] = [];
-    const controller = new ConversationController(controllerDeps(feed, posted, () => [API_KEY]));
-    cleanup.push(
-      () => controller.dispose(),
-      () => feed.dispose(),
-    );
+    // the action's strings are cut on the way in, so "Show all" reads it again from the server
+    const { agent, feed, posted, controller } = followed([action], cleanup, { maxStringChars: 20 });
     feed.start();
     await waitFor(async () => (feed.current.status === 'live' && feed.events.size === 1 ? true : undefined));
     let release: (() => void) | undefined;

@@ -1,13 +1,13 @@
 // The panel's images over a real EventFeed: the log holds a screenshot's head only, the row carries a
 // reference, and the page's `image` request gets the whole, checked, read once from the agent server.
 import assert from 'node:assert/strict';
-import { EventFeed, type AgentEndpoint, type AgentEvent } from '../../../src/api';
+import type { AgentEndpoint, AgentEvent, EventFeed } from '../../../src/api';
 import { IMAGE_HEAD_CHARS } from '../../../src/api/agentServer/eventLog';
 import { ConversationController } from '../../../src/webviews/conversation/host/controller';
 import { PanelImages } from '../../../src/webviews/conversation/host/panelImages';
 import type { HostToWebview, ImageReply } from '../../../src/webviews/conversation/shared/protocol';
 import { paddedPng, SVG_WITH_SCRIPT } from '../../shared/images';
-import { fakeAgentServer, userMessages } from '../api/fakeAgentServer';
+import { fakeAgentServer, feedOver, userMessages } from '../api/fakeAgentServer';
 import { waitFor } from '../server/helpers';
 import { postingControllerDeps } from './controllerDeps';
 
@@ -69,11 +69,7 @@ describe('conversation panel images', () => {
     ]);
     const reads: string[] = [];
     agent.beforeGetEvent = (id) => void reads.push(id);
-    const feed = new EventFeed({
-      resolve: async () => ({ endpoint: ENDPOINT }),
-      clientFor: (endpoint) => agent.clientFor(endpoint),
-      openSocket: (options) => agent.openSocket(options),
-    });
+    const feed = feedOver(agent, ENDPOINT);
     const posted: HostToWebview[] = [];
     const controller = controllerOf(feed, posted);
     cleanup.push(
@@ -147,11 +143,7 @@ describe('conversation panel images', () => {
       ...screenshotRound('one', paddedPng(20_000).toString('base64')),
       ...screenshotRound('two', paddedPng(30_000).toString('base64')),
     ]);
-    const feed = new EventFeed({
-      resolve: async () => ({ endpoint: ENDPOINT }),
-      clientFor: (endpoint) => agent.clientFor(endpoint),
-      openSocket: (options) => agent.openSocket(options),
-    });
+    const feed = feedOver(agent, ENDPOINT);
     const controller = controllerOf(feed);
     cleanup.push(
       () => controller.dispose(),
@@ -188,11 +180,7 @@ describe('conversation panel images', () => {
     agent.beforeGetEvent = () => {
       if (!reachable) throw new Error('connection refused');
     };
-    const feed = new EventFeed({
-      resolve: async () => ({ endpoint: ENDPOINT }),
-      clientFor: (endpoint) => agent.clientFor(endpoint),
-      openSocket: (options) => agent.openSocket(options),
-    });
+    const feed = feedOver(agent, ENDPOINT);
     cleanup.push(() => feed.dispose());
     feed.start();
     await waitFor(async () => (feed.current.historyComplete && feed.events.size === 3 ? true : undefined));

@@ -2,10 +2,10 @@
 // the outbox a message goes through, the actions waiting for approval, reject and continue, and
 // what the page is told when a control fails.
 import assert from 'node:assert/strict';
-import { EventFeed, type AgentEndpoint, type AgentEvent } from '../../../src/api';
+import type { AgentEndpoint, AgentEvent } from '../../../src/api';
 import { ConversationController } from '../../../src/webviews/conversation/host/controller';
 import type { Header, HostToWebview } from '../../../src/webviews/conversation/shared/protocol';
-import { fakeAgentServer, userMessages, type FakeAgentServer } from '../api/fakeAgentServer';
+import { fakeAgentServer, feedOver, userMessages, type FakeAgentServer } from '../api/fakeAgentServer';
 import { waitFor } from '../server/helpers';
 import { recordingSteering, type SteeringCall } from './steeringFake';
 
@@ -66,11 +66,7 @@ describe('conversation panel: steering the agent', () => {
     live(event: AgentEvent): void;
   }> {
     const agent = fakeAgentServer(events);
-    const feed = new EventFeed({
-      resolve: async () => ({ endpoint: ENDPOINT }),
-      clientFor: (endpoint) => agent.clientFor(endpoint),
-      openSocket: (options) => agent.openSocket(options),
-    });
+    const feed = feedOver(agent, ENDPOINT);
     const posted: HostToWebview[] = [];
     const { steer, calls } = recordingSteering();
     const controller = new ConversationController({
