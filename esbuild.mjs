@@ -31,37 +31,29 @@ const codiconsForPages = {
 };
 
 /**
- * axios's Node build imports the `form-data` package (with mime-db: 160 KB of the 400 KB bundle) for
- * multipart bodies. We send none, and when the import is null axios falls back to Node's own global
- * FormData, exactly as its browser build does (see axios/package.json "browser").
- * @type {esbuild.Plugin}
+ * Packages axios imports that the host never runs, each replaced by the little its import needs.
+ * - `form-data` (with mime-db: 160 KB of the 400 KB bundle) is for multipart bodies. We send none, and
+ *   when the import is null axios falls back to Node's own global FormData, exactly as its browser build
+ *   does (see axios/package.json "browser").
+ * - `follow-redirects` (and its `debug`: 19 KB) follows redirects. Our transport never follows one
+ *   (`maxRedirects: 0`, the key must not travel to another host), so axios uses Node's own http and https.
  */
-const withoutFormDataPackage = {
-  name: 'without-form-data-package',
-  setup(build) {
-    build.onResolve({ filter: /^form-data$/ }, () => ({ path: 'form-data', namespace: 'null-module' }));
-    build.onLoad({ filter: /.*/, namespace: 'null-module' }, () => ({
-      contents: 'export default null;',
-      loader: 'js',
-    }));
-  },
+const LEFT_OUT = {
+  'form-data': 'export default null;',
+  'follow-redirects': 'export default { http: undefined, https: undefined };',
 };
 
-/**
- * axios follows redirects with the `follow-redirects` package (and its `debug`: 19 KB); our transport
- * never follows one (`maxRedirects: 0`, the key must not travel to another host), so axios uses
- * Node's own http and https and the package is left out.
- * @type {esbuild.Plugin}
- */
-const withoutFollowRedirects = {
-  name: 'without-follow-redirects',
+/** @type {esbuild.Plugin} */
+const packagesLeftOut = {
+  name: 'packages-left-out',
   setup(build) {
-    build.onResolve({ filter: /^follow-redirects$/ }, () => ({
-      path: 'follow-redirects',
-      namespace: 'no-redirects',
+    const names = Object.keys(LEFT_OUT).join('|');
+    build.onResolve({ filter: new RegExp(`^(${names})$`) }, (args) => ({
+      path: args.path,
+      namespace: 'left-out',
     }));
-    build.onLoad({ filter: /.*/, namespace: 'no-redirects' }, () => ({
-      contents: 'export default { http: undefined, https: undefined };',
+    build.onLoad({ filter: /.*/, namespace: 'left-out' }, (args) => ({
+      contents: LEFT_OUT[/** @type {keyof typeof LEFT_OUT} */ (args.path)],
       loader: 'js',
     }));
   },
@@ -132,13 +124,7 @@ const builds = [
     minify: production,
     metafile: true,
     logLevel: 'warning',
-    plugins: [
-      withoutFormDataPackage,
-      withoutFollowRedirects,
-      servicesLoadedLater,
-      nothingBundledTwice,
-      metafileForBench,
-    ],
+    plugins: [packagesLeftOut, servicesLoadedLater, nothingBundledTwice, metafileForBench],
   },
   {
     // The MCP & Git Providers webview: browser code, one script and one stylesheet.
