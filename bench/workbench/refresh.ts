@@ -239,7 +239,8 @@ export async function refreshFigures(
   await profile?.();
   const idleHeapEnd = heapAfterGc(gc);
   const idleEvents = takeTreeEvents();
-  const idleRequests = await server.requestCount();
+  const idlePaths = await server.requestPaths();
+  const idleRequests = idlePaths.length;
   // counts the bench's own control request too (at most one more connection)
   const idleConnections = (await server.connectionCount()) - connectionsBefore;
   lines.push(
@@ -250,7 +251,7 @@ export async function refreshFigures(
       `${idleEvents} tree events`,
   );
   // the same cycle's requests, bare: what any extension pays for three GETs in this host
-  const polled = (await server.requestPaths()).slice(-3);
+  const polled = idlePaths.slice(-3);
   const floorCycles = Math.min(idleCycles, 200);
   const floor = await bareRequestsCpu(serverUrl, polled, floorCycles);
   lines.push(
