@@ -3,57 +3,71 @@
 import * as fs from 'node:fs';
 import * as esbuild from 'esbuild';
 import { writeCodicons } from './scripts/build/codicons.mjs';
+import { pageBuildOptions } from './scripts/build/pages.mjs';
 
 const production = process.argv.includes('--production');
 const watch = process.argv.includes('--watch');
 
-let codiconsWritten = Promise.resolve();
 /**
  * vscode-elements links the codicon stylesheet by id, so it ships as files next to the page bundles:
- * cut to the icons the pages name, once both pages are built (one after another in watch mode).
+ * cut to the icons the built pages (their scripts, shared chunk and styles) name.
  * @type {esbuild.Plugin}
  */
 const codiconsForPages = {
   name: 'codicons-for-pages',
   setup(build) {
-    build.onEnd(() => {
-      codiconsWritten = codiconsWritten.then(() =>
-        writeCodicons({
-          pages: ['mcpForm', 'conversation'].flatMap((page) =>
-            ['js', 'css'].map((kind) => `dist/webview/${page}.${kind}`),
-          ),
-          outDir: 'dist/webview',
-        }),
-      );
-      return codiconsWritten.then(() => undefined);
+    build.onEnd(async (result) => {
+      if (!result.metafile) return;
+      const pages = Object.keys(result.metafile.outputs).filter((file) => /\.(js|css)$/.test(file));
+      await writeCodicons({ pages, outDir: 'dist/webview' });
     });
   },
 };
 
 /**
- * Packages axios imports that the host never runs, each replaced by the little its import needs.
+ * Parts of axios the host never runs, each replaced by the little its import needs.
  * - `form-data` (with mime-db: 160 KB of the 400 KB bundle) is for multipart bodies. We send none, and
  *   when the import is null axios falls back to Node's own global FormData, exactly as its browser build
  *   does (see axios/package.json "browser").
  * - `follow-redirects` (and its `debug`: 19 KB) follows redirects. Our transport never follows one
  *   (`maxRedirects: 0`, the key must not travel to another host), so axios uses Node's own http and https.
+ * - `https-proxy-agent`, `proxy-from-env` and axios's `shouldBypassProxy` (with `debug` again: 18 KB)
+ *   serve axios's own proxy from the environment, which the transport turns off (`proxy: false`): VS
+ *   Code's proxy support decides for every request.
+ * - axios's `fetch` and `xhr` adapters (16 KB with the helpers only they use): the transport asks for
+ *   the `http` adapter by name.
+ * Each key is a package name or the path axios imports it by, from the folder `importer` names.
  */
 const LEFT_OUT = {
-  'form-data': 'export default null;',
-  'follow-redirects': 'export default { http: undefined, https: undefined };',
+  'form-data': { contents: 'export default null;' },
+  'follow-redirects': { contents: 'export default { http: undefined, https: undefined };' },
+  'https-proxy-agent': { contents: 'export default class HttpsProxyAgent {}' },
+  'proxy-from-env': { contents: "export function getProxyForUrl() { return ''; }" },
+  '../helpers/shouldBypassProxy.js': {
+    importer: 'node_modules/axios/lib/adapters/',
+    contents: 'export default function shouldBypassProxy() { return true; }',
+  },
+  './fetch.js': {
+    importer: 'node_modules/axios/lib/adapters/',
+    contents: 'export const getFetch = () => undefined; export default undefined;',
+  },
+  './xhr.js': { importer: 'node_modules/axios/lib/adapters/', contents: 'export default false;' },
 };
 
 /** @type {esbuild.Plugin} */
 const packagesLeftOut = {
   name: 'packages-left-out',
   setup(build) {
-    const names = Object.keys(LEFT_OUT).join('|');
-    build.onResolve({ filter: new RegExp(`^(${names})$`) }, (args) => ({
-      path: args.path,
-      namespace: 'left-out',
-    }));
+    const escape = (text) => text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
+    const names = Object.keys(LEFT_OUT).map(escape).join('|');
+    build.onResolve({ filter: new RegExp(`^(${names})$`) }, (args) => {
+      const part = LEFT_OUT[/** @type {keyof typeof LEFT_OUT} */ (args.path)];
+      const importer = args.importer.split('\\').join('/');
+      if ('importer' in part && !importer.includes(part.importer)) return undefined;
+      return { path: args.path, namespace: 'left-out' };
+    });
     build.onLoad({ filter: /.*/, namespace: 'left-out' }, (args) => ({
-      contents: LEFT_OUT[/** @type {keyof typeof LEFT_OUT} */ (args.path)],
+      contents: LEFT_OUT[/** @type {keyof typeof LEFT_OUT} */ (args.path)].contents,
       loader: 'js',
     }));
   },
@@ -127,29 +141,9 @@ const builds = [
     plugins: [packagesLeftOut, servicesLoadedLater, nothingBundledTwice, metafileForBench],
   },
   {
-    // The MCP & Git Providers webview: browser code, one script and one stylesheet.
-    entryPoints: { mcpForm: 'src/webviews/mcpForm/webview/main.ts' },
-    outdir: 'dist/webview',
-    bundle: true,
-    platform: 'browser',
-    target: 'es2022',
-    format: 'iife',
-    sourcemap: !production,
-    minify: production,
-    logLevel: 'warning',
-    plugins: [codiconsForPages],
-  },
-  {
-    // The conversation panel's page: one script and one stylesheet (conversation.js, conversation.css).
-    entryPoints: { conversation: 'src/webviews/conversation/webview/main.ts' },
-    outdir: 'dist/webview',
-    bundle: true,
-    platform: 'browser',
-    target: 'es2022',
-    format: 'iife',
-    sourcemap: !production,
-    minify: production,
-    logLevel: 'warning',
+    // The two webview pages (mcpForm, conversation): a module and a stylesheet each, and the chunk
+    // both import (scripts/build/pages.mjs).
+    ...pageBuildOptions({ outdir: 'dist/webview', production }),
     plugins: [codiconsForPages],
   },
 ];

@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import * as esbuild from 'esbuild';
 import { chromium, type Browser, type Page } from 'playwright-core';
+import { pageBuildOptions } from '../../../scripts/build/pages.mjs';
 import { webviewDocument } from '../../../src/webviews/kit/host/document';
 import type { HostToWebview, WebviewToHost } from '../../../src/webviews/conversation/shared/protocol';
 
@@ -28,20 +29,12 @@ export function hasBundle(dir = DIST_WEBVIEW): boolean {
 const ROOT = path.resolve(__dirname, '..', '..', '..');
 
 /**
- * Builds the page from the sources into a fresh folder (as esbuild.mjs builds dist/webview, with the
+ * Builds the pages from the sources into a fresh folder (as esbuild.mjs builds dist/webview, with the
  * codicons next to it), so the tests run the code they test whatever dist/ holds.
  */
 export async function buildPage(): Promise<string> {
   const dir = mkdtempSync(path.join(tmpdir(), 'conversation-page-'));
-  await esbuild.build({
-    entryPoints: { conversation: path.join(ROOT, 'src/webviews/conversation/webview/main.ts') },
-    outdir: dir,
-    bundle: true,
-    platform: 'browser',
-    target: 'es2022',
-    format: 'iife',
-    logLevel: 'silent',
-  });
+  await esbuild.build({ ...pageBuildOptions({ outdir: dir, root: ROOT }), logLevel: 'silent' });
   for (const file of ['codicon.css', 'codicon.ttf'])
     copyFileSync(path.join(ROOT, 'node_modules/@vscode/codicons/dist', file), path.join(dir, file));
   return dir;

@@ -1,6 +1,7 @@
 /**
  * A webview's HTML document: nothing loads unless the CSP allows it. The script needs this load's
- * nonce; styles, fonts and images come only from the extension's built webview folder (`cspSource`).
+ * nonce (an ES module: the chunk it imports is fetched under the same nonce); styles, fonts and images
+ * come only from the extension's built webview folder (`cspSource`).
  */
 export interface WebviewDocument {
   cspSource: string;
@@ -48,7 +49,7 @@ ${links}
 </head>
 <body>
 ${doc.body}
-<script nonce="${attr(doc.nonce)}" src="${attr(doc.scriptUri)}"></script>
+<script type="module" nonce="${attr(doc.nonce)}" src="${attr(doc.scriptUri)}"></script>
 </body>
 </html>`;
 }
