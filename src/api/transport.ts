@@ -38,6 +38,8 @@ export interface RequestLogEntry {
   /** Only with `logBodies`; secrets masked. */
   requestBody?: unknown;
   responseBody?: unknown;
+  /** A poll whose reply was the very text of the last one: nothing new to say (logged at debug). */
+  repeated?: boolean;
 }
 
 export interface TransportOptions {
@@ -126,6 +128,8 @@ interface Call<T> {
   path: string;
   failures: CallFailures;
   started: number;
+  /** Its reply was the last poll's, word for word (`RepeatedReplies`). */
+  repeated?: boolean;
 }
 
 export class HttpTransport {
@@ -162,6 +166,11 @@ export class HttpTransport {
       validateStatus: () => true,
       // Never follow: the key would travel to whatever host a 30x names, and a POST would become a GET.
       maxRedirects: 0,
+      // Node's http and https only (the build leaves axios's fetch adapter out), and no proxy of axios's
+      // own from the environment: inside VS Code its proxy support (the `http.proxy*` settings and the
+      // environment) already decides for every request, and a second, axios-made tunnel would not know it.
+      adapter: 'http',
+      proxy: false,
       maxContentLength: this.maxResponseBytes,
       // explicit agents: VS Code's proxy support swaps the default one for an agent that keeps no socket
       httpAgent: pool.http,
@@ -526,6 +535,7 @@ export class HttpTransport {
       : undefined;
     if (repeated) {
       this.learnSecrets(call, repeated.secrets);
+      call.repeated = true;
       return repeated.value as T;
     }
     // One pass over what parsed finds its secrets and checks its depth; only a reply that did not
@@ -633,6 +643,7 @@ export class HttpTransport {
         attempt,
         errorKind: outcome.errorKind,
         serverText: outcome.serverText,
+        ...(call.repeated ? { repeated: true } : {}),
         ...(this.logsBodies()
           ? {
               requestBody: redactJson(call.spec.body, call.failures.knownSecrets),
