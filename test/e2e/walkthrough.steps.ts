@@ -69,7 +69,7 @@ export function walkthroughSteps(runner: StepRunner, ctx: E2EContext): void {
 
       // each step, selected, shows its picture: loaded, not a broken image
       for (const [index, id] of WALKTHROUGH_STEPS.entries()) {
-        const file = path.join(WALKTHROUGH_MEDIA_DIR, `${id}.jpg`);
+        const file = path.join(WALKTHROUGH_MEDIA_DIR, `${id}.webp`);
         const size = fs.statSync(file).size;
         if (size > MAX_BYTES) throw new Error(`${file} is ${size} bytes`);
         const title = STEP_TITLES[index] ?? '';
@@ -83,7 +83,7 @@ export function walkthroughSteps(runner: StepRunner, ctx: E2EContext): void {
             loaded: img.complete && img.naturalWidth > 0,
           }));
         await eventually(
-          `the picture of "${title}" (${id}.jpg), loaded`,
+          `the picture of "${title}" (${id}.webp), loaded`,
           async () => {
             const now = await shown();
             return now.alt === ALT_TEXTS[index] && now.loaded ? true : undefined;
