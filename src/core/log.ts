@@ -16,6 +16,8 @@ export class Log implements vscode.Disposable {
     const retry = entry.attempt > 1 ? ` (attempt ${entry.attempt})` : '';
     const line = `${entry.method} ${entry.path} → ${entry.status ?? entry.errorKind ?? '?'} ${entry.durationMs} ms${retry}`;
     if (entry.errorKind) this.channel.warn(line);
+    // a poll that found what the last one found would fill the channel with the same lines every second
+    else if (entry.repeated) this.channel.debug(line);
     else this.channel.info(line);
     // the error shows the server's words cleaned and clipped; the log keeps them whole, escaped onto one line
     if (entry.serverText) this.channel.warn(`  the server said: ${JSON.stringify(entry.serverText)}`);

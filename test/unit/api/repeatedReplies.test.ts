@@ -2,7 +2,7 @@
 // against the test server; a changed reply is read anew, and the secrets a repeated reply carries
 // are still masked.
 import assert from 'node:assert/strict';
-import { ApiError, ConnectionPool, OpenHandsClient } from '../../../src/api';
+import { ApiError, ConnectionPool, OpenHandsClient, type RequestLogEntry } from '../../../src/api';
 import { startTestServer, type TestServer } from '../../server';
 
 describe('repeated replies of polled lists', () => {
@@ -58,6 +58,36 @@ describe('repeated replies of polled lists', () => {
     const [again] = await client.getConversations(ids.slice(0, 1));
     assert.deepEqual(again, one);
     assert.notEqual(again, one);
+  });
+
+  it("says in its log entry that a reply was the last poll's, so the log can keep it quiet", async () => {
+    const entries: RequestLogEntry[] = [];
+    const logged = new OpenHandsClient({
+      baseUrl: server.url,
+      timeoutMs: 2000,
+      pool,
+      onLog: (entry) => entries.push(entry),
+    });
+    const page = await logged.searchConversations({ limit: 5 });
+    await logged.searchConversations({ limit: 5 });
+    await logged.getConversations(page.items.slice(0, 1).map((conversation) => conversation.id));
+    server.faults.add({
+      kind: 'status',
+      status: 503,
+      body: { detail: 'busy' },
+      match: { path: '/api/v1/app-conversations/search' },
+      times: 1,
+    });
+    await logged.searchConversations({ limit: 5 }).catch(() => undefined);
+    assert.deepEqual(
+      entries.map((entry) => [entry.path.split('?')[0], entry.status, entry.repeated ?? false]),
+      [
+        ['/api/v1/app-conversations/search', 200, false],
+        ['/api/v1/app-conversations/search', 200, true],
+        ['/api/v1/app-conversations', 200, false],
+        ['/api/v1/app-conversations/search', 503, false],
+      ],
+    );
   });
 
   it('masks a session key a repeated reply carries in a later failure that quotes it', async () => {
