@@ -7,6 +7,7 @@ import { ConnectionPool } from './connectionPool';
 import { ApiError, type ApiErrorKind } from './errors';
 import { CallFailures, parseJsonOrUndefined, serverText } from './failures';
 import { JsonArrayStreamParser } from './jsonArrayStream';
+import { DOUBT, fastParser } from './models/fastParse';
 import { buildQuery, type QueryParams } from './query';
 import { RepeatedReplies } from './repeatedReplies';
 import {
@@ -592,6 +593,9 @@ export class HttpTransport {
   }
 
   private validate<T>(call: Call<T>, status: number, json: unknown): T {
+    // the schema's compiled check first; zod itself for whatever it is not sure of, and for the error
+    const fast = fastParser(call.spec.schema)(json);
+    if (fast !== DOUBT) return fast as T;
     const parsed = call.spec.schema.safeParse(json);
     if (parsed.success) return parsed.data;
     const where = parsed.error.issues

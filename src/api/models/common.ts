@@ -29,7 +29,10 @@ export const uuidString = z.pipe(z.string(), z.transform(normalizeUuid));
  */
 export const isoDateTime = z.pipe(
   z.string(),
-  z.transform((value: string) => (/T\d\d:\d\d(:\d\d(\.\d+)?)?$/.test(value) ? `${value}Z` : value)),
+  // most times end in Z: no pattern runs on them (twice per conversation of a 10,000-row list)
+  z.transform((value: string) =>
+    !value.endsWith('Z') && /T\d\d:\d\d(:\d\d(\.\d+)?)?$/.test(value) ? `${value}Z` : value,
+  ),
 );
 
 export function pageOf<T extends z.ZodMiniType>(item: T) {
