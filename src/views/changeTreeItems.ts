@@ -1,7 +1,7 @@
 /** The rows of an agent's change in the trees: "Changes" under a conversation, and its files. */
 import * as vscode from 'vscode';
 import type { GitChangeStatus } from '../api';
-import type { ChangesState } from '../state/conversationChanges';
+import type { ChangeSet, ChangesState } from '../state/conversationChanges';
 import { changeUri } from './changeDocuments';
 import type { ChangedFileNode, ChangesNode, NoticeNode } from './nodes';
 
@@ -30,9 +30,10 @@ export function changesTreeItem(node: ChangesNode, state: ChangesState): vscode.
       : files.length === 1
         ? vscode.l10n.t('1 file')
         : vscode.l10n.t('{0} files', files.length);
+  // a re-read shows what it has until the new list comes: "reading…" only while there is nothing yet
   item.description =
-    state.kind === 'loading'
-      ? [count, vscode.l10n.t('reading…')].filter(Boolean).join(' · ')
+    state.kind === 'loading' && !state.previous
+      ? vscode.l10n.t('reading…')
       : state.kind === 'failed'
         ? state.offline
           ? vscode.l10n.t('sandbox not running')
@@ -46,6 +47,26 @@ export function changesTreeItem(node: ChangesNode, state: ChangesState): vscode.
           'The files the agent changed in its workspace. Open one to review it in the diff editor.',
         );
   return item;
+}
+
+/**
+ * What a conversation's Changes node and its rows show for a state, as one string: two states with the
+ * same key draw the same rows, so the tree is not redrawn for a re-read that found the same files (a
+ * redraw replaces each row's command, and a click landing in between finds none).
+ */
+export function changesShownKey(state: ChangesState): string {
+  const files = (set: ChangeSet | undefined) =>
+    set ? set.files.map((change) => `${change.status} ${change.path}`).join('\n') : '';
+  switch (state.kind) {
+    case 'unread':
+      return 'unread';
+    case 'loading':
+      return state.previous ? `shown\n${files(state.previous)}` : 'reading';
+    case 'ready':
+      return `shown\n${files(state.set)}`;
+    case 'failed':
+      return `failed ${state.offline} ${state.message}\n${files(state.previous)}`;
+  }
 }
 
 export function changedFileTreeItem(node: ChangedFileNode): vscode.TreeItem {

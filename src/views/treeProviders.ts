@@ -6,7 +6,7 @@ import type { ConversationChanges } from '../state/conversationChanges';
 import type { OpenHandsStore, StoreChange } from '../state/store';
 import { RowCache } from './rowCache';
 import { conversationTooltip, conversationTreeItem, loadMoreTreeItem, sandboxTreeItem } from './treeItems';
-import { changedFileTreeItem, changesTreeItem, noticeTreeItem } from './changeTreeItems';
+import { changedFileTreeItem, changesShownKey, changesTreeItem, noticeTreeItem } from './changeTreeItems';
 
 /** The agent's status of a conversation as the live watch knows it (fresher than the polled list). */
 export interface LiveStatus {
@@ -31,7 +31,21 @@ abstract class StoreTreeProvider implements vscode.TreeDataProvider<OpenHandsNod
   ) {
     this.subscriptions = [store.onDidChange((change) => this.storeChanged(change))];
     if (live) this.subscriptions.push(live.onDidChange(() => this.changed.fire(undefined)));
-    if (changes) this.subscriptions.push(changes.onDidChange(() => this.changed.fire(undefined)));
+    if (changes) this.subscriptions.push(changes.onDidChange((id) => this.changesChanged(changes, id)));
+  }
+
+  /** What each conversation's Changes subtree showed when it was last redrawn (`changesShownKey`). */
+  private readonly changesShown = new Map<string, string>();
+
+  /** A conversation's changes were read: its row (and what is under it) is redrawn if it shows otherwise. */
+  private changesChanged(changes: ConversationChanges, conversationId: string): void {
+    const key = changesShownKey(changes.state(conversationId));
+    if (this.changesShown.get(conversationId) === key) return;
+    if (key === 'unread') this.changesShown.delete(conversationId);
+    else this.changesShown.set(conversationId, key);
+    const conversation = this.store.findConversation(conversationId);
+    const rows = conversation ? this.rowsOf({ conversations: [conversation], sandboxes: [] }) : [];
+    if (rows.length) this.changed.fire(rows);
   }
 
   private storeChanged(change: StoreChange): void {

@@ -59,6 +59,43 @@ describe("the agent's changes in a real VS Code", function () {
     assert.equal(item.description, `${files.length} files`);
   });
 
+  it('a re-read that finds the same files redraws nothing; a new file redraws the conversation’s row only', async () => {
+    const provider = t.api.conversationsProvider;
+    const row = (provider.getChildren() as OpenHandsNode[]).find(
+      (node) => node.kind === 'conversation' && node.conversation.id === conversation.id,
+    );
+    assert.ok(row, 'the conversation is listed');
+    const [changesNode] = (await provider.getChildren(row)) as ChangesNode[];
+    await provider.getChildren(changesNode as ChangesNode);
+    const events: (OpenHandsNode[] | undefined)[] = [];
+    const subscription = provider.onDidChangeTreeData((event) => events.push(event));
+    try {
+      const before = t.api.changes.latest(conversation.id)?.version;
+      await t.api.changes.refresh(conversation.id);
+      assert.notEqual(t.api.changes.latest(conversation.id)?.version, before, 'read again');
+      assert.equal(
+        events.length,
+        0,
+        'the same files: no redraw (a click on a row would find its command gone)',
+      );
+
+      fs.writeFileSync(path.join(sample.dir, 'added-by-the-agent.txt'), 'new\n');
+      await t.api.changes.refresh(conversation.id);
+      const redraws = events.slice();
+      assert.equal(redraws.length, 1, `one redraw, not ${redraws.length}`);
+      assert.deepEqual(
+        redraws[0]?.map((node) => (node.kind === 'conversation' ? node.conversation.id : node.kind)),
+        [conversation.id],
+        'the conversation’s row, not the whole tree',
+      );
+      const files = (await provider.getChildren(changesNode as ChangesNode)) as ChangedFileNode[];
+      assert.ok(files.some((file) => file.change.path === 'added-by-the-agent.txt'));
+    } finally {
+      subscription.dispose();
+      fs.rmSync(path.join(sample.dir, 'added-by-the-agent.txt'), { force: true });
+    }
+  });
+
   it('opens an updated file in the diff editor: the base on the left, the agent’s version on the right', async () => {
     const updated = agentFiles().find((change) => change.status === 'UPDATED' && change.path.endsWith('.ts'));
     assert.ok(updated, 'the sample updates a .ts file');
