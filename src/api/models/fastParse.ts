@@ -23,11 +23,13 @@ const compiled = new WeakMap<core.$ZodType, Check>();
 
 /** The schema's compiled check, built on first use: a value as zod would give it, or `DOUBT`. */
 export function fastParser(schema: core.$ZodType): Check {
-  let check = compiled.get(schema);
-  if (!check) {
-    check = compile(schema);
-    compiled.set(schema, check);
-  }
+  const known = compiled.get(schema);
+  if (known) return known;
+  // a schema that holds itself (a recursive shape) finds this forwarder while it is being compiled
+  let check: Check = () => DOUBT;
+  compiled.set(schema, (value) => check(value));
+  check = compile(schema);
+  compiled.set(schema, check);
   return check;
 }
 

@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
+import * as z from 'zod/mini';
 import type { core } from 'zod/mini';
 import * as agentEvents from '../../../src/api/agentServer/events';
 import * as workspace from '../../../src/api/agentServer/workspace';
@@ -118,6 +119,27 @@ describe('compiled reply checks (fastParse) agree with zod', function () {
       }
     }
     assert.ok(answered > 1000 && doubted > 1000, `answered ${answered}, doubted ${doubted}`);
+  });
+
+  it('compiles a schema that holds itself (a tree of nodes) without end, and agrees with zod on it', () => {
+    interface TreeNode {
+      name: string;
+      children: TreeNode[];
+    }
+    const NodeSchema: z.ZodMiniType<TreeNode> = z.looseObject({
+      name: z.string(),
+      get children() {
+        return z._default(z.array(NodeSchema), []);
+      },
+    });
+    const tree = {
+      name: 'root',
+      children: [{ name: 'leaf' }, { name: 'branch', children: [{ name: 'x' }] }],
+    };
+    const fast = fastParser(NodeSchema)(tree);
+    assert.notEqual(fast, DOUBT);
+    assert.deepEqual(fast, NodeSchema.safeParse(tree).data);
+    assert.equal(fastParser(NodeSchema)({ name: 'root', children: [{ name: 7 }] }), DOUBT);
   });
 
   it('gives a default afresh each time, never one shared with an earlier answer', () => {
