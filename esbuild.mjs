@@ -19,7 +19,7 @@ const codiconsForPages = {
     build.onEnd(async (result) => {
       if (!result.metafile) return;
       const pages = Object.keys(result.metafile.outputs).filter((file) => /\.(js|css)$/.test(file));
-      await writeCodicons({ pages, outDir: 'dist/webview' });
+      await writeCodicons({ pages, outDir: build.initialOptions.outdir ?? 'dist/webview' });
     });
   },
 };

@@ -1,6 +1,5 @@
 // Types of pages.mjs, which esbuild.mjs (plain JavaScript) imports and the page tests use.
 import type { BuildOptions } from 'esbuild';
-export const PAGE_ENTRIES: Record<'mcpForm' | 'conversation', string>;
 export function pageBuildOptions(options: {
   outdir: string;
   production?: boolean;

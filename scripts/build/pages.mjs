@@ -2,7 +2,7 @@
 // tests build the same way into a folder of their own.
 
 /** Each page's script, by the name of its bundle (`<name>.js` and `<name>.css` in the output folder). */
-export const PAGE_ENTRIES = {
+const PAGE_ENTRIES = {
   mcpForm: 'src/webviews/mcpForm/webview/main.ts',
   conversation: 'src/webviews/conversation/webview/main.ts',
 };

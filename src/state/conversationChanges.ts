@@ -47,6 +47,11 @@ export type ChangesState =
   /** The agent server cannot be reached now (a paused sandbox) or answered with an error. */
   | { kind: 'failed'; message: string; offline: boolean; previous?: ChangeSet };
 
+/** The last list a state holds: the one read, or while reading again or after a failure, the one before. */
+export function lastRead(state: ChangesState): ChangeSet | undefined {
+  return state.kind === 'ready' ? state.set : state.kind === 'unread' ? undefined : state.previous;
+}
+
 /** One file's two sides, or why they cannot be shown as text. */
 export type FileSides =
   /** `notImage`: a file named as a picture whose bytes are not one (an SVG, text), and why. */
@@ -128,8 +133,7 @@ export class ConversationChanges implements vscode.Disposable {
 
   /** The last list read, whatever happened since. */
   latest(conversationId: string): ChangeSet | undefined {
-    const state = this.state(conversationId);
-    return state.kind === 'ready' ? state.set : state.kind === 'unread' ? undefined : state.previous;
+    return lastRead(this.state(conversationId));
   }
 
   /** Reads the list (again); a read already in flight is joined, and followed by one more. */

@@ -1,7 +1,7 @@
 /** The rows of an agent's change in the trees: "Changes" under a conversation, and its files. */
 import * as vscode from 'vscode';
 import type { GitChangeStatus } from '../api';
-import type { ChangeSet, ChangesState } from '../state/conversationChanges';
+import { lastRead, type ChangesState } from '../state/conversationChanges';
 import { changeUri } from './changeDocuments';
 import type { ChangedFileNode, ChangesNode, NoticeNode } from './nodes';
 
@@ -22,8 +22,7 @@ export function changesTreeItem(node: ChangesNode, state: ChangesState): vscode.
   const item = new vscode.TreeItem(vscode.l10n.t('Changes'), vscode.TreeItemCollapsibleState.Collapsed);
   item.id = `${parentId(node)}/changes`;
   item.iconPath = new vscode.ThemeIcon('diff-multiple');
-  const files =
-    state.kind === 'ready' ? state.set.files : state.kind === 'unread' ? undefined : state.previous?.files;
+  const files = lastRead(state)?.files;
   const count =
     files === undefined
       ? undefined
@@ -55,18 +54,17 @@ export function changesTreeItem(node: ChangesNode, state: ChangesState): vscode.
  * redraw replaces each row's command, and a click landing in between finds none).
  */
 export function changesShownKey(state: ChangesState): string {
-  const files = (set: ChangeSet | undefined) =>
-    set ? set.files.map((change) => `${change.status} ${change.path}`).join('\n') : '';
-  switch (state.kind) {
-    case 'unread':
-      return 'unread';
-    case 'loading':
-      return state.previous ? `shown\n${files(state.previous)}` : 'reading';
-    case 'ready':
-      return `shown\n${files(state.set)}`;
-    case 'failed':
-      return `failed ${state.offline} ${state.message}\n${files(state.previous)}`;
-  }
+  const files = lastRead(state)?.files.map((change) => `${change.status} ${change.path}`) ?? [];
+  // a re-read with a list in hand shows it as a read list does (`changesTreeItem`)
+  const shows =
+    state.kind === 'failed'
+      ? `failed ${state.offline} ${state.message}`
+      : state.kind === 'loading' && !state.previous
+        ? 'reading'
+        : state.kind === 'unread'
+          ? 'unread'
+          : 'shown';
+  return [shows, ...files].join('\n');
 }
 
 export function changedFileTreeItem(node: ChangedFileNode): vscode.TreeItem {

@@ -2,7 +2,7 @@ import * as vscode from 'vscode';
 import { messageOf, type AppConversation } from '../api';
 import type { Log } from '../core/log';
 import type { ChangesNode, ConversationNode, LoadMoreNode, OpenHandsNode, SandboxNode } from './nodes';
-import type { ConversationChanges } from '../state/conversationChanges';
+import { lastRead, type ConversationChanges } from '../state/conversationChanges';
 import type { OpenHandsStore, StoreChange } from '../state/store';
 import { RowCache } from './rowCache';
 import { conversationTooltip, conversationTreeItem, loadMoreTreeItem, sandboxTreeItem } from './treeItems';
@@ -39,9 +39,10 @@ abstract class StoreTreeProvider implements vscode.TreeDataProvider<OpenHandsNod
 
   /** A conversation's changes were read: its row (and what is under it) is redrawn if it shows otherwise. */
   private changesChanged(changes: ConversationChanges, conversationId: string): void {
-    const key = changesShownKey(changes.state(conversationId));
+    const state = changes.state(conversationId);
+    const key = changesShownKey(state);
     if (this.changesShown.get(conversationId) === key) return;
-    if (key === 'unread') this.changesShown.delete(conversationId);
+    if (state.kind === 'unread') this.changesShown.delete(conversationId);
     else this.changesShown.set(conversationId, key);
     const conversation = this.store.findConversation(conversationId);
     const rows = conversation ? this.rowsOf({ conversations: [conversation], sandboxes: [] }) : [];
@@ -268,7 +269,7 @@ export class ConversationTreeProvider extends StoreTreeProvider {
 function changeChildren(changes: ConversationChanges, node: ChangesNode): OpenHandsNode[] {
   const state = changes.state(node.conversation.id);
   const id = `${node.underSandbox ?? ''}/conversation/${node.conversation.id}/changes/notice`;
-  const set = state.kind === 'ready' ? state.set : state.kind === 'unread' ? undefined : state.previous;
+  const set = lastRead(state);
   const rows: OpenHandsNode[] = [];
   if (state.kind === 'failed')
     rows.push({ kind: 'notice', id, text: state.message, icon: state.offline ? 'debug-pause' : 'warning' });
