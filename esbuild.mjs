@@ -3,6 +3,7 @@
 import * as fs from 'node:fs';
 import * as esbuild from 'esbuild';
 import { writeCodicons } from './scripts/build/codicons.mjs';
+import { packagesLeftOut, wsClientAlias } from './scripts/build/packagesLeftOut.mjs';
 import { pageBuildOptions } from './scripts/build/pages.mjs';
 
 const production = process.argv.includes('--production');
@@ -21,55 +22,6 @@ const codiconsForPages = {
       const pages = Object.keys(result.metafile.outputs).filter((file) => /\.(js|css)$/.test(file));
       await writeCodicons({ pages, outDir: build.initialOptions.outdir ?? 'dist/webview' });
     });
-  },
-};
-
-/**
- * Parts of axios the host never runs, each replaced by the little its import needs.
- * - `form-data` (with mime-db: 160 KB of the 400 KB bundle) is for multipart bodies. We send none, and
- *   when the import is null axios falls back to Node's own global FormData, exactly as its browser build
- *   does (see axios/package.json "browser").
- * - `follow-redirects` (and its `debug`: 19 KB) follows redirects. Our transport never follows one
- *   (`maxRedirects: 0`, the key must not travel to another host), so axios uses Node's own http and https.
- * - `https-proxy-agent`, `proxy-from-env` and axios's `shouldBypassProxy` (with `debug` again: 18 KB)
- *   serve axios's own proxy from the environment, which the transport turns off (`proxy: false`): VS
- *   Code's proxy support decides for every request.
- * - axios's `fetch` and `xhr` adapters (16 KB with the helpers only they use): the transport asks for
- *   the `http` adapter by name.
- * Each key is a package name or the path axios imports it by, from the folder `importer` names.
- */
-const LEFT_OUT = {
-  'form-data': { contents: 'export default null;' },
-  'follow-redirects': { contents: 'export default { http: undefined, https: undefined };' },
-  'https-proxy-agent': { contents: 'export default class HttpsProxyAgent {}' },
-  'proxy-from-env': { contents: "export function getProxyForUrl() { return ''; }" },
-  '../helpers/shouldBypassProxy.js': {
-    importer: 'node_modules/axios/lib/adapters/',
-    contents: 'export default function shouldBypassProxy() { return true; }',
-  },
-  './fetch.js': {
-    importer: 'node_modules/axios/lib/adapters/',
-    contents: 'export const getFetch = () => undefined; export default undefined;',
-  },
-  './xhr.js': { importer: 'node_modules/axios/lib/adapters/', contents: 'export default false;' },
-};
-
-/** @type {esbuild.Plugin} */
-const packagesLeftOut = {
-  name: 'packages-left-out',
-  setup(build) {
-    const escape = (text) => text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
-    const names = Object.keys(LEFT_OUT).map(escape).join('|');
-    build.onResolve({ filter: new RegExp(`^(${names})$`) }, (args) => {
-      const part = LEFT_OUT[/** @type {keyof typeof LEFT_OUT} */ (args.path)];
-      const importer = args.importer.split('\\').join('/');
-      if ('importer' in part && !importer.includes(part.importer)) return undefined;
-      return { path: args.path, namespace: 'left-out' };
-    });
-    build.onLoad({ filter: /.*/, namespace: 'left-out' }, (args) => ({
-      contents: LEFT_OUT[/** @type {keyof typeof LEFT_OUT} */ (args.path)].contents,
-      loader: 'js',
-    }));
   },
 };
 
@@ -132,8 +84,7 @@ const builds = [
     target: 'node20',
     format: 'cjs',
     external: ['vscode'],
-    // the client only: the package's index adds its server and stream wrapper
-    alias: { ws: './node_modules/ws/lib/websocket.js' },
+    alias: wsClientAlias,
     sourcemap: !production,
     minify: production,
     metafile: true,

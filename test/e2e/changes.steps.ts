@@ -510,13 +510,30 @@ export function changesSteps(runner: StepRunner, ctx: E2EContext): void {
       return found;
     };
     const sides = (found: { side: string }[]) => new Set(found.map((preview) => preview.side)).size;
+    // the webviews on screen over the editor, by their left edge: a preview whose worker raced has its
+    // frame there but never draws, so its side cannot be read from its picture
+    const previewColumns = async () => {
+      const editor = await page.locator('.part.editor').boundingBox();
+      if (!editor) return [];
+      const boxes = await page
+        .locator('iframe.webview')
+        .evaluateAll((frames) =>
+          frames
+            .map((frame) => frame.getBoundingClientRect())
+            .map(({ x, y, width, height }) => ({ x, y, width, height })),
+        );
+      const inside = boxes.filter(
+        (box) => box.width > 50 && box.height > 50 && box.x >= editor.x - 1 && box.y >= editor.y - 1,
+      );
+      return [...new Set(inside.map((box) => Math.round(box.x)))].sort((a, b) => a - b);
+    };
     // In the browser, VS Code's webviews load their resources through one service worker; two
     // starting at the same moment can race its registration ("Found unexpected service worker
     // controller"), and one preview then fails to load its picture (ERR_NAME_NOT_RESOLVED) though
     // the extension served both sides (the integration suite reads both through VS Code's file
     // system). Desktop VS Code has no service worker. So: both previews on their own sides, both
-    // pictures drawn or, when the worker raced, at least one; the row is clicked again (three times
-    // at most) when no preview came at all.
+    // pictures drawn or, when the worker raced, at least one, with the other preview's frame beside it;
+    // the row is clicked again (three times at most) when no preview came at all.
     let found: { side: string; drawn: boolean }[] = [];
     for (let attempt = 1; ; attempt++) {
       const { pane } = await showChangesInTree(page, target, files.length);
@@ -529,14 +546,22 @@ export function changesSteps(runner: StepRunner, ctx: E2EContext): void {
         },
         { timeoutMs: 12_000 },
       ).catch(() => false);
-      if (both) break;
+      if (both) {
+        console.log(`      (both pictures drawn; previews at x ${(await previewColumns()).join(', ')})`);
+        break;
+      }
       found = await previews();
-      if (sides(found) === 2 && found.some((preview) => preview.drawn)) {
-        console.log(`      (VS Code's webview service worker raced: ${JSON.stringify(found)})`);
+      const columns = await previewColumns();
+      if (sides(found) >= 1 && columns.length === 2 && found.some((preview) => preview.drawn)) {
+        console.log(
+          `      (VS Code's webview service worker raced: ${JSON.stringify(found)}; previews at x ${columns.join(', ')})`,
+        );
         break;
       }
       if (attempt === 3)
-        throw new Error(`not the two image previews with a picture: ${JSON.stringify(found)}`);
+        throw new Error(
+          `not the two image previews with a picture: ${JSON.stringify(found)}; webviews at x ${columns.join(', ')}`,
+        );
       console.log(`      (attempt ${attempt}: previews ${JSON.stringify(found)}; opening the row again)`);
       await command(page, 'View: Close All Editors');
       await command(page, 'Notifications: Clear All Notifications');
@@ -608,7 +633,7 @@ export function changesSteps(runner: StepRunner, ctx: E2EContext): void {
         await frame.locator(`#${id}`).waitFor({ state: 'visible', timeout: 5_000 });
       await ctx.screenshot('changes-panel-light');
       // the walkthrough's "apply" picture: the panel's Changes fold and its buttons
-      await captureWalkthroughMedia(page, 'apply', page.locator('.part.editor'), { height: 420 });
+      await captureWalkthroughMedia(page, 'apply', page.locator('.part.editor'), { height: 292 });
       await switchTheme(page, 'Dark Modern', 'vs-dark');
       try {
         await frame.locator('#changes-apply').waitFor({ state: 'visible', timeout: 5_000 });

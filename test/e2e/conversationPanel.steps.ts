@@ -89,7 +89,7 @@ export function conversationPanelSteps(runner: StepRunner, ctx: E2EContext): voi
       if (sockets !== 1) throw new Error(`${sockets} sockets for one open conversation`);
       await ctx.screenshot('conversation-panel-light');
       // the walkthrough's "watch" picture: the panel's header and its newest rows
-      await captureWalkthroughMedia(ctx.page, 'watch', ctx.page.locator('.part.editor'), { height: 600 });
+      await captureWalkthroughMedia(ctx.page, 'watch', ctx.page.locator('.part.editor'), { height: 420 });
     },
     { needs: [OPEN_WORKBENCH] },
   );

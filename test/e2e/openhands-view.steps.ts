@@ -105,14 +105,14 @@ export function openHandsViewSteps(runner: StepRunner, ctx: E2EContext): void {
         },
         { timeoutMs: 15_000, lastSeen: async () => (await rowLabels(pane)).join(' | ') || 'no rows' },
       );
-      // the walkthrough's "connect" picture: the activity bar and the view, connected
+      // the walkthrough's "connect" picture: the activity bar and the view, connected (its first rows)
       const sidebar = await ctx.page.locator('.part.sidebar').boundingBox();
       if (!sidebar) throw new Error('no sidebar on screen');
       await captureWalkthroughMedia(ctx.page, 'connect', {
         x: 0,
         y: sidebar.y,
         width: sidebar.x + sidebar.width,
-        height: Math.min(sidebar.height, 260),
+        height: Math.min(sidebar.height, 170),
       });
     },
     { needs: [OPEN_VIEW] },

@@ -523,7 +523,7 @@ export function steeringSteps(runner: StepRunner, ctx: E2EContext): void {
         // the walkthrough's "approve" picture: the waiting action and the approval card
         const editor = await page.locator('.part.editor').boundingBox();
         if (!editor) throw new Error('no editor on screen');
-        await captureWalkthroughMedia(page, 'approve', editor, { y: editor.height - 470 });
+        await captureWalkthroughMedia(page, 'approve', editor, { y: editor.height - 388 });
         const reason = 'Not on the shared runner; use the local one.';
         await frame.locator('#reject').click();
         await frame.locator('#reject-reason').fill(reason);
