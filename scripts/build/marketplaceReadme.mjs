@@ -1,7 +1,7 @@
 // The README the VSIX carries (`vsce package --readme-path`): the repository's README up to its
 // contributors' part. The Marketplace and VS Code's extension page show it to people installing the
 // extension, who need what it does and how to use it, not how to build and test it (about a third
-// of the README, 6 KB of the VSIX). The repository's README stays the one source for both.
+// of the README, 5 KB of the VSIX). The repository's README stays the one source for both.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';

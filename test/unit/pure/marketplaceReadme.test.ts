@@ -26,7 +26,6 @@ describe('Marketplace README (build)', () => {
     assert.doesNotMatch(cut, /npm run test|test:real/);
     // one line points to the rest, by a link vsce makes absolute
     assert.match(cut, /\[For contributors\]\(README\.md#for-contributors\)\.\n$/);
-    assert.ok(cut.length < README.length * 0.7, `${cut.length} of ${README.length} characters kept`);
   });
 
   it('refuses a README without the contributors heading, rather than ship all of it', () => {
