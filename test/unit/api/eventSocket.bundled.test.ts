@@ -32,7 +32,6 @@ async function bundledApi(dir: string): Promise<Api> {
     format: 'cjs',
     alias: wsClientAlias,
     plugins: [packagesLeftOut],
-    metafile: true,
     logLevel: 'silent',
   });
   return createRequire(import.meta.url)(outfile) as Api;
