@@ -12,16 +12,19 @@ const GLYPH_RULE = /^\.codicon-([a-z0-9-]+):before \{ content: "\\([0-9a-f]+)" \
 const FONT_SOURCE = /src: url\("\.\/codicon\.ttf(\?[0-9a-f]*)?"\) format\("truetype"\)/;
 
 /**
- * Which icons a page's code and styles may name: every codicon whose name stands alone as a word
- * (`icon="add"`, `'warning'`) or follows `codicon-`. A word like "add" keeps a few icons no page
- * shows; an icon whose name is put together at run time would be lost, and no page does that.
+ * Which icons a page's code and styles may name: every codicon whose name follows `codicon-`, or is a
+ * whole string (`icon="add"`, `'warning'`, a template's attribute). A name that is only a word of
+ * code or prose (`.map(`, `event.target`, "JSON") is not an icon; an icon whose name is put together
+ * at run time would be lost, and no page does that: their names are written out whole.
  */
 export function codiconsNamedIn(text, names) {
-  const words = new Set();
-  for (const word of text.match(/[a-z0-9]+(?:-[a-z0-9]+)*/g) ?? [])
-    words.add(word.startsWith('codicon-') ? word.slice('codicon-'.length) : word);
-  return new Set(names.filter((name) => words.has(name)));
+  const named = new Set();
+  for (const [, afterPrefix, quoted] of text.matchAll(NAMED_ICON)) named.add(afterPrefix ?? quoted);
+  return new Set(names.filter((name) => named.has(name)));
 }
+
+/** `codicon-<name>`, or `<name>` (or `codicon-<name>`) as a whole string in any of JavaScript's quotes. */
+const NAMED_ICON = /codicon-([a-z0-9]+(?:-[a-z0-9]+)*)|["'`](?:codicon-)?([a-z0-9]+(?:-[a-z0-9]+)*)["'`]/g;
 
 /**
  * Writes `codicon.css` and `codicon.woff2` into `outDir` with the glyphs the pages (`pages`: their

@@ -29,8 +29,11 @@ export interface CallContext {
   /** Path and query as sent; shown without the query, kept with credentials masked. */
   path: string;
   serverUrl: string;
-  /** Every secret value the call carried, in the forms a server could echo; none may appear in what the error says. */
-  secrets: readonly string[];
+  /**
+   * Every secret value the call carried, in the forms a server could echo; none may appear in what the
+   * error says. Asked for when first needed (an error, a logged body): most calls never need them.
+   */
+  secrets: () => Iterable<string>;
 }
 
 /**
@@ -42,25 +45,26 @@ const WITHHELD = '(withheld: the reply carries more secrets than can be masked)'
 
 export class CallFailures {
   private readonly where: string;
-  private readonly secrets: Set<string>;
-  private secretList: readonly string[];
+  /** The call's secrets and those learned from its reply, gathered on first need. */
+  private known: { set: Set<string>; list: readonly string[] } | undefined;
+  /** Values learned before anything needed the secrets, in order. */
+  private readonly heard: (readonly string[])[] = [];
   /** Secrets added by `learn`. */
   private learned = 0;
   private overflowed = false;
 
   constructor(private readonly call: CallContext) {
     this.where = `${call.method} ${stripQuery(call.path)}`;
-    this.secrets = new Set(call.secrets);
-    this.secretList = [...this.secrets];
   }
 
   /** Every secret masked so far: what the call sent, and what its reply carried. */
   get knownSecrets(): readonly string[] {
-    return this.secretList;
+    return this.secrets().list;
   }
 
   /** The reply carried more secrets than are masked one by one: nothing the server said may be shown. */
   get withholding(): boolean {
+    this.secrets();
     return this.overflowed;
   }
 
@@ -69,17 +73,31 @@ export class CallFailures {
    * error and log entry built from then on masks them as well as what the call sent.
    */
   learn(values: readonly string[]): void {
+    if (values.length === 0) return;
+    if (this.known) this.add(this.known, values);
+    else this.heard.push(values);
+  }
+
+  private secrets(): { set: Set<string>; list: readonly string[] } {
+    if (this.known) return this.known;
+    const set = new Set(this.call.secrets());
+    const known = (this.known = { set, list: [...set] });
+    for (const values of this.heard.splice(0)) this.add(known, values);
+    return known;
+  }
+
+  private add(known: { set: Set<string>; list: readonly string[] }, values: readonly string[]): void {
     const before = this.learned;
     for (const form of echoForms(values)) {
-      if (form.length < MIN_SECRET_LENGTH || this.secrets.has(form)) continue;
+      if (form.length < MIN_SECRET_LENGTH || known.set.has(form)) continue;
       if (this.learned >= MAX_SECRETS_PER_CALL) {
         this.overflowed = true;
         break;
       }
-      this.secrets.add(form);
+      known.set.add(form);
       this.learned++;
     }
-    if (this.learned !== before) this.secretList = [...this.secrets];
+    if (this.learned !== before) known.list = [...known.set];
   }
 
   /**
@@ -87,7 +105,7 @@ export class CallFailures {
    * the text quotes (which may hold secrets no one read out of it), in server or system text.
    */
   scrub(text: string): string {
-    return scrubSecrets(maskSecretFields(text), this.secretList);
+    return scrubSecrets(maskSecretFields(text), this.knownSecrets);
   }
 
   /** Anything thrown while handling the call, as an ApiError (a bug must not escape as a RangeError). */
@@ -320,7 +338,7 @@ export class CallFailures {
   }
 
   private shown(text: string, maxChars = MAX_SERVER_TEXT_CHARS): string {
-    if (this.overflowed && text) return WITHHELD;
+    if (this.withholding && text) return WITHHELD;
     return showable(this.scrub(text), maxChars);
   }
 

@@ -148,42 +148,58 @@ export interface ParsedReplyScan {
  */
 export function scanParsedReply(value: unknown, text: string, maxDepth: number): ParsedReplyScan {
   const secrets: string[] = [];
-  const tooDeep = !walkReply(value, '', 0, maxDepth, secrets);
+  let tooDeep = false;
+  if (typeof value === 'string') readString(value, secrets);
+  else if (typeof value === 'object' && value !== null) tooDeep = !walkReply(value, '', 0, maxDepth, secrets);
   if (tooDeep) return { secrets: [], tooDeep };
   const writtenOtherwise = secrets.some((secret) => !text.includes(JSON.stringify(secret).slice(1, -1)));
   if (writtenOtherwise) secrets.push(...secretsInJsonText(text));
   return { secrets, tooDeep };
 }
 
-/** False when the value nests deeper than `maxDepth`. */
+/**
+ * False when the value nests deeper than `maxDepth`. Called for objects and arrays only: a list of
+ * 10,000 conversations holds 400,000 fields, and a call per field cost more than the check itself.
+ */
 function walkReply(
-  value: unknown,
+  value: object,
   parentKey: string,
   depth: number,
   maxDepth: number,
   found: string[],
 ): boolean {
-  if (typeof value === 'string') {
-    // most strings (ids, times, titles) hold nothing a credential needs: no regex runs on them
-    if (value.includes('=') || value.includes('@')) secretsIn(value, '', found);
-    // JSON quoted inside a string (a proxy's error wrapping the reply) is read as JSON too
-    if (value.includes('"') && SECRET_HINT.test(value)) found.push(...secretsInJsonText(value));
-    return true;
-  }
-  if (value === null || typeof value !== 'object') return true;
   if (depth >= maxDepth) return false;
   if (Array.isArray(value)) {
-    for (const item of value) if (!walkReply(item, parentKey, depth + 1, maxDepth, found)) return false;
+    for (const item of value as unknown[]) {
+      if (typeof item === 'string') readString(item, found);
+      else if (typeof item === 'object' && item !== null) {
+        if (!walkReply(item, parentKey, depth + 1, maxDepth, found)) return false;
+      }
+    }
     return true;
   }
   for (const key in value) {
     const child = (value as Record<string, unknown>)[key];
-    // a flag holds no secret, as in `secretsInJsonText`
-    if (typeof child !== 'boolean' && isSecretValue(parentKey, key, child))
+    if (typeof child === 'object') {
+      // an object or a list is never a secret value itself
+      if (child !== null && !walkReply(child, key, depth + 1, maxDepth, found)) return false;
+    } else if (typeof child === 'boolean') {
+      // a flag holds no secret, as in `secretsInJsonText`
+    } else if (isSecretValue(parentKey, key, child)) {
       found.push(...secretValues(parentKey, key, child));
-    else if (!walkReply(child, key, depth + 1, maxDepth, found)) return false;
+    } else if (typeof child === 'string') {
+      readString(child, found);
+    }
   }
   return true;
+}
+
+/** The secrets a string that is no secret field's value may still carry. */
+function readString(value: string, found: string[]): void {
+  // most strings (ids, times, titles) hold nothing a credential needs: no regex runs on them
+  if (value.includes('=') || value.includes('@')) secretsIn(value, '', found);
+  // JSON quoted inside a string (a proxy's error wrapping the reply) is read as JSON too
+  if (value.includes('"') && SECRET_HINT.test(value)) found.push(...secretsInJsonText(value));
 }
 
 /**
@@ -348,9 +364,13 @@ export const MIN_SECRET_LENGTH = 4;
 /** Removes every occurrence of the given secret values, and query-string credentials, from free text. */
 export function scrubSecrets(text: string, secrets: readonly (string | undefined)[]): string {
   let scrubbed = redactUrl(text);
-  // longest first, so a secret that contains another is masked whole
+  // longest first, so a secret that contains another is masked whole; only those the text holds are
+  // ordered (a call knows hundreds of session keys, a logged path holds none)
   const ordered = secrets
-    .filter((secret): secret is string => !!secret && secret.length >= MIN_SECRET_LENGTH)
+    .filter(
+      (secret): secret is string =>
+        !!secret && secret.length >= MIN_SECRET_LENGTH && scrubbed.includes(secret),
+    )
     .sort((a, b) => b.length - a.length);
   for (const secret of ordered) {
     if (scrubbed.includes(secret)) scrubbed = scrubbed.split(secret).join(REDACTED);

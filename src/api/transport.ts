@@ -148,10 +148,13 @@ export class HttpTransport {
   /** What earlier replies carried (sandboxes' session keys): a later failure may quote one. */
   private readonly receivedSecrets = new RecentSecrets(MAX_REMEMBERED_SECRETS);
   private readonly repeatedReplies = new RepeatedReplies();
+  /** The key and the server URL's credentials, in every form a server could echo them in. */
+  private readonly ownSecretForms: readonly string[];
 
   constructor(private readonly options: TransportOptions) {
     this.baseUrl = options.baseUrl.replace(/\/+$/, '');
     this.apiKey = options.apiKey || undefined;
+    this.ownSecretForms = echoForms([...(this.apiKey ? [this.apiKey] : []), ...urlCredentials(this.baseUrl)]);
     this.authHeader = options.authHeader ?? 'X-Session-API-Key';
     this.timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
     this.streamTimeoutMs = Math.max(options.streamTimeoutMs ?? DEFAULT_STREAM_TIMEOUT_MS, this.timeoutMs);
@@ -193,14 +196,20 @@ export class HttpTransport {
    * built outside a call (a start task that ended in ERROR), so they are masked like call failures.
    */
   knownSecrets(): string[] {
+    return this.knownSecretLists().flat();
+  }
+
+  /**
+   * `knownSecrets`, as the lists it is made of: a call keeps these (not a copy) until it needs them,
+   * since a list is replaced, never changed, when a secret is added.
+   */
+  private knownSecretLists(): (readonly string[])[] {
+    const extra = this.options.extraSecrets?.() ?? [];
     return [
-      ...echoForms([
-        ...(this.apiKey ? [this.apiKey] : []),
-        ...urlCredentials(this.baseUrl),
-        ...(this.options.extraSecrets?.() ?? []),
-      ]),
-      ...this.sentSecrets.forms(),
-      ...this.receivedSecrets.forms(),
+      this.ownSecretForms,
+      extra.length > 0 ? echoForms(extra) : [],
+      this.sentSecrets.forms(),
+      this.receivedSecrets.forms(),
     ];
   }
 
@@ -307,13 +316,18 @@ export class HttpTransport {
   private newCall<T>(spec: RequestSpec<T>): Call<T> {
     const path = spec.path + buildQuery(spec.query);
     const sent = [...secretsIn(spec.body), ...urlCredentials(path)];
-    const secrets = [...this.knownSecrets(), ...echoForms(sent)];
+    const known = [...this.knownSecretLists(), sent.length > 0 ? echoForms(sent) : []];
     this.sentSecrets.add(sent);
     return {
       spec,
       path,
       started: Date.now(),
-      failures: new CallFailures({ method: spec.method, path, serverUrl: this.baseUrl, secrets }),
+      failures: new CallFailures({
+        method: spec.method,
+        path,
+        serverUrl: this.baseUrl,
+        secrets: () => known.flat(),
+      }),
     };
   }
 
@@ -671,32 +685,37 @@ function sharedPool(): ConnectionPool {
   return (defaultPool ??= new ConnectionPool());
 }
 
-/** The newest secret values seen (at most `capacity`), with their echo forms worked out once. */
+/**
+ * The newest secret values seen (at most `capacity`), with their echo forms worked out once per value:
+ * a listing learns new session keys on every page, and working out all of them again each time cost
+ * more than the page's check.
+ */
 class RecentSecrets {
-  private readonly values = new Set<string>();
-  private echoed: string[] | undefined;
+  /** Each value and its forms, the one seen longest ago first. */
+  private readonly values = new Map<string, readonly string[]>();
+  private all: readonly string[] | undefined;
 
   constructor(private readonly capacity: number) {}
 
   add(values: readonly string[]): void {
-    let changed = false;
     for (const value of values.slice(-this.capacity)) {
       if (value.length < MIN_SECRET_LENGTH) continue;
+      const forms = this.values.get(value);
       // re-inserted, so the value seen longest ago is the first to go
       this.values.delete(value);
-      this.values.add(value);
-      changed = true;
+      this.values.set(value, forms ?? echoForms([value]));
+      if (!forms) this.all = undefined;
     }
-    if (!changed) return;
-    for (const oldest of this.values) {
+    for (const oldest of this.values.keys()) {
       if (this.values.size <= this.capacity) break;
       this.values.delete(oldest);
+      this.all = undefined;
     }
-    this.echoed = undefined;
   }
 
+  /** Every form of every value; the same list until a value comes or goes. */
   forms(): readonly string[] {
-    return (this.echoed ??= echoForms(this.values));
+    return (this.all ??= [...new Set([...this.values.values()].flat())]);
   }
 }
 

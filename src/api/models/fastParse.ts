@@ -1,7 +1,13 @@
 /**
- * Each reply schema compiled once into plain functions, for the replies that match it: a list of
- * 10,000 conversations is checked field by field without zod's per-field bookkeeping (a payload and an
- * issue list for every field, and every wrapper around it), which cost more than parsing the JSON.
+ * Each reply schema compiled once, for the replies that match it: a list of 10,000 conversations is
+ * checked field by field without zod's per-field bookkeeping (a payload and an issue list for every
+ * field, and every wrapper around it), which cost more than parsing the JSON.
+ *
+ * The check is compiled to one JavaScript function per schema (as ajv does for JSON Schema): a list's
+ * item is checked by straight-line code, one `typeof` per field, rather than by a closure per field,
+ * which made the calls megamorphic and cost as much as `JSON.parse`. The generated source holds
+ * nothing from a reply: only the schema's keys (quoted by `JSON.stringify`) and indexes into a table
+ * of the functions it calls (transforms, custom checks, defaults, zod for what it does not know).
  *
  * The compiled check is never the judge. It handles the kinds our models are made of (strings,
  * numbers, booleans, arrays, objects that keep or drop unknown keys, nullable, optional, defaults,
@@ -34,157 +40,196 @@ export function fastParser(schema: core.$ZodType): Check {
 }
 
 function compile(schema: core.$ZodType): Check {
-  const def = schema._zod.def;
-  // a refinement on top (a minimum length…) is zod's to check
-  if (def.checks?.length && def.type !== 'custom') return byZod(schema);
-  switch (def.type) {
-    case 'string':
-      return (def as core.$ZodStringDef).coerce
-        ? byZod(schema)
-        : (value) => (typeof value === 'string' ? value : DOUBT);
-    case 'number':
-      return (def as core.$ZodNumberDef).coerce
-        ? byZod(schema)
-        : (value) => (typeof value === 'number' && Number.isFinite(value) ? value : DOUBT);
-    case 'boolean':
-      return (def as core.$ZodBooleanDef).coerce
-        ? byZod(schema)
-        : (value) => (typeof value === 'boolean' ? value : DOUBT);
-    case 'unknown':
-    case 'any':
-      return (value) => value;
-    case 'nullable': {
-      const inner = fastParser((def as core.$ZodNullableDef).innerType);
-      return (value) => (value === null ? null : inner(value));
-    }
-    case 'optional': {
-      const innerType = (def as core.$ZodOptionalDef).innerType;
-      // an optional default substitutes for absence: zod's
-      if (innerType._zod.optin === 'defaulted') return byZod(schema);
-      const inner = fastParser(innerType);
-      return (value) => (value === undefined ? undefined : inner(value));
-    }
-    case 'default': {
-      const defaulted = def as core.$ZodDefaultDef;
-      const inner = fastParser(defaulted.innerType);
-      return (value) => {
+  const source = new CheckSource();
+  const body = source.of(schema);
+  try {
+    const make = new Function('DOUBT', 'call', 'hasOwn', body) as (
+      doubt: typeof DOUBT,
+      calls: readonly Check[],
+      hasOwn: (value: object, key: string) => boolean,
+    ) => Check;
+    return make(DOUBT, source.calls, (value, key) => Object.prototype.hasOwnProperty.call(value, key));
+  } catch {
+    // a host that forbids code from strings: zod checks on its own, only slower
+    return byZod(schema);
+  }
+}
+
+/**
+ * The source of one check: statements that read a value from one variable and leave what zod would
+ * give in another, or return `DOUBT` from the whole check (a doubt anywhere is a doubt about all).
+ */
+class CheckSource {
+  /** The functions the source calls, by index (`call[3](value)`). */
+  readonly calls: Check[] = [];
+  private names = 0;
+  /** The object whose check this is, until it is written: an object inside it has its own check. */
+  private root: core.$ZodType | undefined;
+
+  of(schema: core.$ZodType): string {
+    this.root = schema;
+    const into = this.name('out');
+    return `return function check(input) { let ${into};\n${this.emit(schema, 'input', into)}\nreturn ${into}; };`;
+  }
+
+  private name(prefix: string): string {
+    return `${prefix}${this.names++}`;
+  }
+
+  /** Source that calls `check` on `from` and puts its answer in `into`. */
+  private calling(check: Check, from: string, into: string): string {
+    this.calls.push(check);
+    return `${into} = call[${this.calls.length - 1}](${from}); if (${into} === DOUBT) return DOUBT;`;
+  }
+
+  private emit(schema: core.$ZodType, from: string, into: string): string {
+    const def = schema._zod.def;
+    // a refinement on top (a minimum length…) is zod's to check
+    if (def.checks?.length && def.type !== 'custom') return this.calling(byZod(schema), from, into);
+    switch (def.type) {
+      case 'string':
+      case 'boolean':
+        if ((def as core.$ZodStringDef | core.$ZodBooleanDef).coerce)
+          return this.calling(byZod(schema), from, into);
+        return `if (typeof ${from} !== '${def.type}') return DOUBT; ${into} = ${from};`;
+      case 'number':
+        if ((def as core.$ZodNumberDef).coerce) return this.calling(byZod(schema), from, into);
+        return `if (typeof ${from} !== 'number' || !Number.isFinite(${from})) return DOUBT; ${into} = ${from};`;
+      case 'unknown':
+      case 'any':
+        return `${into} = ${from};`;
+      case 'nullable': {
+        const inner = this.emit((def as core.$ZodNullableDef).innerType, from, into);
+        return `if (${from} === null) ${into} = null; else { ${inner} }`;
+      }
+      case 'optional': {
+        const innerType = (def as core.$ZodOptionalDef).innerType;
+        // an optional default substitutes for absence: zod's
+        if (innerType._zod.optin === 'defaulted') return this.calling(byZod(schema), from, into);
+        return `if (${from} === undefined) ${into} = undefined; else { ${this.emit(innerType, from, into)} }`;
+      }
+      case 'default': {
+        const defaulted = def as core.$ZodDefaultDef;
         // the getter gives a fresh copy each time, as zod does
-        if (value === undefined) return defaulted.defaultValue;
-        const result = inner(value);
-        return result === undefined ? defaulted.defaultValue : result;
-      };
-    }
-    case 'array': {
-      const element = fastParser((def as core.$ZodArrayDef).element);
-      return (value) => {
-        if (!Array.isArray(value)) return DOUBT;
-        let result: unknown[] | undefined;
-        for (let i = 0; i < value.length; i++) {
-          const item = element(value[i]);
-          if (item === DOUBT) return DOUBT;
-          if (item !== value[i]) (result ??= value.slice())[i] = item;
-        }
-        return result ?? value;
-      };
-    }
-    case 'pipe': {
-      const pipe = def as core.$ZodPipeDef;
-      if (pipe.transform || pipe.reverseTransform) return byZod(schema); // a codec
-      const into = fastParser(pipe.in);
-      const out = fastParser(pipe.out);
-      return (value) => {
-        const middle = into(value);
-        return middle === DOUBT ? DOUBT : out(middle);
-      };
-    }
-    case 'transform': {
-      const transform = (def as core.$ZodTransformDef).transform;
-      return (value) => {
-        const payload: core.ParsePayload<unknown> = { value, issues: [] };
-        try {
-          const result = transform(value, payload);
-          return payload.issues.length > 0 || result instanceof Promise ? DOUBT : result;
-        } catch {
-          return DOUBT; // zod, asked again, says what went wrong
-        }
-      };
-    }
-    case 'custom': {
-      const custom = def as core.$ZodCustomDef;
-      if ((custom.checks?.length ?? 0) > 0) return byZod(schema);
-      return (value) => {
-        const verdict = custom.fn(value);
-        return verdict && !(verdict instanceof Promise) ? value : DOUBT;
-      };
-    }
-    case 'object':
-      return compileObject(schema, def as core.$ZodObjectDef);
-    default:
-      return byZod(schema);
-  }
-}
-
-interface Field {
-  key: string;
-  check: Check;
-  /** What an absent key becomes: left out (optional), the default, or a doubt (required). */
-  absent: 'skip' | 'default' | 'doubt';
-  defaultOf?: () => unknown;
-}
-
-function compileObject(schema: core.$ZodType, def: core.$ZodObjectDef): Check {
-  const catchall = def.catchall?._zod.def.type;
-  // unknown keys kept (looseObject) or dropped (object); `strict` and typed catch-alls are zod's
-  if (catchall !== undefined && catchall !== 'unknown') return byZod(schema);
-  if (Object.getOwnPropertySymbols(def.shape).length > 0) return byZod(schema);
-  const fields: Field[] = [];
-  for (const [key, element] of Object.entries(def.shape)) {
-    const internals = element._zod;
-    const type = internals.def.type;
-    if (type === 'default' && internals.optin === 'defaulted' && internals.optout === undefined) {
-      const defaulted = internals.def as core.$ZodDefaultDef;
-      fields.push({
-        key,
-        check: fastParser(element),
-        absent: 'default',
-        defaultOf: () => defaulted.defaultValue,
-      });
-    } else if (type === 'optional' && internals.optin === 'optional' && internals.optout === 'optional') {
-      fields.push({ key, check: fastParser(element), absent: 'skip' });
-    } else if (internals.optin === undefined && internals.optout === undefined) {
-      fields.push({ key, check: fastParser(element), absent: 'doubt' });
-    } else {
-      return byZod(schema);
+        this.calls.push(() => defaulted.defaultValue);
+        const fresh = `call[${this.calls.length - 1}]()`;
+        const given = this.name('given');
+        const inner = this.emit(defaulted.innerType, from, given);
+        return `if (${from} === undefined) ${into} = ${fresh}; else { let ${given}; ${inner} ${into} = ${given} === undefined ? ${fresh} : ${given}; }`;
+      }
+      case 'array': {
+        const copy = this.name('copy');
+        const i = this.name('i');
+        const item = this.name('item');
+        const checked = this.name('checked');
+        const element = this.emit((def as core.$ZodArrayDef).element, item, checked);
+        return `if (!Array.isArray(${from})) return DOUBT; let ${copy};
+for (let ${i} = 0; ${i} < ${from}.length; ${i}++) { const ${item} = ${from}[${i}]; let ${checked}; ${element}
+  if (${checked} !== ${item}) (${copy} ??= ${from}.slice())[${i}] = ${checked}; }
+${into} = ${copy} ?? ${from};`;
+      }
+      case 'pipe': {
+        const pipe = def as core.$ZodPipeDef;
+        if (pipe.transform || pipe.reverseTransform) return this.calling(byZod(schema), from, into); // a codec
+        const middle = this.name('middle');
+        return `let ${middle}; ${this.emit(pipe.in, from, middle)} ${this.emit(pipe.out, middle, into)}`;
+      }
+      case 'transform':
+        return this.calling(transformCheck(def as core.$ZodTransformDef), from, into);
+      case 'custom': {
+        const custom = def as core.$ZodCustomDef;
+        if ((custom.checks?.length ?? 0) > 0) return this.calling(byZod(schema), from, into);
+        return this.calling(customCheck(custom), from, into);
+      }
+      case 'object':
+        return this.emitObject(schema, def as core.$ZodObjectDef, from, into);
+      default:
+        return this.calling(byZod(schema), from, into);
     }
   }
-  const keepsUnknown = catchall === 'unknown';
-  return (value) => {
-    if (typeof value !== 'object' || value === null || Array.isArray(value)) return DOUBT;
-    const input = value as Record<string, unknown>;
-    // a key JSON.parse can give that assignment would turn into the prototype: zod's to handle
-    if (Object.prototype.hasOwnProperty.call(input, '__proto__')) return DOUBT;
+
+  private emitObject(schema: core.$ZodType, def: core.$ZodObjectDef, from: string, into: string): string {
+    const catchall = def.catchall?._zod.def.type;
+    // unknown keys kept (looseObject) or dropped (object); `strict` and typed catch-alls are zod's
+    if (catchall !== undefined && catchall !== 'unknown') return this.calling(byZod(schema), from, into);
+    if (Object.getOwnPropertySymbols(def.shape).length > 0) return this.calling(byZod(schema), from, into);
+    // one function per object: any other (or this one again, in a recursive shape) is called
+    if (schema !== this.root) return this.calling(fastParser(schema), from, into);
+    this.root = undefined;
+    return this.objectSource(schema, def, from, into, catchall === 'unknown');
+  }
+
+  private objectSource(
+    schema: core.$ZodType,
+    def: core.$ZodObjectDef,
+    from: string,
+    into: string,
+    keepsUnknown: boolean,
+  ): string {
     // What differs from the input (a default for an absent key, a transformed value), if anything:
     // most list items need nothing, and are given back as they are, unallocated.
-    let changed: Record<string, unknown> | undefined;
-    for (const field of fields) {
-      if (!(field.key in input)) {
-        if (field.absent === 'doubt') return DOUBT;
-        if (field.absent === 'default') (changed ??= {})[field.key] = field.defaultOf?.();
-        continue;
+    const changed = this.name('changed');
+    const lines = [
+      `if (typeof ${from} !== 'object' || ${from} === null || Array.isArray(${from})) return DOUBT;`,
+      // a key JSON.parse can give that assignment would turn into the prototype: zod's to handle
+      `if (hasOwn(${from}, '__proto__')) return DOUBT;`,
+      `let ${changed};`,
+    ];
+    const keys: string[] = [];
+    for (const [key, element] of Object.entries(def.shape)) {
+      if (key === '__proto__') return this.calling(byZod(schema), from, into);
+      const quoted = JSON.stringify(key);
+      keys.push(quoted);
+      const internals = element._zod;
+      const type = internals.def.type;
+      const field = this.name('field');
+      const checked = this.name('checked');
+      const present = `const ${field} = ${from}[${quoted}]; let ${checked}; ${this.emit(element, field, checked)}
+  if (${checked} !== ${field}) (${changed} ??= {})[${quoted}] = ${checked};`;
+      let absent: string;
+      if (type === 'default' && internals.optin === 'defaulted' && internals.optout === undefined) {
+        const defaulted = internals.def as core.$ZodDefaultDef;
+        this.calls.push(() => defaulted.defaultValue);
+        absent = `(${changed} ??= {})[${quoted}] = call[${this.calls.length - 1}]();`;
+      } else if (type === 'optional' && internals.optin === 'optional' && internals.optout === 'optional') {
+        absent = '';
+      } else if (internals.optin === undefined && internals.optout === undefined) {
+        absent = 'return DOUBT;';
+      } else {
+        return this.calling(byZod(schema), from, into);
       }
-      const original = input[field.key];
-      const parsed = field.check(original);
-      if (parsed === DOUBT) return DOUBT;
-      if (parsed !== original) (changed ??= {})[field.key] = parsed;
+      lines.push(`if (!(${quoted} in ${from})) { ${absent} } else { ${present} }`);
     }
-    if (keepsUnknown) return changed ? { ...input, ...changed } : input;
-    // unknown keys dropped: the declared ones only
-    const result: Record<string, unknown> = {};
-    for (const field of fields) {
-      if (changed && field.key in changed) result[field.key] = changed[field.key];
-      else if (field.key in input) result[field.key] = input[field.key];
+    if (keepsUnknown) lines.push(`${into} = ${changed} ? { ...${from}, ...${changed} } : ${from};`);
+    else {
+      // unknown keys dropped: the declared ones only
+      lines.push(`${into} = {};`);
+      for (const quoted of keys)
+        lines.push(
+          `if (${changed} && ${quoted} in ${changed}) ${into}[${quoted}] = ${changed}[${quoted}]; else if (${quoted} in ${from}) ${into}[${quoted}] = ${from}[${quoted}];`,
+        );
     }
-    return result;
+    return lines.join('\n');
+  }
+}
+
+function transformCheck(def: core.$ZodTransformDef): Check {
+  const transform = def.transform;
+  return (value) => {
+    const payload: core.ParsePayload<unknown> = { value, issues: [] };
+    try {
+      const result = transform(value, payload);
+      return payload.issues.length > 0 || result instanceof Promise ? DOUBT : result;
+    } catch {
+      return DOUBT; // zod, asked again, says what went wrong
+    }
+  };
+}
+
+function customCheck(def: core.$ZodCustomDef): Check {
+  return (value) => {
+    const verdict = def.fn(value);
+    return verdict && !(verdict instanceof Promise) ? value : DOUBT;
   };
 }
 

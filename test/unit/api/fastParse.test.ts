@@ -4,6 +4,7 @@
 // refuses, it doubts; it never changes its input; and on the replies the extension lists by the
 // thousand (conversations, sandboxes, events) it answers without zod.
 import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
@@ -140,6 +141,31 @@ describe('compiled reply checks (fastParse) agree with zod', function () {
     assert.notEqual(fast, DOUBT);
     assert.deepEqual(fast, NodeSchema.safeParse(tree).data);
     assert.equal(fastParser(NodeSchema)({ name: 'root', children: [{ name: 7 }] }), DOUBT);
+  });
+
+  it('falls back to zod, with the same answers, where code may not be made from strings', () => {
+    // the checks are compiled with `new Function`; a host that forbids it must still get zod's values
+    const script = `
+      const { isDeepStrictEqual } = require('node:util');
+      const { fastParser, DOUBT } = require('./src/api/models/fastParse');
+      const { AppConversationPageSchema } = require('./src/api/models');
+      let evalRefused = false;
+      try { new Function('return 1'); } catch { evalRefused = true; }
+      const replies = JSON.parse(process.argv[1]);
+      const agree = replies.map((reply) => {
+        const fast = fastParser(AppConversationPageSchema)(reply);
+        const zod = AppConversationPageSchema.safeParse(reply);
+        return fast === DOUBT ? !zod.success : zod.success && isDeepStrictEqual(fast, zod.data);
+      });
+      process.stdout.write(JSON.stringify({ evalRefused, agree }));`;
+    const page = corpus.find((entry) => entry.name === 'conversation page')?.value as { items: unknown[] };
+    const replies = [page, { ...page, items: [...page.items, { id: 7 }] }];
+    const output = execFileSync(
+      process.execPath,
+      ['--disallow-code-generation-from-strings', '--import', 'tsx', '-e', script, JSON.stringify(replies)],
+      { cwd: path.join(__dirname, '../../..'), encoding: 'utf8' },
+    );
+    assert.deepEqual(JSON.parse(output), { evalRefused: true, agree: [true, true] });
   });
 
   it('gives a default afresh each time, never one shared with an earlier answer', () => {

@@ -13,14 +13,15 @@ function codePointOf(css: string, name: string): number | undefined {
 }
 
 describe('codicon subset (build)', () => {
-  it('finds names standing alone and after codicon-, not inside other words', () => {
-    const names = ['vm', 'debug-start', 'add', 'account', 'git-merge'];
+  it('finds names after codicon- and whole strings, not words of code or prose', () => {
+    const names = ['vm', 'debug-start', 'add', 'pass', 'account', 'git-merge', 'target', 'json', 'map'];
     const found = codiconsNamedIn(
       `html\`<span class="codicon codicon-vm"></span><vscode-button icon="debug-start">\`; const x = 'add';
-       const accounts = 1; // git-merged`,
+       const y = \`pass\`; const accounts = 1; // git-merged
+       items.map((e) => e.target); /* read as JSON */ const z = "json text";`,
       names,
     );
-    assert.deepEqual([...found].sort(), ['add', 'debug-start', 'vm']);
+    assert.deepEqual([...found].sort(), ['add', 'debug-start', 'pass', 'vm']);
   });
 
   it('keeps exactly the named glyphs in the font and the stylesheet', async () => {
