@@ -25,6 +25,9 @@ export const QUERY_CREDENTIAL =
 /** The password of a URL's user info (`https://user:password@host/…`), captured between `scheme://user:` and `@`. */
 export const URL_PASSWORD = /(\b[a-z][a-z0-9+.-]*:\/\/[^\s/?#@:]*:)([^\s/?#@]+)(@)/gi;
 
+/** Either of the two above, somewhere in a text (no `g`: a test that keeps no position between texts). */
+const URL_CREDENTIAL_HINT = new RegExp(`${QUERY_CREDENTIAL.source}|${URL_PASSWORD.source}`, 'i');
+
 /** `--api-key=…`, `--token=…`, `-password=…`: a command-line argument that carries its own credential. */
 export const CREDENTIAL_ARG =
   /^(--?(?:api[-_]?key|token|access[-_]token|auth[-_]token|password|secret)=)(.+)$/i;
@@ -51,6 +54,8 @@ export function redactUrl(url: string): string {
 
 /** The credential values in a text's URLs (`?api_key=abc` and `https://me:abc@host` give `abc`). */
 export function urlCredentials(text: string): string[] {
+  // most texts (every API path without a credential in its query) hold neither: one look, not two scans
+  if (!URL_CREDENTIAL_HINT.test(text)) return [];
   const values: string[] = [];
   const found = [
     ...[...text.matchAll(QUERY_CREDENTIAL)].map((match) => match[3]),
@@ -148,9 +153,11 @@ export interface ParsedReplyScan {
  */
 export function scanParsedReply(value: unknown, text: string, maxDepth: number): ParsedReplyScan {
   const secrets: string[] = [];
+  const readsStrings = mayHoldStringsToRead(text);
   let tooDeep = false;
   if (typeof value === 'string') readString(value, secrets);
-  else if (typeof value === 'object' && value !== null) tooDeep = !walkReply(value, '', 0, maxDepth, secrets);
+  else if (typeof value === 'object' && value !== null)
+    tooDeep = !walkReply(value, '', 0, maxDepth, secrets, readsStrings);
   if (tooDeep) return { secrets: [], tooDeep };
   const writtenOtherwise = secrets.some((secret) => !text.includes(JSON.stringify(secret).slice(1, -1)));
   if (writtenOtherwise) secrets.push(...secretsInJsonText(text));
@@ -167,13 +174,15 @@ function walkReply(
   depth: number,
   maxDepth: number,
   found: string[],
+  readsStrings: boolean,
 ): boolean {
   if (depth >= maxDepth) return false;
   if (Array.isArray(value)) {
     for (const item of value as unknown[]) {
-      if (typeof item === 'string') readString(item, found);
-      else if (typeof item === 'object' && item !== null) {
-        if (!walkReply(item, parentKey, depth + 1, maxDepth, found)) return false;
+      if (typeof item === 'string') {
+        if (readsStrings) readString(item, found);
+      } else if (typeof item === 'object' && item !== null) {
+        if (!walkReply(item, parentKey, depth + 1, maxDepth, found, readsStrings)) return false;
       }
     }
     return true;
@@ -182,16 +191,25 @@ function walkReply(
     const child = (value as Record<string, unknown>)[key];
     if (typeof child === 'object') {
       // an object or a list is never a secret value itself
-      if (child !== null && !walkReply(child, key, depth + 1, maxDepth, found)) return false;
+      if (child !== null && !walkReply(child, key, depth + 1, maxDepth, found, readsStrings)) return false;
     } else if (typeof child === 'boolean') {
       // a flag holds no secret, as in `secretsInJsonText`
     } else if (isSecretValue(parentKey, key, child)) {
       found.push(...secretValues(parentKey, key, child));
-    } else if (typeof child === 'string') {
+    } else if (readsStrings && typeof child === 'string') {
       readString(child, found);
     }
   }
   return true;
+}
+
+/**
+ * Whether any string of this JSON text may hold what `readString` looks for: a `=` or `@`, or a
+ * backslash (the escape of a quote, or a `\u003d` that spells `=`). Three searches for one character,
+ * not a pattern: a pattern over 10,000 conversations cost more than the strings it spared.
+ */
+function mayHoldStringsToRead(text: string): boolean {
+  return text.includes('=') || text.includes('@') || text.includes('\\');
 }
 
 /** The secrets a string that is no secret field's value may still carry. */

@@ -14,7 +14,6 @@ import {
   echoForms,
   MIN_SECRET_LENGTH,
   redactJson,
-  redactUrl,
   scanParsedReply,
   secretsIn,
   secretsInJsonText,
@@ -655,7 +654,7 @@ export class HttpTransport {
     try {
       const entry: RequestLogEntry = {
         method: call.spec.method,
-        path: redactUrl(call.failures.scrub(call.path)),
+        path: call.failures.scrub(call.path),
         status: outcome.status,
         durationMs: Date.now() - (outcome.started ?? call.started),
         attempt,

@@ -257,6 +257,33 @@ describe('secrets the client receives', () => {
     assertNoCopy(renderings(error, logs), [API_KEY, SESSION_KEY]);
   });
 
+  it('a tkn= written with JSON escapes (\\u003d, no "=" in the text) is learned, and masked when a later failure quotes it', async () => {
+    const logs: RequestLogEntry[] = [];
+    let requests = 0;
+    // the key only in the VS Code URL, every "=" of the reply spelled as an escape
+    const reply = JSON.stringify([{ ...sandbox(SESSION_KEY), session_api_key: null }]).replace(
+      /=/g,
+      '\\u003d',
+    );
+    assert.ok(!reply.includes('=') && !reply.includes('@'));
+    const client = clientFor(
+      (socket) =>
+        ++requests === 1
+          ? respond(socket, 200, 'application/json', reply)
+          : respond(socket, 500, 'application/json', JSON.stringify({ detail: `bad tkn ${SESSION_KEY}` })),
+      true,
+      logs,
+    );
+    await client.getSandboxes([SANDBOX_ID]);
+    const error = await client.searchConversations().then(
+      () => assert.fail('a 500 must fail'),
+      (thrown: unknown) => thrown,
+    );
+    assert.ok(error instanceof ApiError);
+    assert.match(error.message, /bad tkn \[redacted\]/);
+    assertNoCopy(renderings(error, logs), [API_KEY, SESSION_KEY]);
+  });
+
   it('a token sent in one call is masked when a later reply echoes it', async () => {
     const token = 'ghp_sentEarlier0123456789abcdef';
     const logs: RequestLogEntry[] = [];
