@@ -39,6 +39,21 @@ describe('conversation page: the agent’s changed files in Chromium', function 
   const text = async (h: Harness, selector: string) =>
     ((await h.page.textContent(selector)) ?? '').replace(/\s+/g, ' ').trim();
 
+  /** The text once the page has drawn what was posted (it draws on its next frame), or as it stands. */
+  async function textOnceDrawn(h: Harness, selector: string, expected: RegExp): Promise<string> {
+    await h.page
+      .waitForFunction(
+        ([sel, source]) =>
+          new RegExp(source).test(
+            (document.querySelector(sel)?.textContent ?? '').replace(/\s+/g, ' ').trim(),
+          ),
+        [selector, expected.source] as const,
+        { timeout: 5000 },
+      )
+      .catch(() => undefined); // the assertion below says what the page shows instead
+    return text(h, selector);
+  }
+
   it('folds the list under a count; opening it shows each file with its status, folder and buttons', async () => {
     const h = await load(withChanges({ state: 'ready', files: FILES, message: null }));
     assert.equal(await text(h, '.changes summary'), 'Changes: 4 files');
@@ -83,12 +98,12 @@ describe('conversation page: the agent’s changed files in Chromium', function 
     await h.page.click('.changes summary');
     assert.match(await text(h, '.changes'), /has not changed any file/);
     await h.post({ type: 'header', header: withChanges({ state: 'unread', files: [], message: null }) });
-    assert.equal(await text(h, '.changes summary'), 'Changes: reading…');
+    assert.equal(await textOnceDrawn(h, '.changes summary', /^Changes: reading…$/), 'Changes: reading…');
     await h.post({
       type: 'header',
       header: withChanges({ state: 'failed', files: FILES.slice(0, 1), message: 'The sandbox is paused.' }),
     });
-    assert.match(await text(h, '.changes'), /The sandbox is paused\./);
+    assert.match(await textOnceDrawn(h, '.changes', /The sandbox is paused\./), /The sandbox is paused\./);
     assert.equal(await h.page.locator('.change-file').count(), 1, 'the last list stays');
   });
 
