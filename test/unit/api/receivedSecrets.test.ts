@@ -231,19 +231,15 @@ describe('secrets the client receives', () => {
     }
   }
 
-  it('a session key read in one reply is masked when a later failure quotes it', async () => {
+  /** A first call answered with `reply`, then a failing one whose error quotes `quoted`: the error and the log. */
+  async function failureAfter(reply: string, quoted: string) {
     const logs: RequestLogEntry[] = [];
     let requests = 0;
     const client = clientFor(
       (socket) =>
         ++requests === 1
-          ? respond(socket, 200, 'application/json', JSON.stringify([sandbox(SESSION_KEY)]))
-          : respond(
-              socket,
-              500,
-              'application/json',
-              JSON.stringify({ detail: `agent server rejected key ${SESSION_KEY}` }),
-            ),
+          ? respond(socket, 200, 'application/json', reply)
+          : respond(socket, 500, 'application/json', JSON.stringify({ detail: quoted })),
       true,
       logs,
     );
@@ -253,33 +249,26 @@ describe('secrets the client receives', () => {
       (thrown: unknown) => thrown,
     );
     assert.ok(error instanceof ApiError);
+    return { error, logs };
+  }
+
+  it('a session key read in one reply is masked when a later failure quotes it', async () => {
+    const { error, logs } = await failureAfter(
+      JSON.stringify([sandbox(SESSION_KEY)]),
+      `agent server rejected key ${SESSION_KEY}`,
+    );
     assert.match(error.message, /agent server rejected key \[redacted\]/);
     assertNoCopy(renderings(error, logs), [API_KEY, SESSION_KEY]);
   });
 
   it('a tkn= written with JSON escapes (\\u003d, no "=" in the text) is learned, and masked when a later failure quotes it', async () => {
-    const logs: RequestLogEntry[] = [];
-    let requests = 0;
     // the key only in the VS Code URL, every "=" of the reply spelled as an escape
     const reply = JSON.stringify([{ ...sandbox(SESSION_KEY), session_api_key: null }]).replace(
       /=/g,
       '\\u003d',
     );
     assert.ok(!reply.includes('=') && !reply.includes('@'));
-    const client = clientFor(
-      (socket) =>
-        ++requests === 1
-          ? respond(socket, 200, 'application/json', reply)
-          : respond(socket, 500, 'application/json', JSON.stringify({ detail: `bad tkn ${SESSION_KEY}` })),
-      true,
-      logs,
-    );
-    await client.getSandboxes([SANDBOX_ID]);
-    const error = await client.searchConversations().then(
-      () => assert.fail('a 500 must fail'),
-      (thrown: unknown) => thrown,
-    );
-    assert.ok(error instanceof ApiError);
+    const { error, logs } = await failureAfter(reply, `bad tkn ${SESSION_KEY}`);
     assert.match(error.message, /bad tkn \[redacted\]/);
     assertNoCopy(renderings(error, logs), [API_KEY, SESSION_KEY]);
   });
