@@ -31,7 +31,8 @@ export interface CallContext {
   serverUrl: string;
   /**
    * Every secret value the call carried, in the forms a server could echo; none may appear in what the
-   * error says. Asked for when first needed (an error, a logged body): most calls never need them.
+   * error says. Asked for once, when first needed (the log's path, at the latest), and made into a set
+   * then: the transport hands over its lists, not a copy of them.
    */
   secrets: () => Iterable<string>;
 }
@@ -43,12 +44,16 @@ export interface CallContext {
 const MAX_SECRETS_PER_CALL = 2000;
 const WITHHELD = '(withheld: the reply carries more secrets than can be masked)';
 
+/** A call's secrets: the set (to add to) and its list (to mask with). */
+interface KnownSecrets {
+  set: Set<string>;
+  list: readonly string[];
+}
+
 export class CallFailures {
   private readonly where: string;
   /** The call's secrets and those learned from its reply, gathered on first need. */
-  private known: { set: Set<string>; list: readonly string[] } | undefined;
-  /** Values learned before anything needed the secrets, in order. */
-  private readonly heard: (readonly string[])[] = [];
+  private known: KnownSecrets | undefined;
   /** Secrets added by `learn`. */
   private learned = 0;
   private overflowed = false;
@@ -64,7 +69,6 @@ export class CallFailures {
 
   /** The reply carried more secrets than are masked one by one: nothing the server said may be shown. */
   get withholding(): boolean {
-    this.secrets();
     return this.overflowed;
   }
 
@@ -74,19 +78,7 @@ export class CallFailures {
    */
   learn(values: readonly string[]): void {
     if (values.length === 0) return;
-    if (this.known) this.add(this.known, values);
-    else this.heard.push(values);
-  }
-
-  private secrets(): { set: Set<string>; list: readonly string[] } {
-    if (this.known) return this.known;
-    const set = new Set(this.call.secrets());
-    const known = (this.known = { set, list: [...set] });
-    for (const values of this.heard.splice(0)) this.add(known, values);
-    return known;
-  }
-
-  private add(known: { set: Set<string>; list: readonly string[] }, values: readonly string[]): void {
+    const known = this.secrets();
     const before = this.learned;
     for (const form of echoForms(values)) {
       if (form.length < MIN_SECRET_LENGTH || known.set.has(form)) continue;
@@ -98,6 +90,12 @@ export class CallFailures {
       this.learned++;
     }
     if (this.learned !== before) known.list = [...known.set];
+  }
+
+  private secrets(): KnownSecrets {
+    if (this.known) return this.known;
+    const set = new Set(this.call.secrets());
+    return (this.known = { set, list: [...set] });
   }
 
   /**
@@ -338,7 +336,7 @@ export class CallFailures {
   }
 
   private shown(text: string, maxChars = MAX_SERVER_TEXT_CHARS): string {
-    if (this.withholding && text) return WITHHELD;
+    if (this.overflowed && text) return WITHHELD;
     return showable(this.scrub(text), maxChars);
   }
 

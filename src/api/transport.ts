@@ -203,10 +203,9 @@ export class HttpTransport {
    * since a list is replaced, never changed, when a secret is added.
    */
   private knownSecretLists(): (readonly string[])[] {
-    const extra = this.options.extraSecrets?.() ?? [];
     return [
       this.ownSecretForms,
-      extra.length > 0 ? echoForms(extra) : [],
+      echoForms(this.options.extraSecrets?.() ?? []),
       this.sentSecrets.forms(),
       this.receivedSecrets.forms(),
     ];
@@ -315,7 +314,7 @@ export class HttpTransport {
   private newCall<T>(spec: RequestSpec<T>): Call<T> {
     const path = spec.path + buildQuery(spec.query);
     const sent = [...secretsIn(spec.body), ...urlCredentials(path)];
-    const known = [...this.knownSecretLists(), sent.length > 0 ? echoForms(sent) : []];
+    const known = [...this.knownSecretLists(), echoForms(sent)];
     this.sentSecrets.add(sent);
     return {
       spec,
