@@ -4,6 +4,9 @@ import * as fs from 'node:fs';
 import * as esbuild from 'esbuild';
 import { writeCodicons } from './scripts/build/codicons.mjs';
 import { packagesLeftOut, wsClientAlias } from './scripts/build/packagesLeftOut.mjs';
+
+/** ws's client module alone (see wsClientAlias). */
+const wsClient = wsClientAlias.ws;
 import { pageBuildOptions } from './scripts/build/pages.mjs';
 
 const production = process.argv.includes('--production');
@@ -26,18 +29,26 @@ const codiconsForPages = {
 };
 
 /**
- * The entry loads dist/services.js with require() on first use: it stays a file of its own.
- * @type {esbuild.Plugin}
+ * Bundles of their own, each `require()`d where it is first needed: the specifier the source
+ * requires → the file it is at run time, next to the bundle that requires it. The entry loads the
+ * services on first use; the services load ws when the first conversation is followed and git's
+ * side of a change when one is first applied or saved.
  */
-const servicesLoadedLater = {
-  name: 'services-loaded-later',
+const LOADED_LATER = { './services.js': './services.js', ws: './ws.js', '../changes': './changes.js' };
+
+/** @type {esbuild.Plugin} */
+const bundlesLoadedLater = {
+  name: 'bundles-loaded-later',
   setup(build) {
-    build.onResolve({ filter: /^\.\/services\.js$/ }, () => ({ path: './services.js', external: true }));
+    build.onResolve({ filter: /^(\.\/services\.js|ws|\.\.\/changes)$/ }, (args) => ({
+      path: LOADED_LATER[/** @type {keyof typeof LOADED_LATER} */ (args.path)],
+      external: true,
+    }));
   },
 };
 
 /**
- * The two host bundles share no module: a file in both would run twice, with two copies of its state.
+ * The host bundles share no module: a file in two would run twice, with two copies of its state.
  * @type {esbuild.Plugin}
  */
 const nothingBundledTwice = {
@@ -74,22 +85,27 @@ const metafileForBench = {
 /** @type {esbuild.BuildOptions[]} */
 const builds = [
   {
-    // The host: extension.js (the small entry VS Code loads) and services.js (everything else, loaded
-    // on first use). Two entry points, not code splitting: splitting needs ESM, which VS Code 1.100
+    // The host: extension.js (the small entry VS Code loads), services.js (the rest, loaded on first
+    // use), and what the services load when first needed: ws.js (ws's client) and changes.js (git's
+    // side of a change). Entry points, not code splitting: splitting needs ESM, which VS Code 1.100
     // does not load for extensions.
-    entryPoints: { extension: 'src/extension.ts', services: 'src/services.ts' },
+    entryPoints: {
+      extension: 'src/extension.ts',
+      services: 'src/services.ts',
+      ws: wsClient,
+      changes: 'src/changes/index.ts',
+    },
     outdir: 'dist',
     bundle: true,
     platform: 'node',
     target: 'node20',
     format: 'cjs',
     external: ['vscode'],
-    alias: wsClientAlias,
     sourcemap: !production,
     minify: production,
     metafile: true,
     logLevel: 'warning',
-    plugins: [packagesLeftOut, servicesLoadedLater, nothingBundledTwice, metafileForBench],
+    plugins: [packagesLeftOut, bundlesLoadedLater, nothingBundledTwice, metafileForBench],
   },
   {
     // The two webview pages (mcpForm, conversation): a module and a stylesheet each, and the chunk

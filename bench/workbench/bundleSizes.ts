@@ -1,6 +1,8 @@
 // What each host bundle holds, by package (node_modules) or source folder, from esbuild's metafile.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import * as esbuild from 'esbuild';
+import { packagesLeftOut } from '../../scripts/build/packagesLeftOut.mjs';
 
 interface Metafile {
   outputs: Record<string, { bytes: number; inputs: Record<string, { bytesInOutput: number }> }>;
@@ -22,20 +24,46 @@ function kb(bytes: number): string {
   return `${(bytes / 1024).toFixed(1)} KB`;
 }
 
+function sizeLine(name: string, output: Metafile['outputs'][string], largest: number): string {
+  const shares = new Map<string, number>();
+  for (const [input, { bytesInOutput }] of Object.entries(output.inputs)) {
+    const key = owner(input);
+    shares.set(key, (shares.get(key) ?? 0) + bytesInOutput);
+  }
+  const parts = [...shares]
+    .filter(([, bytes]) => bytes >= 512)
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, largest)
+    .map(([owned, bytes]) => `${owned} ${(bytes / 1024).toFixed(0)}`);
+  return `${name.padEnd(14)} ${kb(output.bytes).padStart(9)}  (KB: ${parts.join(', ')})`;
+}
+
 export function bundleSizeLines(metafilePath: string, largest = 8): string[] {
   const metafile = JSON.parse(fs.readFileSync(metafilePath, 'utf8')) as Metafile;
   return Object.entries(metafile.outputs)
     .filter(([file]) => file.endsWith('.js'))
-    .map(([file, output]) => {
-      const shares = new Map<string, number>();
-      for (const [input, { bytesInOutput }] of Object.entries(output.inputs)) {
-        const key = owner(input);
-        shares.set(key, (shares.get(key) ?? 0) + bytesInOutput);
-      }
-      const parts = [...shares]
-        .sort((a, b) => b[1] - a[1])
-        .slice(0, largest)
-        .map(([name, bytes]) => `${name} ${(bytes / 1024).toFixed(0)}`);
-      return `${path.basename(file).padEnd(14)} ${kb(output.bytes).padStart(9)}  (KB: ${parts.join(', ')})`;
-    });
+    .map(([file, output]) => sizeLine(path.basename(file), output, largest));
+}
+
+/**
+ * The floor of the first use: treeFloor.ts (only what the trees' first rows need) bundled and
+ * minified as esbuild.mjs bundles the host.
+ */
+export async function treeFloorLine(largest = 8): Promise<string> {
+  const result = await esbuild.build({
+    entryPoints: [path.join(__dirname, 'treeFloor.ts')],
+    bundle: true,
+    platform: 'node',
+    target: 'node20',
+    format: 'cjs',
+    external: ['vscode'],
+    minify: true,
+    metafile: true,
+    write: false,
+    logLevel: 'warning',
+    plugins: [packagesLeftOut],
+  });
+  const [output] = Object.values(result.metafile.outputs);
+  if (!output) throw new Error('esbuild wrote no bundle for treeFloor.ts');
+  return sizeLine('trees alone', output, largest);
 }

@@ -13,7 +13,7 @@ import { ARTIFACTS_DIR, ROOT, RUNS_DIR } from '../../scripts/vscode/paths';
 import { waitForFile } from '../../scripts/vscode/wait-file';
 import { workbenchUrl } from '../../scripts/vscode/workbench-url';
 import { startTestServer } from '../../test/server';
-import { bundleSizeLines } from './bundleSizes';
+import { bundleSizeLines, treeFloorLine } from './bundleSizes';
 import { firstRowPaintedAt, noRowShown } from './firstRowPainted';
 import {
   floorMarker,
@@ -175,6 +175,8 @@ export async function workbenchReport(runs = Number(process.env.BENCH_RUNS ?? 7)
     `    (services.js already loaded by the probe's activate(); the page is polled, up to ~30 ms late)`,
     `Host bundles, minified (esbuild metafile of the production build):`,
     ...bundleSizeLines(staged.hostMetafile).map((line) => `  ${line}`),
+    `  The floor of the first use: only the client, store, poller, trees and status bar (bench/workbench/treeFloor.ts), built the same way:`,
+    `  ${await treeFloorLine()}`,
     `VSIX: ${(staged.vsixBytes / 1024).toFixed(0)} KB, ${staged.vsixFiles} files (openhands-vscode.vsix)`,
   ];
 }

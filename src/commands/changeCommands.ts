@@ -7,20 +7,14 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { ApiError, messageOf, type AppConversation, type GitChange, type GitChangeStatus } from '../api';
-import { openLocalRepository, type LocalRepository } from '../changes/localRepository';
-import {
+import type {
+  ApplyPlan,
+  ApplyProgress,
   ApplyRefusedError,
-  applyPatch,
-  describeRefusals,
-  GitCommandError,
-  planApply,
-  refusalsOf,
-  type ApplyPlan,
-  type ApplyProgress,
-  type ApplyResult,
-  type RefusedPath,
-} from '../changes/patchApply';
-import { auditPatch, patchWarningLines } from '../changes/patchAudit';
+  ApplyResult,
+  LocalRepository,
+  RefusedPath,
+} from '../changes';
 import { parseGitRemote } from '../conversations/gitRemote';
 import type { Log } from '../core/log';
 import type { Connection } from '../state/connection';
@@ -37,6 +31,15 @@ import {
 } from '../views/changeDocuments';
 import type { ChangedFileNode } from '../views/nodes';
 import { resolveConversation, type CommandTarget } from './targets';
+
+/**
+ * git and the patch checks (`src/changes`): a bundle of their own (dist/changes.js), loaded the first
+ * time a change is applied or saved, not with the tree.
+ */
+function localChanges(): typeof import('../changes') {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- a bundle of its own, loaded on first need
+  return require('../changes') as typeof import('../changes');
+}
 
 export interface ChangeCommandDeps {
   store: OpenHandsStore;
@@ -355,6 +358,7 @@ async function saveAsPatch(
       });
   if (!target) return undefined;
   // git apply skips text before the first file: a warning there travels with the patch.
+  const { auditPatch, patchWarningLines } = localChanges();
   const warning = await auditPatch(delta.patch);
   if (warning) deps.log.warn(`Saved patch holds what Apply refuses: ${warning}`);
   try {
@@ -417,6 +421,8 @@ async function applyChanges(
   conversation: AppConversation,
   args: ApplyArgs,
 ): Promise<ApplyOutcome> {
+  const { ApplyRefusedError, GitCommandError, applyPatch, openLocalRepository, planApply, refusalsOf } =
+    localChanges();
   try {
     const folder = args.folder ?? (await pickFolder());
     if (!folder) return { kind: 'cancelled' };
@@ -727,7 +733,7 @@ function logRefused(deps: ChangeCommandDeps, root: string, refused: readonly Ref
 function unsafeMessage(refusals: readonly RefusedPath[]): string {
   return vscode.l10n.t(
     'Not applied: the agent’s change reaches outside your repository, into .git or through a link ({0}). Nothing was changed.',
-    describeRefusals(refusals),
+    localChanges().describeRefusals(refusals),
   );
 }
 
@@ -745,7 +751,7 @@ async function askSkipRefused(
     {
       modal: true,
       detail:
-        describeRefusals(refused) +
+        localChanges().describeRefusals(refused) +
         '\n\n' +
         vscode.l10n.t('Nothing has been changed yet. The other files can be applied without them.'),
     },

@@ -4,7 +4,7 @@
  * with the sandbox's key masked, and it ends by its deadlines whatever the server does: a handshake
  * that never completes, an auth frame never answered, silence with no pings, frames too large.
  */
-import WebSocket from 'ws';
+import type WebSocket from 'ws';
 import { ApiError, messageOf, type ApiErrorKind } from '../errors';
 import { redactUrl, scrubSecrets } from '../redact';
 import { MAX_MESSAGE_CHARS, MAX_SERVER_TEXT_CHARS, clip, nestsDeeperThan, showable } from '../serverText';
@@ -17,6 +17,16 @@ import { AgentEventSchema, type AgentEvent } from './events';
  * `query`: `?session_api_key=` in the URL, for older agent servers that refuse a socket without it.
  */
 export type SocketAuth = 'first-message' | 'query';
+
+/**
+ * ws, required when the first socket opens: the extension's build makes it a bundle of its own
+ * (dist/ws.js), so a window that never follows a conversation never loads it. Its client module
+ * and the whole package both export the class itself.
+ */
+function loadWebSocket(): typeof WebSocket {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- a bundle of its own, loaded on first need
+  return require('ws') as typeof WebSocket;
+}
 
 /** Stored events the server sends after the snapshot; none by default (the feed reads history over REST). */
 export type SocketReplay = { mode: 'all' } | { mode: 'since'; afterTimestamp: string };
@@ -103,7 +113,7 @@ class SocketSession implements EventSocket {
     }, this.options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS);
     let socket: WebSocket;
     try {
-      socket = new WebSocket(this.url(), {
+      socket = new (loadWebSocket())(this.url(), {
         maxPayload: this.options.maxFrameBytes ?? DEFAULT_MAX_FRAME_BYTES,
         followRedirects: false,
         perMessageDeflate: false,
@@ -123,7 +133,7 @@ class SocketSession implements EventSocket {
   }
 
   send(frame: unknown): boolean {
-    if (this.finished || this.socket?.readyState !== WebSocket.OPEN) return false;
+    if (this.finished || !this.socket || this.socket.readyState !== this.socket.OPEN) return false;
     this.socket.send(JSON.stringify(frame));
     return true;
   }
