@@ -10,7 +10,7 @@ import { FieldErrorsSchema, FormDraftSchema, FormModelSchema } from './formSchem
 import { SaveOutcomeSchema } from './saveOutcome';
 import { UiStringsSchema } from './uiStrings';
 
-export const VIEW_TYPE = 'openhands.mcpForm';
+export { VIEW_TYPE } from './viewType';
 
 export const WebviewToHostSchema = z.discriminatedUnion('type', [
   /** The webview is listening; the host answers with `init`. */
