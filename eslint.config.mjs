@@ -66,7 +66,7 @@ export default tseslint.config(
   ),
   layer(
     'src/shell/**/*.ts',
-    'src/shell is what the entry registers at activation: it imports nothing of what loads later (dist/services.mjs).',
+    'src/shell is what the entry registers at activation: it imports nothing of what loads later (dist/services.js).',
     [
       'api',
       'changes',

@@ -1,5 +1,5 @@
-// The entry VS Code loads (dist/extension.mjs). It registers the views, the commands, the panels'
-// serializers and the link handler with stand-ins, and loads everything else (dist/services.mjs:
+// The entry VS Code loads (dist/extension.js). It registers the views, the commands, the panels'
+// serializers and the link handler with stand-ins, and loads everything else (dist/services.js:
 // the client, zod, axios, ws, the webview hosts) on first use: a view asking for its rows, a
 // command, a restored panel or a link. Nothing here reads the network or the rest of the bundle.
 const moduleStartCpu = process.cpuUsage();
@@ -29,11 +29,6 @@ export interface ActivationCpu {
 /** What `activate` returns when the extension runs its test suite (and only then). */
 export interface OpenHandsExtensionApi extends OpenHandsServices {
   activationCpu: ActivationCpu;
-  /**
-   * The API object the extension calls. VS Code hands an ES module its own, apart from the one the
-   * tests' CommonJS gets: a test that records what the extension shows wraps this one.
-   */
-  vscodeApi: typeof vscode;
 }
 
 export async function activate(context: vscode.ExtensionContext): Promise<OpenHandsExtensionApi | undefined> {
@@ -48,23 +43,19 @@ export async function activate(context: vscode.ExtensionContext): Promise<OpenHa
   const registrar = new DeferredPanels(manifest.panelViewTypes, load);
   context.subscriptions.push(commandStandIns, sandboxes, conversations, registrar);
 
-  async function startServices(): Promise<OpenHandsServices> {
-    // a module of its own, imported here on first use
-    const services = await import('./services');
+  function startServices(): Promise<OpenHandsServices> {
     // the real commands take the stand-ins' ids
     commandStandIns.dispose();
+    // eslint-disable-next-line @typescript-eslint/no-require-imports -- a bundle of its own, loaded here on first use
+    const services = require('./services.js') as typeof import('./services');
     const shell: Shell = { sandboxes, conversations, registrar };
-    return await services.startServices(context, shell);
+    return services.startServices(context, shell);
   }
 
   const settled = process.cpuUsage();
   // Other extensions get nothing: `exports` would hand them the keys.
   if (context.extensionMode !== vscode.ExtensionMode.Test) return undefined;
-  return {
-    ...(await load()),
-    activationCpu: { moduleStart: moduleStartCpu, activateStart, settled },
-    vscodeApi: vscode,
-  };
+  return { ...(await load()), activationCpu: { moduleStart: moduleStartCpu, activateStart, settled } };
 }
 
 export function deactivate(): void {}

@@ -4,7 +4,7 @@ import { buildExtension, buildIntegrationSuite } from './build';
 
 buildExtension();
 void buildIntegrationSuite().then(
-  () => console.log('built dist/ and out/test/integration/'),
+  () => console.log('built dist/extension.js and out/test/integration/'),
   (error: unknown) => {
     console.error(error);
     process.exit(1);

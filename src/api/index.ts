@@ -19,9 +19,14 @@ export type { SandboxConversations, SandboxConversationsOptions } from './sandbo
 export { REDACTED, redactJson, redactUrl, scrubSecrets } from './redact';
 export { checkServerUrl, type ServerUrlCheck } from './serverUrl';
 export { probeServer, type ServerProbe, type ServerProbeOutcome } from './serverProbe';
-// the MCP check's functions are imported from './mcpProbe' by the one host that runs them (the MCP
-// form, a chunk of its own): exported here, they would load with every use of the client
-export type { McpProbeOptions, McpProbeResult, McpProbeTarget } from './mcpProbe';
+export {
+  MCP_PROBE_DEFAULTS,
+  probeMcpServer,
+  probeMcpServers,
+  type McpProbeOptions,
+  type McpProbeResult,
+  type McpProbeTarget,
+} from './mcpProbe';
 export { StartTaskFailedError, type WaitForStartTaskOptions } from './startTaskPoller';
 export type { AuthHeader, RequestLogEntry, TlsOptions } from './transport';
 export { ConnectionPool } from './connectionPool';

@@ -89,7 +89,7 @@ export function registerConversationCommands(deps: ConversationCommandDeps): vsc
     vscode.commands.registerCommand('openhands.openConversation', async (target: CommandTarget) => {
       const conversation = await resolveConversation(target, store, connection);
       if (!conversation) return false;
-      await deps.panels.show(conversation.id, conversationTitle(conversation));
+      deps.panels.show(conversation.id, conversationTitle(conversation));
       return true;
     }),
     vscode.commands.registerCommand('openhands.openConversationInBrowser', async (target: CommandTarget) => {

@@ -124,7 +124,7 @@ async function sendImages(
   if (images.length === 0) return false;
   const conversation = await pick(deps, conversationId);
   if (!conversation) return false;
-  await deps.panels.attach(conversation.id, conversationTitle(conversation), images);
+  deps.panels.attach(conversation.id, conversationTitle(conversation), images);
   return true;
 }
 

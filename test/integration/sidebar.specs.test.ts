@@ -31,8 +31,7 @@ describe('sidebar: sandbox specs through Start Sandbox… in a real VS Code', ()
   async function recording<T>(
     body: (shown: { picks: PickItem[][]; errors: string[] }) => Promise<T>,
   ): Promise<T> {
-    // the extension's own API object: the one this file imports is another
-    const window = t.api.vscodeApi.window as {
+    const window = vscode.window as {
       showQuickPick: (items: readonly PickItem[], options?: vscode.QuickPickOptions) => Thenable<unknown>;
       showErrorMessage: (message: string, ...items: string[]) => Thenable<string | undefined>;
     };

@@ -25,7 +25,7 @@ export async function activationFigures(): Promise<Record<string, number>> {
     contextCpuMs: cpuMs(activateStart) - cpuMs(moduleStart),
     // the entry's activate(): stand-ins registered; outside tests activation ends here
     activateCpuMs: cpuMs(settled) - cpuMs(activateStart),
-    // what first use costs (a view's rows, a command): services.mjs imported and started. Only the
+    // what first use costs (a view's rows, a command): services.js loaded and started. Only the
     // test run does it inside activate(), to hand the probe its API.
     firstUseCpuMs: cpuMs(after) - cpuMs(settled),
   };

@@ -18,6 +18,16 @@ import { AgentEventSchema, type AgentEvent } from './events';
  */
 export type SocketAuth = 'first-message' | 'query';
 
+/**
+ * ws, required when the first socket opens: the extension's build makes it a bundle of its own
+ * (dist/ws.js), so a window that never follows a conversation never loads it. Its client module
+ * and the whole package both export the class itself.
+ */
+function loadWebSocket(): typeof WebSocket {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- a bundle of its own, loaded on first need
+  return require('ws') as typeof WebSocket;
+}
+
 /** Stored events the server sends after the snapshot; none by default (the feed reads history over REST). */
 export type SocketReplay = { mode: 'all' } | { mode: 'since'; afterTimestamp: string };
 
@@ -64,12 +74,8 @@ const NOT_FOUND = 4004;
 const TRY_AGAIN_LATER = 1013;
 
 /** Opens the socket; resolves once it is live, rejects with an `ApiError` by the connect deadline. */
-export async function openEventSocket(options: EventSocketOptions): Promise<EventSocket> {
-  // imported when the first socket opens: a window that never follows a conversation never loads ws
-  const { default: WebSocket } = await import('ws');
-  return await new Promise((resolve, reject) =>
-    new SocketSession(options, WebSocket, resolve, reject).start(),
-  );
+export function openEventSocket(options: EventSocketOptions): Promise<EventSocket> {
+  return new Promise((resolve, reject) => new SocketSession(options, resolve, reject).start());
 }
 
 class SocketSession implements EventSocket {
@@ -86,7 +92,6 @@ class SocketSession implements EventSocket {
 
   constructor(
     private readonly options: EventSocketOptions,
-    private readonly WebSocketClass: typeof WebSocket,
     private readonly onLive: (socket: EventSocket) => void,
     private readonly onFailed: (error: ApiError) => void,
   ) {
@@ -108,7 +113,7 @@ class SocketSession implements EventSocket {
     }, this.options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS);
     let socket: WebSocket;
     try {
-      socket = new this.WebSocketClass(this.url(), {
+      socket = new (loadWebSocket())(this.url(), {
         maxPayload: this.options.maxFrameBytes ?? DEFAULT_MAX_FRAME_BYTES,
         followRedirects: false,
         perMessageDeflate: false,

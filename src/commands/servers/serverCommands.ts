@@ -3,10 +3,15 @@
 import * as vscode from 'vscode';
 import type { ServerSecrets } from '../../core/secretsManager';
 import { forgetServerEntry, readServers, sameServerUrl, type RememberedServer } from '../../core/servers';
-import type { ConnectDeps, ConnectRequest, ConnectResult } from './connectFlow';
-
-/** The connect flow (its questions, the connection test, the switch): imported when first used. */
-const connectFlow = (): Promise<typeof import('./connectFlow')> => import('./connectFlow');
+import {
+  connectInteractively,
+  connectWith,
+  showServer,
+  switchTo,
+  type ConnectDeps,
+  type ConnectRequest,
+  type ConnectResult,
+} from './connectFlow';
 
 export interface ServerCommandDeps extends ConnectDeps {
   /** The MCP form's secrets per server: forgotten with the server. */
@@ -19,12 +24,12 @@ export function registerServerCommands(deps: ServerCommandDeps): vscode.Disposab
       'openhands.connect',
       async (request?: ConnectRequest): Promise<ConnectResult | boolean> => {
         if (request && typeof request === 'object' && typeof request.url === 'string') {
-          const result = await (await connectFlow()).connectWith(deps, request);
+          const result = await connectWith(deps, request);
           if (result.saved) void vscode.window.showInformationMessage(result.message);
           else void vscode.window.showErrorMessage(result.message);
           return result;
         }
-        return (await connectFlow()).connectInteractively(deps);
+        return connectInteractively(deps);
       },
     ),
     vscode.commands.registerCommand('openhands.switchServer', async (url?: string) => {
@@ -36,7 +41,7 @@ export function registerServerCommands(deps: ServerCommandDeps): vscode.Disposab
           );
           return false;
         }
-        await (await connectFlow()).switchTo(deps, server);
+        await switchTo(deps, server);
         return true;
       }
       return pickServer(deps);
@@ -108,10 +113,10 @@ async function pickServer(deps: ServerCommandDeps): Promise<boolean> {
     return false;
   }
   if (!chosen) return false;
-  if (chosen.action === 'connect') return (await connectFlow()).connectInteractively(deps);
+  if (chosen.action === 'connect') return connectInteractively(deps);
   if (!chosen.server) return false;
   if (current && sameServerUrl(chosen.server.url, current)) return true;
-  await (await connectFlow()).switchTo(deps, chosen.server);
+  await switchTo(deps, chosen.server);
   return true;
 }
 
@@ -151,8 +156,7 @@ async function forget(deps: ServerCommandDeps, server: RememberedServer): Promis
   await forgetServerEntry(server.url);
   // the views move on first, so they never ask the forgotten server without its key
   const current = deps.connection.config.serverUrl;
-  if (current && sameServerUrl(current, server.url))
-    await (await connectFlow()).showServer(deps, readServers()[0]?.url ?? '');
+  if (current && sameServerUrl(current, server.url)) await showServer(deps, readServers()[0]?.url ?? '');
   await Promise.all([
     deps.keys.clear(server.url),
     deps.mcpSecrets.clear(server.url),

@@ -2,7 +2,7 @@
 // against the test server for the settings and real local servers for MCP: one that answers as MCP
 // (both transports) and a closed port.
 import assert from 'node:assert/strict';
-import { probeMcpServers } from '../../../src/api/mcpProbe';
+import { probeMcpServers } from '../../../src/api';
 import { FormController } from '../../../src/webviews/mcpForm/host/formController';
 import { FormSave } from '../../../src/webviews/mcpForm/host/formSave';
 import { HostToWebviewSchema, type HostToWebview } from '../../../src/webviews/mcpForm/shared/protocol';

@@ -12,21 +12,19 @@ import type { ConversationFeeds } from '../../../state/conversationFeeds';
 import type { ConversationSteering } from '../../../state/conversationSteering';
 import type { ConversationWatch } from '../../../state/conversationWatch';
 import { confirmationPolicyFor } from '../../../state/confirmationPolicy';
-import type { Attachment, CHANGE_ACTIONS, Header } from '../shared/protocol';
-import { VIEW_TYPE } from '../shared/viewType';
+import { VIEW_TYPE, type Attachment, type CHANGE_ACTIONS, type Header } from '../shared/protocol';
 import type { Row } from '../shared/rows';
 import type { PanelChangesSource } from './controller';
-import { LazyModule } from '../../kit/host/lazyModule';
 import { ImageDocuments } from './imageDocuments';
-import type { ConversationPanel, PanelEnvironment, PanelState } from './panel';
+import { ConversationPanel, type PanelEnvironment, type PanelState } from './panel';
 
 export interface ConversationPanels {
   /** Opens (or reveals) the panel of a conversation. */
-  show(conversationId: string, title: string): Promise<void>;
+  show(conversationId: string, title: string): void;
   /** The conversation's panel is the active editor of a focused window. */
   isInView(conversationId: string): boolean;
   /** Opens the panel and puts checked images under its message input (the user sends them). */
-  attach(conversationId: string, title: string, images: Attachment[]): Promise<void>;
+  attach(conversationId: string, title: string, images: Attachment[]): void;
 }
 
 /** Hooks for the integration tests, returned only when the extension runs its test suite. */
@@ -58,12 +56,6 @@ export function registerConversationPanels(
   },
 ): { panels: ConversationPanels; testApi: ConversationPanelTestApi | undefined } {
   const { connection, feeds, steering, log } = deps;
-  // the panel itself (its controller, transcript and page protocol) is imported when the first one
-  // opens or comes back after a reload
-  const panelHost = new LazyModule(() => import('./panel'));
-  const openPanels = (): readonly ConversationPanel[] => panelHost.loaded?.ConversationPanel.all ?? [];
-  const findPanel = (id: string): ConversationPanel | undefined =>
-    panelHost.loaded?.ConversationPanel.find(id);
   const imageDocuments = new ImageDocuments();
   context.subscriptions.push(imageDocuments);
   const env: PanelEnvironment = {
@@ -103,10 +95,11 @@ export function registerConversationPanels(
   context.subscriptions.push(
     deps.registrar.registerWebviewPanelSerializer(VIEW_TYPE, {
       deserializeWebviewPanel: async (panel, state: PanelState | undefined) => {
-        const { ConversationPanel: Panel } = await panelHost.load();
-        Panel.revive(panel, state, env);
+        ConversationPanel.revive(panel, state, env);
         const revived =
-          typeof state?.conversationId === 'string' ? Panel.find(state.conversationId) : undefined;
+          typeof state?.conversationId === 'string'
+            ? ConversationPanel.find(state.conversationId)
+            : undefined;
         if (revived) track(revived);
       },
     }),
@@ -118,11 +111,11 @@ export function registerConversationPanels(
           void vscode.window.showWarningMessage(vscode.l10n.t('This OpenHands link names no conversation.'));
       },
     }),
-    { dispose: () => openPanels().forEach((panel) => panel.dispose()) },
+    { dispose: () => ConversationPanel.all.forEach((panel) => panel.dispose()) },
     // a panel follows its conversation through the server of the moment: on another server it
     // would show nothing of its own, so it closes and says why
     connection.onDidSwitchServer(({ from, to }) => {
-      const open = openPanels();
+      const open = ConversationPanel.all;
       if (!from || open.length === 0) return;
       for (const panel of open) panel.dispose();
       const back = vscode.l10n.t('Switch Back to {0}', from.name);
@@ -146,37 +139,36 @@ export function registerConversationPanels(
   );
 
   const panels: ConversationPanels = {
-    show: async (conversationId, title) => {
-      const { ConversationPanel: Panel } = await panelHost.load();
-      const known = Panel.find(conversationId);
-      const panel = Panel.show(conversationId, title, env);
+    show: (conversationId, title) => {
+      const known = ConversationPanel.find(conversationId);
+      const panel = ConversationPanel.show(conversationId, title, env);
       if (panel && !known) track(panel);
     },
-    isInView: (conversationId) => findPanel(conversationId)?.inView ?? false,
-    attach: async (conversationId, title, images) => {
-      const known = findPanel(conversationId);
-      await panels.show(conversationId, title);
+    isInView: (conversationId) => ConversationPanel.find(conversationId)?.inView ?? false,
+    attach: (conversationId, title, images) => {
+      const known = ConversationPanel.find(conversationId);
+      panels.show(conversationId, title);
       // a panel just made has no page yet: the images wait for its `ready`
-      findPanel(conversationId)?.attach(images, known !== undefined);
+      ConversationPanel.find(conversationId)?.attach(images, known !== undefined);
     },
   };
   if (!testing) return { panels, testApi: undefined };
   return {
     panels,
     testApi: {
-      openIds: () => openPanels().map((panel) => panel.conversationId),
+      openIds: () => ConversationPanel.all.map((panel) => panel.conversationId),
       posted: (id) => recorded.get(normalizeUuid(id)) ?? [],
       sendFromWebview: (id, message) => {
-        const panel = findPanel(id);
+        const panel = ConversationPanel.find(id);
         panel?.controller.receive(message);
         return panel !== undefined;
       },
       snapshot: (id) => {
-        const controller = findPanel(id)?.controller;
+        const controller = ConversationPanel.find(id)?.controller;
         return controller ? { header: controller.header(), rows: controller.rows() } : undefined;
       },
       feedCount: () => feeds.openCount,
-      close: (id) => findPanel(id)?.dispose(),
+      close: (id) => ConversationPanel.find(id)?.dispose(),
     },
   };
 }

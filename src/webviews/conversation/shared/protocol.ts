@@ -12,7 +12,7 @@ import * as z from 'zod/mini';
 import '../../../zodLocale';
 import { ImageRefSchema, RISKS, RowSchema } from './rows';
 
-export { VIEW_TYPE } from './viewType';
+export const VIEW_TYPE = 'openhands.conversation';
 
 /** How the live feed stands, for the header's mark. */
 export const FEED_STATES = [

@@ -3,15 +3,17 @@
  * the panel survives a reload) and the reaction to a changed server or key.
  */
 import * as vscode from 'vscode';
+import { probeMcpServers } from '../../../api';
 import type { Connection } from '../../../state/connection';
 import type { Log } from '../../../core/log';
 import type { MementoManager } from '../../../core/mementoManager';
 import type { SecretsManager } from '../../../core/secretsManager';
-import { LazyModule } from '../../kit/host/lazyModule';
-import type { FormSecrets } from './formStorage';
-import type { FormHost, FormQuestion } from './formHost';
-import type { HostToWebview } from '../shared/protocol';
-import { VIEW_TYPE } from '../shared/viewType';
+import { FormController } from './formController';
+import { FormSave } from './formSave';
+import { VscodeFormStorage, type FormSecrets } from './formStorage';
+import { McpFormPanel, type PanelEnvironment } from './panel';
+import { VIEW_TYPE, type HostToWebview } from '../shared/protocol';
+import { ENGLISH_STRINGS, UiStringsSchema, type UiStringKey, type UiStrings } from '../shared/uiStrings';
 
 export const EDIT_COMMAND = 'openhands.editMcpAndGitProviders';
 
@@ -46,11 +48,14 @@ export function registerMcpForm(
     registrar: Pick<typeof vscode.window, 'registerWebviewPanelSerializer'>;
   },
 ): McpFormTestApi | undefined {
-  const { connection } = deps;
+  const { connection, log } = deps;
+  const store = new VscodeFormStorage(deps.secrets.mcpForm, deps.mementos);
+  const strings = localizedStrings();
+  const form = new FormSave(store, log, strings);
   let testAnswer: boolean | undefined;
   let asked: string[][] = [];
   const testing = context.extensionMode === vscode.ExtensionMode.Test;
-  const confirm = async ({ lines, strings }: FormQuestion): Promise<boolean> => {
+  const confirm = async (lines: string[]): Promise<boolean> => {
     if (testing) asked.push(lines);
     if (testAnswer !== undefined) return testAnswer;
     const choice = await vscode.window.showWarningMessage(
@@ -60,37 +65,45 @@ export function registerMcpForm(
     );
     return choice === strings.saveAnyway;
   };
-  // the form's host (storage, strings, save, panel) is imported when the form first opens or
-  // comes back after a reload
-  const formModule = new LazyModule(() => import('./formHost'));
-  let host: FormHost | undefined;
-  const formHost = async (): Promise<FormHost> => {
-    const { createFormHost } = await formModule.load();
-    return (host ??= createFormHost({ ...deps, extensionUri: context.extensionUri, confirm }));
+
+  const env: PanelEnvironment = {
+    extensionUri: context.extensionUri,
+    strings,
+    warn: (message) => log.warn(message),
+    createController: (post) =>
+      new FormController({
+        post,
+        target: { serverUrl: () => connection.config.serverUrl, client: () => connection.client },
+        form,
+        strings,
+        log,
+        showLog: () => log.show(),
+        configureServer: () => void vscode.commands.executeCommand('openhands.connect'),
+        mcpCheck: { probe: (targets) => probeMcpServers(targets), confirm },
+      }),
   };
-  const openPanel = () => formModule.loaded?.McpFormPanel.open;
 
   let lastClient = connection.client;
   context.subscriptions.push(
-    vscode.commands.registerCommand(EDIT_COMMAND, async () => (await formHost()).show()),
+    vscode.commands.registerCommand(EDIT_COMMAND, () => void McpFormPanel.show(env)),
     deps.registrar.registerWebviewPanelSerializer(VIEW_TYPE, {
       // The webview restores its own draft from its state; the host only needs to exist again.
-      deserializeWebviewPanel: async (panel) => (await formHost()).revive(panel),
+      deserializeWebviewPanel: async (panel) => void McpFormPanel.revive(panel, env),
     }),
     connection.onDidChange(() => {
       if (connection.client === lastClient) return;
       lastClient = connection.client;
-      openPanel()?.controller.serverChanged();
+      McpFormPanel.open?.controller.serverChanged();
     }),
-    { dispose: () => openPanel()?.dispose() },
+    { dispose: () => McpFormPanel.open?.dispose() },
   );
 
   if (context.extensionMode !== vscode.ExtensionMode.Test) return undefined;
   return {
-    storedSecrets: async (serverUrl) => (await formHost()).store.load(serverUrl),
-    clearStoredSecrets: async (serverUrl) => (await formHost()).store.clear(serverUrl),
+    storedSecrets: (serverUrl) => store.load(serverUrl),
+    clearStoredSecrets: (serverUrl) => store.clear(serverUrl),
     sendFromWebview: async (message) => {
-      const panel = openPanel();
+      const panel = McpFormPanel.open;
       if (!panel) return undefined;
       const answers: HostToWebview[] = [];
       const listener = panel.onDidPost((answer) => answers.push(answer));
@@ -103,8 +116,8 @@ export function registerMcpForm(
       }
       return answers;
     },
-    isPanelOpen: () => openPanel() !== undefined,
-    closePanel: () => openPanel()?.dispose(),
+    isPanelOpen: () => McpFormPanel.open !== undefined,
+    closePanel: () => McpFormPanel.open?.dispose(),
     answerMcpCheck: (answer) => {
       testAnswer = answer;
       const questions = asked;
@@ -112,4 +125,13 @@ export function registerMcpForm(
       return questions;
     },
   };
+}
+
+/** The form's strings in the user's language, for the host's messages and the webview. */
+function localizedStrings(): UiStrings {
+  const strings: Partial<Record<UiStringKey, string>> = {};
+  for (const key of Object.keys(ENGLISH_STRINGS) as UiStringKey[]) {
+    strings[key] = vscode.l10n.t(ENGLISH_STRINGS[key]);
+  }
+  return UiStringsSchema.parse(strings);
 }

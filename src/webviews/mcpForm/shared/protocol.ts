@@ -10,7 +10,7 @@ import { FieldErrorsSchema, FormDraftSchema, FormModelSchema } from './formSchem
 import { SaveOutcomeSchema } from './saveOutcome';
 import { UiStringsSchema } from './uiStrings';
 
-export { VIEW_TYPE } from './viewType';
+export const VIEW_TYPE = 'openhands.mcpForm';
 
 export const WebviewToHostSchema = z.discriminatedUnion('type', [
   /** The webview is listening; the host answers with `init`. */
