@@ -1,7 +1,8 @@
 // The entry VS Code loads (dist/extension.js). It registers the views, the commands, the panels'
-// serializers and the link handler with stand-ins, and loads everything else (dist/services.js:
-// the client, zod, axios, ws, the webview hosts) on first use: a view asking for its rows, a
-// command, a restored panel or a link. Nothing here reads the network or the rest of the bundle.
+// serializers and the link handler with stand-ins, and loads the rest (dist/services.js: the
+// client, zod, axios, state, the trees, the commands and the webview hosts) on first use: a view
+// asking for its rows, a command, a restored panel or a link. Nothing here reads the network or
+// the rest of the code.
 const moduleStartCpu = process.cpuUsage();
 
 import * as vscode from 'vscode';

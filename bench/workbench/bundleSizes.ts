@@ -1,4 +1,5 @@
-// What each host bundle holds, by package (node_modules) or source folder, from esbuild's metafile.
+// What each host bundle holds, by package (node_modules) or source folder, from esbuild's metafile,
+// and when it loads; and the floor under the first use.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as esbuild from 'esbuild';
@@ -38,11 +39,22 @@ function sizeLine(name: string, output: Metafile['outputs'][string], largest: nu
   return `${name.padEnd(14)} ${kb(output.bytes).padStart(9)}  (KB: ${parts.join(', ')})`;
 }
 
+/** When each host bundle loads (scripts/build/host.mjs). */
+const LOADED: Record<string, string> = {
+  'extension.js': 'at activation',
+  'services.js': 'at first use',
+  'ws.js': 'when the first event socket opens',
+  'changes.js': 'when a change is first applied or saved',
+};
+
 export function bundleSizeLines(metafilePath: string, largest = 8): string[] {
   const metafile = JSON.parse(fs.readFileSync(metafilePath, 'utf8')) as Metafile;
   return Object.entries(metafile.outputs)
     .filter(([file]) => file.endsWith('.js'))
-    .map(([file, output]) => sizeLine(path.basename(file), output, largest));
+    .map(([file, output]) => {
+      const name = path.basename(file);
+      return `${sizeLine(name, output, largest)}  ${LOADED[name] ?? ''}`.trimEnd();
+    });
 }
 
 /**
