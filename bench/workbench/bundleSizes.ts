@@ -3,7 +3,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as esbuild from 'esbuild';
-import { packagesLeftOut } from '../../scripts/build/packagesLeftOut.mjs';
+import { hostBuildOptions } from '../../scripts/build/host.mjs';
 
 interface Metafile {
   outputs: Record<string, { bytes: number; inputs: Record<string, { bytesInOutput: number }> }>;
@@ -59,23 +59,15 @@ export function bundleSizeLines(metafilePath: string, largest = 8): string[] {
 
 /**
  * The floor of the first use: treeFloor.ts (only what the trees' first rows need) bundled and
- * minified as esbuild.mjs bundles the host.
+ * minified with the host's own build options (scripts/build/host.mjs).
  */
 export async function treeFloorLine(largest = 8): Promise<string> {
   const result = await esbuild.build({
+    ...hostBuildOptions({ outdir: 'out/tree-floor', production: true }),
     entryPoints: [path.join(__dirname, 'treeFloor.ts')],
-    bundle: true,
-    platform: 'node',
-    target: 'node20',
-    format: 'cjs',
-    external: ['vscode'],
-    minify: true,
-    metafile: true,
     write: false,
-    logLevel: 'warning',
-    plugins: [packagesLeftOut],
   });
-  const [output] = Object.values(result.metafile.outputs);
+  const [output] = Object.values(result.metafile?.outputs ?? {});
   if (!output) throw new Error('esbuild wrote no bundle for treeFloor.ts');
   return sizeLine('trees alone', output, largest);
 }

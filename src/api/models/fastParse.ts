@@ -76,10 +76,15 @@ class CheckSource {
     return `${prefix}${this.names++}`;
   }
 
+  /** The expression that names `fn` in the source (`call[3]`): the source calls it by index. */
+  private ref(fn: Check): string {
+    this.calls.push(fn);
+    return `call[${this.calls.length - 1}]`;
+  }
+
   /** Source that calls `check` on `from` and puts its answer in `into`. */
   private calling(check: Check, from: string, into: string): string {
-    this.calls.push(check);
-    return `${into} = call[${this.calls.length - 1}](${from}); if (${into} === DOUBT) return DOUBT;`;
+    return `${into} = ${this.ref(check)}(${from}); if (${into} === DOUBT) return DOUBT;`;
   }
 
   private emit(schema: core.$ZodType, from: string, into: string): string {
@@ -111,8 +116,7 @@ class CheckSource {
       case 'default': {
         const defaulted = def as core.$ZodDefaultDef;
         // the getter gives a fresh copy each time, as zod does
-        this.calls.push(() => defaulted.defaultValue);
-        const fresh = `call[${this.calls.length - 1}]()`;
+        const fresh = `${this.ref(() => defaulted.defaultValue)}()`;
         const given = this.name('given');
         const inner = this.emit(defaulted.innerType, from, given);
         return `if (${from} === undefined) ${into} = ${fresh}; else { let ${given}; ${inner} ${into} = ${given} === undefined ? ${fresh} : ${given}; }`;
@@ -189,8 +193,7 @@ ${into} = ${copy} ?? ${from};`;
       let absent: string;
       if (type === 'default' && internals.optin === 'defaulted' && internals.optout === undefined) {
         const defaulted = internals.def as core.$ZodDefaultDef;
-        this.calls.push(() => defaulted.defaultValue);
-        absent = `(${changed} ??= {})[${quoted}] = call[${this.calls.length - 1}]();`;
+        absent = `(${changed} ??= {})[${quoted}] = ${this.ref(() => defaulted.defaultValue)}();`;
       } else if (type === 'optional' && internals.optin === 'optional' && internals.optout === 'optional') {
         absent = '';
       } else if (internals.optin === undefined && internals.optout === undefined) {
