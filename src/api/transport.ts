@@ -10,6 +10,7 @@ import { JsonArrayStreamParser } from './jsonArrayStream';
 import { DOUBT, fastParser } from './models/fastParse';
 import { buildQuery, type QueryParams } from './query';
 import { RepeatedReplies } from './repeatedReplies';
+import { tlsRequestTransport } from './tlsRequests';
 import {
   echoForms,
   MIN_SECRET_LENGTH,
@@ -174,6 +175,8 @@ export class HttpTransport {
       // environment) already decides for every request, and a second, axios-made tunnel would not know it.
       adapter: 'http',
       proxy: false,
+      // the TLS options on each request too: VS Code's proxy support drops the agent for a remote host
+      ...(options.tls ? { transport: tlsRequestTransport(options.tls) } : {}),
       maxContentLength: this.maxResponseBytes,
       // explicit agents: VS Code's proxy support swaps the default one for an agent that keeps no socket
       httpAgent: pool.http,
