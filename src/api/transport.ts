@@ -252,7 +252,8 @@ export class HttpTransport {
       return items;
     } catch (thrown) {
       const error = call.failures.ensure(thrown);
-      this.log(call, 1, { status, errorKind: error.kind });
+      const certificate = await this.refusedCertificateText(call, error);
+      this.log(call, 1, { status, errorKind: error.kind, certificate });
       throw error;
     }
   }

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { X509Certificate } from 'node:crypto';
-import { OpenHandsClient, type RequestLogEntry, type TlsOptions } from '../../../src/api';
+import { AgentServerClient, OpenHandsClient, type RequestLogEntry, type TlsOptions } from '../../../src/api';
 import { describeCertificateFailure, readServerCertificate } from '../../../src/api/certificateReport';
 import { certificateAuthority, selfSignedCertificate, startTestServer, type TestServer } from '../../server';
 
@@ -112,6 +112,30 @@ describe('a refused certificate in the log, against real servers', () => {
     const { certificate } = await refused(server.url, { ca: ca.cert });
     assert.match(certificate, /^ERR_TLS_CERT_ALTNAME_INVALID \(.*127\.0\.0\.1.*\);/);
     assert.match(certificate, /names IP Address:192\.0\.2\.200, DNS:openhands\.example$/);
+  });
+
+  it('a conversation start (a streamed reply) and a file download (bytes) say the same', async () => {
+    const own = selfSignedCertificate();
+    const server = await serve(own);
+    const fingerprint = new X509Certificate(own.cert).fingerprint256;
+    const entries: RequestLogEntry[] = [];
+    const onLog = (entry: RequestLogEntry) => entries.push(entry);
+    const client = new OpenHandsClient({ baseUrl: server.url, timeoutMs: 3000, onLog });
+    await assert.rejects(client.createConversationStreaming({}), { kind: 'network' });
+    const agent = new AgentServerClient({
+      endpoint: { baseUrl: server.url, conversationId: 'a'.repeat(32), sessionApiKey: API_KEY },
+      timeoutMs: 3000,
+      onLog,
+    });
+    await assert.rejects(agent.downloadFile('/workspace/a.txt'), { kind: 'network' });
+    assert.deepEqual(
+      entries.map((entry) => entry.path),
+      ['/api/v1/app-conversations/stream-start', '/api/file/download?path=%2Fworkspace%2Fa.txt'],
+    );
+    for (const entry of entries) {
+      assert.match(entry.certificate ?? '', /^DEPTH_ZERO_SELF_SIGNED_CERT \(self-signed certificate\); /);
+      assert.ok(entry.certificate?.includes(`SHA-256 ${fingerprint}`), entry.certificate);
+    }
   });
 
   it('reading the certificate gives up by its deadline on a server that never completes a handshake', async () => {
