@@ -413,8 +413,18 @@ function parseRetryAfter(header: unknown): number | undefined {
 
 /** Whether the call failed because the server's TLS certificate is not trusted (a CA to add, or to accept). */
 export function isUntrustedCertificate(error: unknown): boolean {
-  const code = errorCode(error instanceof Error ? error.cause : undefined);
-  return code !== undefined && UNTRUSTED_CERTIFICATE_CODES.has(code);
+  return refusedCertificate(error) !== undefined;
+}
+
+/**
+ * Why the server's certificate was refused, when that is how the call failed: Node's code (such as
+ * DEPTH_ZERO_SELF_SIGNED_CERT) and its words (already scrubbed into the error's cause).
+ */
+export function refusedCertificate(error: unknown): { code: string; reason: string } | undefined {
+  const cause = error instanceof Error ? error.cause : undefined;
+  const code = errorCode(cause);
+  if (code === undefined || !UNTRUSTED_CERTIFICATE_CODES.has(code)) return undefined;
+  return { code, reason: cause instanceof Error ? cause.message : '' };
 }
 
 function errorCode(error: unknown): string | undefined {

@@ -1,15 +1,18 @@
 import axios, { type AxiosInstance, type AxiosRequestConfig, type AxiosResponse } from 'axios';
 import * as z from 'zod/mini';
 import { ClientRequest } from 'node:http';
+import type { PeerCertificate } from 'node:tls';
 import { pipeline, type Readable } from 'node:stream';
 import { createBrotliDecompress, createUnzip } from 'node:zlib';
 import { ConnectionPool } from './connectionPool';
 import { ApiError, type ApiErrorKind } from './errors';
-import { CallFailures, parseJsonOrUndefined, serverText } from './failures';
+import { describeCertificateFailure, readServerCertificate } from './certificateReport';
+import { CallFailures, parseJsonOrUndefined, refusedCertificate, serverText } from './failures';
 import { JsonArrayStreamParser } from './jsonArrayStream';
 import { DOUBT, fastParser } from './models/fastParse';
 import { buildQuery, type QueryParams } from './query';
 import { RepeatedReplies } from './repeatedReplies';
+import { tlsRequestTransport } from './tlsRequests';
 import {
   echoForms,
   MIN_SECRET_LENGTH,
@@ -40,6 +43,11 @@ export interface RequestLogEntry {
   responseBody?: unknown;
   /** A poll whose reply was the very text of the last one: nothing new to say (logged at debug). */
   repeated?: boolean;
+  /**
+   * When the server's TLS certificate was refused: the TLS code and why, and which certificate it was
+   * (subject, issuer, validity, SHA-256 fingerprint, names).
+   */
+  certificate?: string;
 }
 
 export interface TransportOptions {
@@ -147,6 +155,8 @@ export class HttpTransport {
   /** What earlier replies carried (sandboxes' session keys): a later failure may quote one. */
   private readonly receivedSecrets = new RecentSecrets(MAX_REMEMBERED_SECRETS);
   private readonly repeatedReplies = new RepeatedReplies();
+  /** The certificate read in flight after a refused one (`refusedCertificateText`). */
+  private certificateRead: Promise<PeerCertificate | undefined> | undefined;
   /** The key and the server URL's credentials, in every form a server could echo them in. */
   private readonly ownSecretForms: readonly string[];
 
@@ -174,6 +184,8 @@ export class HttpTransport {
       // environment) already decides for every request, and a second, axios-made tunnel would not know it.
       adapter: 'http',
       proxy: false,
+      // the TLS options on each request too: VS Code's proxy support drops the agent for a remote host
+      ...(options.tls ? { transport: tlsRequestTransport(options.tls) } : {}),
       maxContentLength: this.maxResponseBytes,
       // explicit agents: VS Code's proxy support swaps the default one for an agent that keeps no socket
       httpAgent: pool.http,
@@ -240,7 +252,8 @@ export class HttpTransport {
       return items;
     } catch (thrown) {
       const error = call.failures.ensure(thrown);
-      this.log(call, 1, { status, errorKind: error.kind });
+      const certificate = await this.refusedCertificateText(call, error);
+      this.log(call, 1, { status, errorKind: error.kind, certificate });
       throw error;
     }
   }
@@ -302,7 +315,8 @@ export class HttpTransport {
         thrown instanceof ApiError
           ? call.failures.ensure(thrown)
           : this.transportFailure(call, thrown, deadline);
-      this.log(call, 1, { status, errorKind: error.kind });
+      const certificate = await this.refusedCertificateText(call, error);
+      this.log(call, 1, { status, errorKind: error.kind, certificate });
       throw error;
     } finally {
       deadline.signal.removeEventListener('abort', stop);
@@ -358,7 +372,8 @@ export class HttpTransport {
       );
     } catch (cause) {
       const error = this.transportFailure(call, cause, deadline);
-      this.log(call, attempt, { errorKind: error.kind, started });
+      const certificate = await this.refusedCertificateText(call, error);
+      this.log(call, attempt, { errorKind: error.kind, started, certificate });
       throw error;
     } finally {
       deadline.dispose();
@@ -617,6 +632,20 @@ export class HttpTransport {
     throw call.failures.shape(status, where);
   }
 
+  /**
+   * For a call that failed on the server's certificate: which certificate, and why, for the log. Read
+   * once at a time per transport: calls failing together share the read.
+   */
+  private async refusedCertificateText(call: Call<unknown>, error: ApiError): Promise<string | undefined> {
+    const refused = refusedCertificate(error);
+    if (!refused) return undefined;
+    this.certificateRead ??= readServerCertificate(this.baseUrl, this.options.tls, {
+      signal: call.spec.signal,
+    }).finally(() => (this.certificateRead = undefined));
+    const certificate = await this.certificateRead;
+    return call.failures.scrub(describeCertificateFailure(refused.code, refused.reason, certificate));
+  }
+
   private transportFailure(call: Call<unknown>, cause: unknown, deadline: Deadline): ApiError {
     if (call.spec.signal?.aborted) return call.failures.cancelled();
     if (deadline.timedOut()) return call.failures.timeout(this.timeoutMs, cause);
@@ -648,6 +677,7 @@ export class HttpTransport {
       started?: number;
       serverText?: string;
       responseBody?: unknown;
+      certificate?: string;
     },
   ): void {
     try {
@@ -659,6 +689,7 @@ export class HttpTransport {
         attempt,
         errorKind: outcome.errorKind,
         serverText: outcome.serverText,
+        ...(outcome.certificate ? { certificate: outcome.certificate } : {}),
         ...(call.repeated ? { repeated: true } : {}),
         ...(this.logsBodies()
           ? {

@@ -21,6 +21,7 @@ export class Log implements vscode.Disposable {
     else this.channel.info(line);
     // the error shows the server's words cleaned and clipped; the log keeps them whole, escaped onto one line
     if (entry.serverText) this.channel.warn(`  the server said: ${JSON.stringify(entry.serverText)}`);
+    if (entry.certificate) this.channel.warn(`  its TLS certificate was refused: ${entry.certificate}`);
     if (
       this.httpLevel === 'bodies' &&
       (entry.requestBody !== undefined || entry.responseBody !== undefined)

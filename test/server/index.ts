@@ -8,4 +8,9 @@ export type { RecordedRequest } from './requestLog';
 export type * from './models';
 export { DEFAULT_SPEC_ID, NODE_SPEC_ID } from './specs';
 export { SANDBOX_ID_PREFIX, dashedUuid } from './ids';
-export { selfSignedCertificate, type SelfSignedCertificate } from './selfSignedCertificate';
+export {
+  certificateAuthority,
+  selfSignedCertificate,
+  type CertificateAuthority,
+  type SelfSignedCertificate,
+} from './selfSignedCertificate';
