@@ -55,7 +55,7 @@ function open(api: Api, baseUrl: string) {
     endpoint: { baseUrl, conversationId: CONVERSATION, sessionApiKey: KEY },
     auth: 'first-message',
     connectTimeoutMs: 1000,
-    idleTimeoutMs: 2000,
+    pongTimeoutMs: 2000,
     maxFrameBytes: 1024 * 1024,
     onEvent: () => undefined,
     onProblem: () => undefined,
