@@ -207,7 +207,7 @@ export class EventFeed {
 
   /**
    * Ask again where the agent server is, now: the app server says the sandbox is no longer running
-   * (a paused process or container keeps its socket open but silent until the idle deadline).
+   * (a paused process or container keeps its socket open but silent until the keepalive gives it up).
    */
   recheck(): void {
     if (this.disposed) return;
