@@ -165,12 +165,13 @@ export class AgentServer implements AgentControl {
 
   /**
    * Runs stop, tunables and refusals go back to the configured ones, sandbox directories go; open
-   * sockets stay open.
+   * sockets stay open, but not the ones `silence` cut off.
    */
   reset(): void {
     this.runner.reset();
     this.workspaces.clear();
     this.hub.clearRefusals();
+    this.hub.terminateSilenced();
     Object.assign(this.settings, configuredSettings(this.deps.options));
     this.random.reseed(this.deps.options.seed.seed ^ AGENT_SEED_SALT);
   }

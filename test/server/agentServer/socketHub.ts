@@ -102,8 +102,13 @@ export class SocketHub {
     this.refusedUntil.clear();
   }
 
+  /** Ends the sockets `silence` cut off (they would otherwise stay subscribed until the server stops). */
+  terminateSilenced(): void {
+    for (const socket of [...this.silenced]) socket.terminate();
+  }
+
   terminateAll(): void {
     for (const set of this.sockets.values()) for (const socket of [...set]) socket.terminate();
-    for (const socket of [...this.silenced]) socket.terminate();
+    this.terminateSilenced();
   }
 }
