@@ -258,6 +258,8 @@ class SocketSession implements EventSocket {
   private heard(): void {
     this.lastHeardAt = performance.now();
     this.pingSentAt = undefined;
+    // the bytes of what was just heard are no news at the next look
+    this.bytesReadAtLastLook = this.transport?.bytesRead ?? 0;
   }
 
   private get pingIntervalMs(): number {
@@ -318,10 +320,7 @@ class SocketSession implements EventSocket {
 
   /** Bytes that arrived since the last look are a sign of life, even if no frame is whole yet. */
   private noticeBytes(): void {
-    const bytesRead = this.transport?.bytesRead ?? 0;
-    if (bytesRead === this.bytesReadAtLastLook) return;
-    this.bytesReadAtLastLook = bytesRead;
-    this.heard();
+    if ((this.transport?.bytesRead ?? 0) !== this.bytesReadAtLastLook) this.heard();
   }
 
   private failed(cause: Error): void {
