@@ -257,9 +257,12 @@ class SocketSession implements EventSocket {
   /** Any sign of life: a frame, a ping, a pong. Cheap, since it runs for every frame. */
   private heard(): void {
     this.lastHeardAt = performance.now();
-    this.pingSentAt = undefined;
     // the bytes of what was just heard are no news at the next look
     this.bytesReadAtLastLook = this.transport?.bytesRead ?? 0;
+    if (this.pingSentAt === undefined) return;
+    // answered: the next ping goes one interval from now, not when this one's deadline was due
+    this.pingSentAt = undefined;
+    this.armKeepalive(this.pingIntervalMs);
   }
 
   private get pingIntervalMs(): number {
@@ -271,6 +274,7 @@ class SocketSession implements EventSocket {
   }
 
   private armKeepalive(delayMs: number): void {
+    if (this.finished) return;
     clearTimeout(this.keepaliveTimer);
     this.keepaliveTimer = setTimeout(() => this.tick(), Math.max(1, delayMs));
   }

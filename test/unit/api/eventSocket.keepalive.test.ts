@@ -142,6 +142,30 @@ describe('event socket keepalive', function () {
       assert.ok(!text.includes(KEY), 'the key leaked');
   });
 
+  it('a server that answers one ping and then goes silent is given up one interval and one deadline after', async () => {
+    let pings = 0;
+    server = await wsServer((socket) => {
+      socket.once('message', () => socket.send(STATE));
+      socket.on('ping', () => {
+        if (++pings > 1) return;
+        socket.pong();
+        transportOf(socket).pause();
+      });
+    }, false);
+    const socket = await openEventSocket({
+      endpoint: { baseUrl: server.url, conversationId: CONVERSATION, sessionApiKey: KEY },
+      auth: 'first-message',
+      pingIntervalMs: 100,
+      pongTimeoutMs: 1000,
+      onEvent: () => undefined,
+    });
+    const why = await settlesWithin(socket.ended, 5000);
+    assert.ok(why instanceof SilentSocketError, String(why));
+    // from the pong: the next ping after 100 ms, given up 1000 ms later; were the next ping timed
+    // from the answered ping's deadline instead, 2000 ms (the margin is for a loaded machine)
+    assert.ok(why.silentMs >= 1100 && why.silentMs < 1600, `given up after ${why.silentMs} ms`);
+  });
+
   it('a quiet agent is not a drop: a server that answers pings stays live through many rounds of silence', async () => {
     let pings = 0;
     server = await wsServer((socket) =>
