@@ -49,6 +49,7 @@ export {
 export { EventLog, type EventLogChange } from './agentServer/eventLog';
 export {
   openEventSocket,
+  SilentSocketError,
   type EventSocket,
   type EventSocketOptions,
   type SocketAuth,

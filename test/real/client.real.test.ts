@@ -28,6 +28,7 @@ import {
   OpenHandsClient,
   openEventSocket,
   peekImage,
+  SilentSocketError,
   type AgentEvent,
 } from '../../src/api';
 import { Transcript } from '../../src/webviews/conversation/host/transcript';
@@ -516,6 +517,44 @@ describe('OpenHandsClient against the real OpenHands app server', function () {
       assert.equal(refusedQuery.kind, 'unauthorized');
       assert.equal(refusedQuery.status, 403, 'a wrong query key is a refused handshake');
       assert.ok(!String(refusedQuery.message).includes('not-the-key'), 'the refusal does not echo the key');
+    });
+
+    it('the event socket keepalive: the agent server answers its pings; a paused sandbox (process stopped, connection open) is given up as silent', async () => {
+      const [current] = await client.getConversations([conversation.id]);
+      const endpoint = current ? agentEndpointOf(current) : undefined;
+      assert.ok(current && endpoint, 'the conversation has an agent-server endpoint');
+      const frames: AgentEvent[] = [];
+      const socket = await openEventSocket({
+        endpoint,
+        auth: 'first-message',
+        pingIntervalMs: 300,
+        pongTimeoutMs: 1000,
+        onEvent: (event) => frames.push(event),
+      });
+      await until('the state snapshot', async () => (frames.length > 0 ? true : undefined), 10_000);
+      // the agent has finished: only the keepalive's pongs can keep the socket for more than 1.3 s
+      // (uvicorn's own pings come every 20 s)
+      const quiet = await Promise.race([socket.ended, sleep(4000).then(() => 'live' as const)]);
+      assert.equal(quiet, 'live', `given up while quiet: ${quiet instanceof Error ? quiet.message : ''}`);
+      // the process sandbox is suspended (SIGSTOP): the TCP connection stays open, nothing answers
+      assert.deepEqual(await client.pauseSandbox(current.sandbox_id), { success: true });
+      try {
+        const why = await Promise.race([socket.ended, sleep(15_000).then(() => undefined)]);
+        assert.ok(why instanceof SilentSocketError, `not given up as silent: ${String(why)}`);
+        assert.equal(why.kind, 'timeout');
+        assert.ok(why.silentMs >= 1300, `given up after ${why.silentMs} ms`);
+      } finally {
+        socket.close();
+        await client.resumeSandbox(current.sandbox_id);
+        await until(
+          'RUNNING after resume',
+          async () => {
+            const [info] = await client.getSandboxes([current.sandbox_id]);
+            return info?.status === 'RUNNING' ? info : undefined;
+          },
+          30_000,
+        );
+      }
     });
 
     it('searchConversations lists it with its sandbox status; titleContains filters', async () => {

@@ -22,7 +22,13 @@ import type { AgentServerClient } from './agentServerClient';
 import type { AgentEndpoint } from './endpoint';
 import { EventLog, type EventLogChange } from './eventLog';
 import { isFullState, isStatusUpdate, type AgentEvent } from './events';
-import { openEventSocket, type EventSocket, type EventSocketOptions, type SocketAuth } from './eventSocket';
+import {
+  openEventSocket,
+  SilentSocketError,
+  type EventSocket,
+  type EventSocketOptions,
+  type SocketAuth,
+} from './eventSocket';
 import { isRecord } from '../records';
 
 /** Where to follow the conversation now, or why there is nothing to follow. */
@@ -36,6 +42,8 @@ export interface FeedState {
   detail: string | undefined;
   /** What kind of failure `detail` tells, while reconnecting or failed (the detail has the technical words). */
   failure?: ApiErrorKind;
+  /** How long the sandbox had said nothing, not even a pong, when its socket was given up; while not live. */
+  silentMs?: number;
   /** When the next attempt starts (epoch ms), while reconnecting. */
   retryAt: number | undefined;
   executionStatus: string | undefined;
@@ -55,7 +63,10 @@ export interface EventFeedOptions {
   clientFor(endpoint: AgentEndpoint): AgentServerClient;
   tls?: TlsOptions;
   connectTimeoutMs?: number;
-  idleTimeoutMs?: number;
+  /** The socket's keepalive (`EventSocketOptions`): ping after this much silence… */
+  pingIntervalMs?: number;
+  /** …and give the socket up when the ping has no answer for this long. */
+  pongTimeoutMs?: number;
   initialBackoffMs?: number;
   maxBackoffMs?: number;
   /** A connection that stayed live this long starts the backoff schedule again when it ends. */
@@ -196,7 +207,7 @@ export class EventFeed {
 
   /**
    * Ask again where the agent server is, now: the app server says the sandbox is no longer running
-   * (a paused process or container keeps its socket open but silent until the idle deadline).
+   * (a paused process or container keeps its socket open but silent until the keepalive gives it up).
    */
   recheck(): void {
     if (this.disposed) return;
@@ -299,6 +310,7 @@ export class EventFeed {
         status: 'reconnecting',
         detail: why.message,
         failure: why.kind,
+        silentMs: why instanceof SilentSocketError ? why.silentMs : undefined,
         retryAt: Date.now() + delay,
         streaming: undefined,
       });
@@ -329,7 +341,13 @@ export class EventFeed {
       // every buffered event says what the status is now, also one the history page held already
       this.take(buffered, true);
       this.liveSince = Date.now();
-      this.setState({ status: 'live', detail: undefined, failure: undefined, retryAt: undefined });
+      this.setState({
+        status: 'live',
+        detail: undefined,
+        failure: undefined,
+        silentMs: undefined,
+        retryAt: undefined,
+      });
       // until the history is whole (a first read stopped after its newest page, an earlier read of
       // older pages failed, or an earlier feed's events stop short of the start), older pages go on
       // from the oldest event held (its page repeats that one event; one short page when nothing is older)
@@ -354,7 +372,8 @@ export class EventFeed {
         auth,
         tls: this.options.tls,
         connectTimeoutMs: this.options.connectTimeoutMs,
-        idleTimeoutMs: this.options.idleTimeoutMs,
+        pingIntervalMs: this.options.pingIntervalMs,
+        pongTimeoutMs: this.options.pongTimeoutMs,
         signal: this.lifetime.signal,
         onEvent: (event, frameBytes) => this.received(event, frameBytes),
         onProblem: (problem) => this.options.log?.(`Conversation feed: ${problem.message}`),

@@ -2,10 +2,11 @@
  * The agent server's event socket (`/sockets/events/<id>`): one JSON event per text frame. Pure
  * Node (`ws`: the extension host has no global WebSocket). Every way it can end is one `ApiError`
  * with the sandbox's key masked, and it ends by its deadlines whatever the server does: a handshake
- * that never completes, an auth frame never answered, silence with no pings, frames too large.
+ * that never completes, an auth frame never answered, a ping never answered, frames too large.
  */
+import type { Socket } from 'node:net';
 import type WebSocket from 'ws';
-import { ApiError, messageOf, type ApiErrorKind } from '../errors';
+import { ApiError, messageOf, type ApiErrorInit, type ApiErrorKind } from '../errors';
 import { redactUrl, scrubSecrets } from '../redact';
 import { MAX_MESSAGE_CHARS, MAX_SERVER_TEXT_CHARS, clip, nestsDeeperThan, showable } from '../serverText';
 import type { TlsOptions } from '../transport';
@@ -37,8 +38,10 @@ export interface EventSocketOptions {
   replay?: SocketReplay;
   /** From dialling to live: the handshake and, with first-message auth, the server's first frame. */
   connectTimeoutMs?: number;
-  /** With no frame and no ping for this long the connection counts as dead (the server pings every 20 s). */
-  idleTimeoutMs?: number;
+  /** After this long with no word from the server (no byte: frame, ping or pong), the client pings. */
+  pingIntervalMs?: number;
+  /** A ping followed by no word at all for this long: the connection is dead (a half-open socket). */
+  pongTimeoutMs?: number;
   /** Larger frames end the socket (uvicorn caps its own inbound frames at 16 MiB). */
   maxFrameBytes?: number;
   tls?: TlsOptions;
@@ -58,7 +61,18 @@ export interface EventSocket {
 }
 
 const DEFAULT_CONNECT_TIMEOUT_MS = 15_000;
-const DEFAULT_IDLE_TIMEOUT_MS = 60_000;
+/**
+ * The client's own keepalive, so a half-open connection (the sandbox gone, the TCP connection not
+ * closed) is noticed in 15 s rather than never: the agent server (uvicorn 0.54, wsproto) pings every
+ * 20 s and answers a ping at once, but a server need not ping, and waiting out its 20 s interval plus a
+ * margin would take 30 s or more. A ping after 5 s of silence costs a few bytes, and only while the
+ * agent is quiet (a thinking agent keeps the socket live by its pongs, however long it thinks). Ten
+ * seconds for the answer is far past a round trip to a remote sandbox and leaves a busy server event
+ * loop a few seconds; bytes still arriving (a large frame on a slow link, the pong queued behind it)
+ * count as an answer.
+ */
+const DEFAULT_PING_INTERVAL_MS = 5000;
+const DEFAULT_PONG_TIMEOUT_MS = 10_000;
 const DEFAULT_MAX_FRAME_BYTES = 16 * 1024 * 1024;
 const MAX_JSON_DEPTH = 256;
 /**
@@ -73,6 +87,19 @@ const AUTH_FAILED = 4001;
 const NOT_FOUND = 4004;
 const TRY_AGAIN_LATER = 1013;
 
+/**
+ * The socket was given up because the server said nothing for `silentMs`, not even the answer to a
+ * ping: the sandbox is gone or cut off while the connection still looks open.
+ */
+export class SilentSocketError extends ApiError {
+  constructor(
+    init: ApiErrorInit,
+    readonly silentMs: number,
+  ) {
+    super(init);
+  }
+}
+
 /** Opens the socket; resolves once it is live, rejects with an `ApiError` by the connect deadline. */
 export function openEventSocket(options: EventSocketOptions): Promise<EventSocket> {
   return new Promise((resolve, reject) => new SocketSession(options, resolve, reject).start());
@@ -86,7 +113,15 @@ class SocketSession implements EventSocket {
   private finished = false;
   private connectTimer: NodeJS.Timeout | undefined;
   private authTimer: NodeJS.Timeout | undefined;
-  private idleTimer: NodeJS.Timeout | undefined;
+  /** The keepalive's next look (`tick`). */
+  private keepaliveTimer: NodeJS.Timeout | undefined;
+  /** When the server last said anything (performance.now()). */
+  private lastHeardAt = 0;
+  /** When the unanswered ping went out, if one did since the server last said anything. */
+  private pingSentAt: number | undefined;
+  /** The connection under the WebSocket, whose byte count shows a frame still arriving. */
+  private transport: Socket | undefined;
+  private bytesReadAtLastLook = 0;
   private readonly secrets: string[];
   private readonly path: string;
 
@@ -124,6 +159,8 @@ class SocketSession implements EventSocket {
       return this.finish(this.error('network', `Cannot open ${this.where()} (${this.reason(cause)}).`));
     }
     this.socket = socket;
+    // the connection itself, to see bytes arrive while a frame is still incomplete
+    socket.on('upgrade', (response) => (this.transport = response.socket));
     socket.on('open', () => this.opened());
     socket.on('message', (data, isBinary) => this.received(data, isBinary));
     socket.on('ping', () => this.heard());
@@ -164,6 +201,7 @@ class SocketSession implements EventSocket {
 
   private opened(): void {
     this.heard();
+    this.armKeepalive(this.pingIntervalMs);
     const key = this.options.endpoint.sessionApiKey;
     if (this.options.auth === 'first-message' && key) {
       this.socket?.send(JSON.stringify({ type: 'auth', session_api_key: key }));
@@ -216,18 +254,77 @@ class SocketSession implements EventSocket {
     }
   }
 
-  /** Any sign of life pushes the idle deadline back. */
+  /** Any sign of life: a frame, a ping, a pong. Cheap, since it runs for every frame. */
   private heard(): void {
-    clearTimeout(this.idleTimer);
-    const idleMs = this.options.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS;
-    this.idleTimer = setTimeout(() => {
-      this.finish(
-        this.error(
+    this.lastHeardAt = performance.now();
+    // the bytes of what was just heard are no news at the next look
+    this.bytesReadAtLastLook = this.transport?.bytesRead ?? 0;
+    if (this.pingSentAt === undefined) return;
+    // answered: the next ping goes one interval from now, not when this one's deadline was due
+    this.pingSentAt = undefined;
+    this.armKeepalive(this.pingIntervalMs);
+  }
+
+  private get pingIntervalMs(): number {
+    return this.options.pingIntervalMs ?? DEFAULT_PING_INTERVAL_MS;
+  }
+
+  private get pongTimeoutMs(): number {
+    return this.options.pongTimeoutMs ?? DEFAULT_PONG_TIMEOUT_MS;
+  }
+
+  private armKeepalive(delayMs: number): void {
+    if (this.finished) return;
+    clearTimeout(this.keepaliveTimer);
+    this.keepaliveTimer = setTimeout(() => this.tick(), Math.max(1, delayMs));
+  }
+
+  /**
+   * The keepalive's look, one timer rather than one per frame: pings after `pingIntervalMs` of silence
+   * and gives the socket up when that ping has had no answer for `pongTimeoutMs`.
+   */
+  private tick(): void {
+    if (this.finished) return;
+    this.noticeBytes();
+    const now = performance.now();
+    const silentMs = now - this.lastHeardAt;
+    if (silentMs < this.pingIntervalMs) return this.armKeepalive(this.pingIntervalMs - silentMs);
+    if (this.pingSentAt === undefined) {
+      // timed from when it went out: a late timer (a busy extension host) must not shorten its wait
+      this.pingSentAt = now;
+      try {
+        this.socket?.ping();
+      } catch {
+        // not open (closing): the close ends the socket
+      }
+      return this.armKeepalive(this.pongTimeoutMs);
+    }
+    const waitedMs = now - this.pingSentAt;
+    if (waitedMs < this.pongTimeoutMs) return this.armKeepalive(this.pongTimeoutMs - waitedMs);
+    // timers run before I/O in Node's loop: after a stall of this host, a pong may be waiting unread
+    setImmediate(() => this.giveUpUnlessHeard(now));
+  }
+
+  private giveUpUnlessHeard(lookedAt: number): void {
+    if (this.finished) return;
+    this.noticeBytes();
+    if (this.lastHeardAt >= lookedAt) return this.armKeepalive(this.pingIntervalMs);
+    const silentMs = performance.now() - this.lastHeardAt;
+    const seconds = Math.round(silentMs / 1000);
+    this.finish(
+      new SilentSocketError(
+        this.errorInit(
           'timeout',
-          `The agent server went silent on ${this.where()} (no frame or ping for ${Math.round(idleMs / 1000)} s).`,
+          `The agent server went silent on ${this.where()}: nothing for ${seconds} s, not even an answer to a ping.`,
         ),
-      );
-    }, idleMs);
+        silentMs,
+      ),
+    );
+  }
+
+  /** Bytes that arrived since the last look are a sign of life, even if no frame is whole yet. */
+  private noticeBytes(): void {
+    if ((this.transport?.bytesRead ?? 0) !== this.bytesReadAtLastLook) this.heard();
   }
 
   private failed(cause: Error): void {
@@ -298,7 +395,7 @@ class SocketSession implements EventSocket {
     this.finished = true;
     clearTimeout(this.connectTimer);
     clearTimeout(this.authTimer);
-    clearTimeout(this.idleTimer);
+    clearTimeout(this.keepaliveTimer);
     this.options.signal?.removeEventListener('abort', this.onAbort);
     const socket = this.socket;
     if (socket) {
@@ -320,12 +417,16 @@ class SocketSession implements EventSocket {
   }
 
   private error(kind: ApiErrorKind, message: string, status?: number): ApiError {
-    return new ApiError({
+    return new ApiError(this.errorInit(kind, message, status));
+  }
+
+  private errorInit(kind: ApiErrorKind, message: string, status?: number): ApiErrorInit {
+    return {
       kind,
       method: 'GET',
       path: redactUrl(this.path),
       status,
       message: clip(scrubSecrets(message, this.secrets), MAX_MESSAGE_CHARS),
-    });
+    };
   }
 }

@@ -79,6 +79,11 @@ export interface AgentControl {
   run(conversationId: string): RunOutcome;
   /** Terminates every socket of the conversation (no close frame); refuses new ones for `refuseMs`. */
   drop(conversationId: string, options?: { refuseMs?: number }): number;
+  /**
+   * Cuts every socket of the conversation off without closing it (a half-open connection): nothing
+   * is read or written on it again, not even a pong; no longer counted. New sockets work.
+   */
+  silence(conversationId: string): number;
   /** Replaces the log with `count` generated events (not broadcast). */
   seedEvents(conversationId: string, count: number): number;
   /** Open sockets of the conversation (authenticated or still authenticating). */
@@ -160,12 +165,13 @@ export class AgentServer implements AgentControl {
 
   /**
    * Runs stop, tunables and refusals go back to the configured ones, sandbox directories go; open
-   * sockets stay open.
+   * sockets stay open, but not the ones `silence` cut off.
    */
   reset(): void {
     this.runner.reset();
     this.workspaces.clear();
     this.hub.clearRefusals();
+    this.hub.terminateSilenced();
     Object.assign(this.settings, configuredSettings(this.deps.options));
     this.random.reseed(this.deps.options.seed.seed ^ AGENT_SEED_SALT);
   }
@@ -279,6 +285,10 @@ export class AgentServer implements AgentControl {
 
   drop(conversationId: string, options: { refuseMs?: number } = {}): number {
     return this.hub.drop(this.require(conversationId).hex, options.refuseMs ?? 0);
+  }
+
+  silence(conversationId: string): number {
+    return this.hub.silence(this.require(conversationId).hex);
   }
 
   seedEvents(conversationId: string, count: number): number {

@@ -1,6 +1,7 @@
 // Who listens to which conversation: the subscribers a published event goes to (authenticated,
 // subscribed sockets), every open socket (for counts and drops, auth still pending included), and
 // the conversations whose new connections are refused for a while after a drop.
+import type { Duplex } from 'node:stream';
 import type { WebSocket } from 'ws';
 import type { AgentEvent } from './events';
 
@@ -13,6 +14,10 @@ export class SocketHub {
   private readonly subscribers = new Map<string, Set<Subscriber>>();
   private readonly sockets = new Map<string, Set<WebSocket>>();
   private readonly refusedUntil = new Map<string, number>();
+  /** The connection under each open socket, to cut it off (`silence`). */
+  private readonly transports = new WeakMap<WebSocket, Duplex>();
+  /** Sockets cut off by `silence`: no longer counted, still to be ended by `terminateAll`. */
+  private readonly silenced = new Set<WebSocket>();
 
   /** Returns the unsubscribe function. */
   subscribe(conversationHex: string, subscriber: Subscriber): () => void {
@@ -34,12 +39,14 @@ export class SocketHub {
     for (const subscriber of [...(this.subscribers.get(conversationHex) ?? [])]) subscriber(event);
   }
 
-  /** Counts the socket until it closes. */
-  track(conversationHex: string, socket: WebSocket): void {
+  /** Counts the socket until it closes; `transport` is the connection under it. */
+  track(conversationHex: string, socket: WebSocket, transport: Duplex): void {
     const set = this.sockets.get(conversationHex) ?? new Set<WebSocket>();
     set.add(socket);
     this.sockets.set(conversationHex, set);
+    this.transports.set(socket, transport);
     socket.once('close', () => {
+      this.silenced.delete(socket);
       set.delete(socket);
       if (set.size === 0 && this.sockets.get(conversationHex) === set) this.sockets.delete(conversationHex);
     });
@@ -64,6 +71,25 @@ export class SocketHub {
     return count;
   }
 
+  /**
+   * A half-open connection: the sandbox is gone but nobody closed the TCP connection. Each socket of
+   * the conversation stops reading (so no pong) and writing (events, pings and closes stay queued), and
+   * is counted as gone at once; the client can only notice by the silence.
+   */
+  silence(conversationHex: string): number {
+    const set = this.sockets.get(conversationHex);
+    const count = set?.size ?? 0;
+    this.sockets.delete(conversationHex);
+    for (const socket of [...(set ?? [])]) {
+      this.silenced.add(socket);
+      const transport = this.transports.get(socket);
+      transport?.pause();
+      // ws uncorks after each frame it writes; one cork more keeps everything queued
+      transport?.cork();
+    }
+    return count;
+  }
+
   isRefused(conversationHex: string): boolean {
     const until = this.refusedUntil.get(conversationHex);
     if (until === undefined) return false;
@@ -76,7 +102,13 @@ export class SocketHub {
     this.refusedUntil.clear();
   }
 
+  /** Ends the sockets `silence` cut off (they would otherwise stay subscribed until the server stops). */
+  terminateSilenced(): void {
+    for (const socket of [...this.silenced]) socket.terminate();
+  }
+
   terminateAll(): void {
     for (const set of this.sockets.values()) for (const socket of [...set]) socket.terminate();
+    this.terminateSilenced();
   }
 }

@@ -74,7 +74,7 @@ export function runSession(socket: WebSocket, params: SessionParams, context: Se
   let unsubscribe = (): void => undefined;
   let authTimer: NodeJS.Timeout | undefined;
 
-  hub.track(params.conversationHex, socket);
+  hub.track(params.conversationHex, socket, params.transport);
   const stopKeepalive = startKeepalive(socket, settings.wsPingMs);
   socket.on('error', () => undefined);
   socket.once('close', () => {

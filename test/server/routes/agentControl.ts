@@ -127,6 +127,11 @@ export const agentControlRoutes: Route[] = [
   },
   {
     method: 'POST',
+    pattern: new RegExp(`${CONVERSATION}/silence$`),
+    handle: withConversation((id, _request, context) => json({ silenced: context.agent.silence(id) })),
+  },
+  {
+    method: 'POST',
     pattern: new RegExp(`${CONVERSATION}/seed$`),
     handle: withConversation((id, request, context) => {
       const parsed = parseBody(request, seedBody);

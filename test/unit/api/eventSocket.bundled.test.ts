@@ -50,15 +50,20 @@ async function close(server: Server): Promise<void> {
   await new Promise<void>((resolve) => server.close(() => resolve()));
 }
 
-function open(api: Api, baseUrl: string) {
+function open(
+  api: Api,
+  baseUrl: string,
+  extra: Partial<Pick<source.EventSocketOptions, 'onEvent' | 'pingIntervalMs' | 'pongTimeoutMs'>> = {},
+) {
   return api.openEventSocket({
     endpoint: { baseUrl, conversationId: CONVERSATION, sessionApiKey: KEY },
     auth: 'first-message',
     connectTimeoutMs: 1000,
-    idleTimeoutMs: 2000,
+    pongTimeoutMs: 2000,
     maxFrameBytes: 1024 * 1024,
     onEvent: () => undefined,
     onProblem: () => undefined,
+    ...extra,
   });
 }
 
@@ -108,6 +113,48 @@ async function compressedFrame(api: Api) {
   }
 }
 
+/**
+ * After the auth frame, one large frame a piece at a time (about 650 ms, four times the keepalive's
+ * deadline), then nothing: no frame, no pong. The keepalive must see the frame arriving through the
+ * connection ws hands over on 'upgrade', and then give the silent socket up.
+ */
+async function trickleThenSilence(api: Api) {
+  const server = createServer();
+  const wss = new WebSocketServer({ server, perMessageDeflate: false, autoPong: false });
+  const text = 'x'.repeat(32 * 1024);
+  const frame = Buffer.from(
+    JSON.stringify({ id: 'large', timestamp: '', source: 'agent', kind: 'MessageEvent', text }),
+  );
+  wss.on('connection', (socket) =>
+    socket.once('message', () => {
+      const transport = (socket as unknown as { _socket: Socket })._socket;
+      transport.write(Buffer.from([0x81, 126, frame.length >> 8, frame.length & 0xff]));
+      let at = 0;
+      const trickle = setInterval(() => {
+        transport.write(frame.subarray(at, at + 1024));
+        at += 1024;
+        if (at < frame.length) return;
+        clearInterval(trickle);
+        transport.pause();
+      }, 20);
+      socket.on('close', () => clearInterval(trickle));
+    }),
+  );
+  try {
+    let arrived = '';
+    const socket = await open(api, await listen(server), {
+      onEvent: (event) => (arrived = String(event['text']).length === text.length ? event.id : 'cut'),
+      pingIntervalMs: 50,
+      pongTimeoutMs: 100,
+    });
+    const { kind, message } = outcome(await socket.ended);
+    return { arrived, kind, message: message.replace(/\d+ s/, 'N s') };
+  } finally {
+    for (const client of wss.clients) client.terminate();
+    await close(server);
+  }
+}
+
 describe('event socket in the host bundle (permessage-deflate left out)', function () {
   this.timeout(30_000);
   let dir = '';
@@ -129,6 +176,15 @@ describe('event socket in the host bundle (permessage-deflate left out)', functi
     const fromBundle = await unaskedExtension(bundled);
     assert.equal(fromSource.name, 'ApiError');
     assert.match(fromSource.message, /Sec-WebSocket-Extensions/);
+    assert.deepEqual(fromBundle, fromSource);
+  });
+
+  it('keeps a socket live while a large frame arrives, then gives it up when silent, as the source does', async () => {
+    const fromSource = await trickleThenSilence(source);
+    const fromBundle = await trickleThenSilence(bundled);
+    assert.equal(fromSource.arrived, 'large');
+    assert.equal(fromSource.kind, 'timeout');
+    assert.match(fromSource.message, /went silent/);
     assert.deepEqual(fromBundle, fromSource);
   });
 

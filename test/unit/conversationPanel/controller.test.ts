@@ -1,7 +1,9 @@
 // The panel's host side over a real EventFeed and an agent server in memory: what it posts to the page.
 import assert from 'node:assert/strict';
 import {
+  ApiError,
   EventFeed,
+  SilentSocketError,
   type AgentEndpoint,
   type AgentEvent,
   type EventFeedOptions,
@@ -331,5 +333,29 @@ describe('conversation panel controller', () => {
     agent.sockets[0]?.options.onEvent(userMessages(1, 2)[0] as AgentEvent);
     live({ id: 'd2', kind: 'StreamingDeltaEvent', content: 'lo' });
     assert.deepEqual(replay(posted), ['m1', 'm2', STREAMING_ROW_ID]);
+  });
+
+  it('says in plain words why it reconnects after a silent socket, and the kind for other ends', async () => {
+    // a long backoff: the header is read while the feed waits to reconnect
+    const { agent, feed, controller } = followed(userMessages(1), cleanup, { initialBackoffMs: 60_000 });
+    feed.start();
+    await waitFor(async () => (feed.current.status === 'live' ? true : undefined));
+    agent.sockets[0]?.end(
+      new SilentSocketError(
+        { kind: 'timeout', message: 'The agent server went silent on the event socket of conversation x.' },
+        15_400,
+      ),
+    );
+    await waitFor(async () => (feed.current.status === 'reconnecting' ? true : undefined));
+    assert.equal(controller.header().feedDetail, 'No word from the sandbox for 15 s; reconnecting');
+
+    feed.wake();
+    await waitFor(async () =>
+      feed.current.status === 'live' && agent.sockets.length === 2 ? true : undefined,
+    );
+    assert.equal(controller.header().feedDetail, null);
+    agent.sockets[1]?.end(new ApiError({ kind: 'timeout', message: 'The handshake took too long.' }));
+    await waitFor(async () => (feed.current.status === 'reconnecting' ? true : undefined));
+    assert.equal(controller.header().feedDetail, 'The sandbox did not answer in time');
   });
 });

@@ -4,7 +4,7 @@ import { WebSocket, type ClientOptions } from 'ws';
 import type { SandboxRecord, TestServer } from '../../server';
 import type { AgentEvent } from '../../server/agentServer/events';
 import { dashedUuid } from '../../server/ids';
-import { startFastServer, waitFor } from './helpers';
+import { postJson, startFastServer, waitFor } from './helpers';
 
 const AUTH_TIMEOUT_MS = 150;
 
@@ -271,6 +271,26 @@ describe('test server: agent-server double (WebSocket)', function () {
     assert.equal(await connect().handshake, 0, 'refused at the network level');
     await new Promise((resolve) => setTimeout(resolve, 160));
     assert.equal(await connect().handshake, 'open');
+  });
+
+  it('silences sockets without closing them (a half-open connection): no frame, no pong; new ones work', async () => {
+    const cut = await authenticated();
+    let pongs = 0;
+    cut.ws.on('pong', () => pongs++);
+    const reply = await postJson<{ silenced: number }>(
+      `${server.url}/__control/agent/conversations/${dashedUuid(hex)}/silence`,
+      {},
+    );
+    assert.deepEqual(reply.body, { silenced: 1 });
+    assert.equal(server.agent.socketCount(hex), 0, 'no longer counted');
+    cut.ws.ping();
+    // a socket opened after the silence gets the next event; the silenced one gets neither it nor a pong
+    const fresh = await authenticated();
+    server.agent.append(hex, [{ kind: 'PauseEvent', source: 'user' }]);
+    await frameCount(fresh, 2);
+    assert.equal(cut.frames.length, 1);
+    assert.equal(pongs, 0);
+    assert.equal(cut.ws.readyState, WebSocket.OPEN, 'never closed');
   });
 
   it('pings every interval and closes 1011 when no pong comes back', async () => {

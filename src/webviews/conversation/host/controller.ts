@@ -616,6 +616,9 @@ function hasWorkspaceHint(change: EventLogChange): boolean {
 function feedDetail(state: FeedState): string | null {
   if (!state.detail) return null;
   if (state.status !== 'reconnecting' && state.status !== 'failed') return state.detail;
+  // a half-open socket: the sidebar may still say running, so say what the panel saw
+  if (state.status === 'reconnecting' && state.silentMs !== undefined)
+    return `No word from the sandbox for ${Math.round(state.silentMs / 1000)} s; reconnecting`;
   switch (state.failure) {
     case undefined:
       return state.detail;
