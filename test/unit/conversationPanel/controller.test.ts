@@ -2,6 +2,7 @@
 import assert from 'node:assert/strict';
 import {
   EventFeed,
+  EventLog,
   type AgentEndpoint,
   type AgentEvent,
   type EventFeedOptions,
@@ -226,7 +227,9 @@ describe('conversation panel controller', () => {
 
   it('scrubs the header like the rows: the model, the statuses and the notice the server sent', async () => {
     // a log too small for the second event: the feed's notice quotes nothing, but is scrubbed too
-    const { agent, feed, posted, controller } = followed(userMessages(1), cleanup, { maxEventBytes: 250 });
+    const [first] = userMessages(1);
+    const maxEventBytes = first ? new EventLog().sizeOf(first) : 0;
+    const { agent, feed, posted, controller } = followed(userMessages(1), cleanup, { maxEventBytes });
     feed.start();
     await waitFor(async () => (feed.current.status === 'live' ? true : undefined));
     // a hostile agent server names its model and its status after the keys
