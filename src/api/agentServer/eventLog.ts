@@ -41,6 +41,8 @@ export class EventLog {
   private readonly keys = new Set<string>();
   private heldBytes = 0;
   private readonly measured = new WeakMap<AgentEvent, HeldEvent>();
+  /** The objects' shapes weighed so far (`heldEvent.ts`). */
+  private readonly shapes = new Set<string>();
   private refusedEvents = 0;
 
   constructor(
@@ -128,7 +130,8 @@ export class EventLog {
   private measure(event: AgentEvent): HeldEvent {
     let measured = this.measured.get(event);
     if (!measured) {
-      measured = heldCopy(event, this.maxStringChars, Math.min(IMAGE_HEAD_CHARS, this.maxStringChars));
+      const imageMax = Math.min(IMAGE_HEAD_CHARS, this.maxStringChars);
+      measured = heldCopy(event, this.maxStringChars, imageMax, this.shapes);
       this.measured.set(event, measured);
     }
     return measured;

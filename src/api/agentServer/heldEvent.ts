@@ -23,10 +23,19 @@ const OBJECT_BYTES = 64;
 /**
  * A property beyond its key (weighed as a string): its slot and what V8 builds for its shape. A key
  * never seen before makes new hidden classes (80 to 85 bytes a property with its key, measured); an
- * object of 128 properties or more is a hash table (about 60 a property); only a shape repeated costs
- * less (8), which a hostile server need not send.
+ * object of 128 properties or more is a hash table (about 60 a property).
  */
 const PROPERTY_BYTES = 48;
+/** A property of a shape the log has seen (the same keys in the same order): its slot alone. */
+const SHAPED_PROPERTY_BYTES = 8;
+/** Objects with more properties are hash tables in V8: each property costs its full weight. */
+const MAX_SHAPED_PROPERTIES = 127;
+/**
+ * The shapes a log remembers, and the longest it remembers (their keys joined): what it remembers
+ * stays under 1 MB, also when it was measured for events the log then refused.
+ */
+const MAX_SHAPES = 1024;
+const MAX_SHAPE_CHARS = 512;
 /** An array and its element store's header (`[]` in an array: 38). */
 const ARRAY_BYTES = 48;
 /** Each element's slot. */
@@ -50,6 +59,8 @@ interface Walk {
   max: number;
   imageMax: number;
   bytes: number;
+  /** The objects' shapes seen so far (their keys joined): V8 shares one hidden class for each. */
+  shapes: Set<string>;
 }
 
 /**
@@ -57,8 +68,8 @@ interface Walk {
  * (a `screenshot_data` value, a `data:image/` URL) longer than `imageMax` cut to `imageMax`, and what
  * it weighs, in one walk.
  */
-export function heldCopy(event: unknown, max: number, imageMax = max): HeldEvent {
-  const walk: Walk = { max, imageMax, bytes: EVENT_INDEX_BYTES };
+export function heldCopy(event: unknown, max: number, imageMax: number, shapes: Set<string>): HeldEvent {
+  const walk: Walk = { max, imageMax, bytes: EVENT_INDEX_BYTES, shapes };
   const slim = held(event, walk, undefined);
   return { slim, bytes: walk.bytes };
 }
@@ -87,15 +98,33 @@ function held(value: unknown, walk: Walk, key: string | undefined): unknown {
     });
     return changed ? copy : value;
   }
-  walk.bytes += OBJECT_BYTES;
+  const entries = Object.entries(value);
+  walk.bytes += OBJECT_BYTES + shapeBytes(entries, walk.shapes);
   const copy: Record<string, unknown> = {};
-  for (const [childKey, child] of Object.entries(value)) {
-    walk.bytes += PROPERTY_BYTES + stringBytes(childKey);
+  for (const [childKey, child] of entries) {
     const next = held(child, walk, childKey);
     if (next !== child) changed = true;
     copy[childKey] = next;
   }
   return changed ? copy : value;
+}
+
+/**
+ * What an object's properties cost beyond their values: a slot each when the log has seen its shape
+ * (a remembered one is a string of the keys joined, weighed when it is first seen), else each its
+ * full weight with its key.
+ */
+function shapeBytes(entries: ReadonlyArray<[string, unknown]>, shapes: Set<string>): number {
+  const shaped = entries.length <= MAX_SHAPED_PROPERTIES;
+  const shape = shaped ? entries.map(([key]) => key).join('\u0000') : '';
+  if (shaped && shapes.has(shape)) return SHAPED_PROPERTY_BYTES * entries.length;
+  let bytes = 0;
+  for (const [key] of entries) bytes += PROPERTY_BYTES + stringBytes(key);
+  if (shaped && shapes.size < MAX_SHAPES && shape.length <= MAX_SHAPE_CHARS) {
+    shapes.add(shape);
+    bytes += stringBytes(shape);
+  }
+  return bytes;
 }
 
 /**

@@ -33,7 +33,7 @@ function bigObservation(index: number): AgentEvent {
  * The flood of a hostile or merely busy agent, event by event as the socket reads it (UTF-8 bytes
  * decoded, then `JSON.parse`): long text (cut), text in other scripts (held two bytes a character),
  * screenshots (held as their head), and many small values (objects, arrays, keys never seen before),
- * whose cost in V8 is many times their JSON.
+ * whose cost in V8 is many times their JSON, and objects of one shape, which cost little more.
  */
 function floodEvent(index: number): AgentEvent {
   const base = {
@@ -58,6 +58,12 @@ function floodEvent(index: number): AgentEvent {
       observation: Object.fromEntries(Array.from({ length: 3000 }, (_, key) => [`u${index}_${key}`, key])),
     }),
     () => ({ observation: Array.from({ length: 15_000 }, (_, item) => (item % 2 ? [] : {})) }),
+    // one shape again and again: V8 shares its hidden class, and the log weighs it so
+    () => ({
+      observation: Array.from({ length: 300 }, (_, item) =>
+        Object.fromEntries(Array.from({ length: 20 }, (_, key) => [`s${key}`, item + key])),
+      ),
+    }),
   ];
   const shape = shapes[index % shapes.length];
   const event = { ...base, ...shape?.() };
@@ -117,5 +123,30 @@ describe('EventLog', () => {
       held < 1.5 * maxBytes,
       `a log of ${maxBytes / 1024 / 1024} MB held ${(held / 1024 / 1024).toFixed(1)} MB of heap (${log.size} events)`,
     );
+  });
+
+  it('remembers a bounded number of shapes, also of the events it refused', () => {
+    // a full log offered events whose objects all have keys never seen: each shape is remembered
+    // only up to the log's limit, so refusing them costs next to nothing
+    const offer = (log: EventLog, count: number) => {
+      for (let index = 0; index < count; index++)
+        log.append([
+          {
+            id: `shape-${index}`,
+            kind: 'X',
+            source: 'agent',
+            timestamp: '',
+            value: { [`key-${index}-${'k'.repeat(400)}`]: 1 },
+          },
+        ]);
+    };
+    offer(new EventLog(undefined, undefined, 0), 100); // compiled before measuring
+    const log = new EventLog(undefined, undefined, 0);
+    const before = heapAfterGc();
+    offer(log, 20_000);
+    const held = heapAfterGc() - before;
+    assert.equal(log.refused, 20_000);
+    // 20,000 shapes of 400 characters would be 8 MB; 1,024 of them under 1 MB
+    assert.ok(held < 2 * 1024 * 1024, `refusing held ${(held / 1024 / 1024).toFixed(1)} MB`);
   });
 });
