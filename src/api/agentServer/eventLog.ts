@@ -27,7 +27,7 @@ export const IMAGE_HEAD_CHARS = 4096;
 export const DEFAULT_MAX_EVENTS = 200_000;
 /**
  * The bytes a log may hold on the heap: a long real conversation weighs some MB (the bench's 10,000
- * events weigh 21.6 MB and take 4.2: the weights err high), so 64 MB is ample; counting events alone
+ * events weigh 9.9 MB and take 4.3: the weights err high), so 64 MB is ample; counting events alone
  * let 200,000 events of 16 KB hold 3 GB, and counting their JSON let a flood of small values, text in
  * other scripts and images hold 5 times the budget.
  */

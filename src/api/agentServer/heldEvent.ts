@@ -5,7 +5,8 @@
  * The weights are Node 20's (the extension host) on 64 bits, no pointer compression, measured with
  * `--expose-gc` as `heapUsed` after a full collection, per value parsed from JSON. JSON's length is
  * not it: `{}` is 2 characters and about 60 bytes, `[]` 2 and 40, a property 5 to 85 bytes, a
- * character 1 or 2. Each figure is the dearer case, so the log errs towards holding less, never more.
+ * character 1 or 2. An object of a shape the log has seen costs a slot a property (V8 shares its
+ * hidden class); every other figure is the dearer case, so the log errs towards holding less.
  */
 import { isImageData } from '../imageData';
 
