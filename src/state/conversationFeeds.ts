@@ -41,7 +41,7 @@ export interface AppendedEvents {
 
 /** How many closed conversations' events are kept for a reopen. */
 const KEPT_CLOSED = 8;
-/** And what they may weigh together: two full logs (each is capped at 64 MB), however many they are. */
+/** And what they may weigh together on the heap: two full logs (each is capped at 64 MB), however many they are. */
 const KEPT_CLOSED_BYTES = 128 * 1024 * 1024;
 
 export class ConversationFeeds implements vscode.Disposable {

@@ -71,7 +71,7 @@ export interface EventFeedOptions {
   maxBackoffMs?: number;
   /** A connection that stayed live this long starts the backoff schedule again when it ends. */
   healthyAfterMs?: number;
-  /** Live frames held while the history is read, in bytes; past it the connection starts over. */
+  /** Live frames held while the history is read, in bytes (frame or heap); past it the connection starts over. */
   maxBufferedBytes?: number;
   /** Pages one history read takes at most. */
   maxHistoryPages?: number;
@@ -100,8 +100,9 @@ const MAX_BACKOFF_MS = 30_000;
  */
 const HEALTHY_AFTER_MS = 10_000;
 /**
- * Live frames held while the history is read (raw frame length): an agent writes far less in the
- * seconds a read takes; a flood past it ends the connection, and the next one reads it over REST.
+ * Live frames held while the history is read (each its frame's length or its weight on the heap,
+ * whichever is more): an agent writes far less in the seconds a read takes; a flood past it ends
+ * the connection, and the next one reads it over REST.
  */
 const MAX_BUFFERED_BYTES = 32 * 1024 * 1024;
 /** 200,000 events at 100 a page (the log's own cap): a server that needs more is not paging honestly. */
@@ -130,7 +131,7 @@ export class EventFeed {
   private client: AgentServerClient | undefined;
   /** Live events that arrived while the history was being read; applied after it. */
   private pending: AgentEvent[] | undefined;
-  /** The frame bytes of `pending`. */
+  /** What `pending` weighs (each event its frame's length or its heap weight, whichever is more). */
   private pendingBytes = 0;
   /** Aborts the history read of the connection of the moment (its live buffer overflowed). */
   private reading = new AbortController();
@@ -503,9 +504,12 @@ export class EventFeed {
     if (!this.pending) return this.take([event]);
     if (this.cutShort) return;
     const max = this.options.maxBufferedBytes ?? MAX_BUFFERED_BYTES;
-    if (this.pendingBytes + frameBytes <= max) {
+    // held whole until the log cuts it: its frame's length, or what its values cost on the heap
+    // (a frame of 9 KB of empty arrays weighs 170 KB), whichever is more
+    const bytes = Math.max(frameBytes, this.events.sizeOf(event));
+    if (this.pendingBytes + bytes <= max) {
       this.pending.push(event);
-      this.pendingBytes += frameBytes;
+      this.pendingBytes += bytes;
       return;
     }
     // a flood while the history is slow: let it all go, and read it over REST on the next connection

@@ -3,11 +3,11 @@
  * once. History read backwards arrives as older pages (`prepend`); live events and backfill append.
  * Strings past `maxStringChars` are cut on the way in, so a conversation full of multi-megabyte
  * file edits stays bounded; the event's whole text can be read again from the server by its id.
- * The log is bounded in bytes (each event as held, in JSON) and in events; once full it refuses
- * more and counts what it refused, so the panel can say so.
+ * The log is bounded in bytes (each event as V8 holds it once cut, `heldEvent.ts`) and in events;
+ * once full it refuses more and counts what it refused, so the panel can say so.
  */
 import type { AgentEvent } from './events';
-import { isImageData } from '../imageData';
+import { heldCopy, type HeldEvent } from './heldEvent';
 
 export interface EventLogChange {
   /** Events added at the start (older history, in order). */
@@ -26,15 +26,12 @@ export const IMAGE_HEAD_CHARS = 4096;
 /** A hostile server could replay for ever: past this many events the log refuses more. */
 export const DEFAULT_MAX_EVENTS = 200_000;
 /**
- * The bytes a log may hold: a long real conversation is a few MB (thousands of events of a few KB,
- * huge strings cut), so 64 MB is ample; counting events alone let 200,000 events of 16 KB hold 3 GB.
+ * The bytes a log may hold on the heap: a long real conversation weighs some MB (the bench's 10,000
+ * events weigh 9.9 MB and take 4.3: the weights err high), so 64 MB is ample; counting events alone
+ * let 200,000 events of 16 KB hold 3 GB, and counting their JSON let a flood of small values, text in
+ * other scripts and images hold 5 times the budget.
  */
 export const DEFAULT_MAX_BYTES = 64 * 1024 * 1024;
-
-interface Measured {
-  slim: unknown;
-  bytes: number;
-}
 
 export class EventLog {
   private readonly items: AgentEvent[] = [];
@@ -43,7 +40,9 @@ export class EventLog {
   /** The sandbox keys the events were read with (see `sessionKeys`). */
   private readonly keys = new Set<string>();
   private heldBytes = 0;
-  private readonly measured = new WeakMap<AgentEvent, Measured>();
+  private readonly measured = new WeakMap<AgentEvent, HeldEvent>();
+  /** The objects' shapes weighed so far (`heldEvent.ts`). */
+  private readonly shapes = new Set<string>();
   private refusedEvents = 0;
 
   constructor(
@@ -56,7 +55,7 @@ export class EventLog {
     return this.items.length;
   }
 
-  /** What the held events weigh, as JSON once cut. */
+  /** What the held events weigh on the heap, once cut (an estimate of V8's layout, `heldEvent.ts`). */
   get bytes(): number {
     return this.heldBytes;
   }
@@ -66,7 +65,7 @@ export class EventLog {
     return this.refusedEvents;
   }
 
-  /** What an event would weigh in the log (JSON, once its strings are cut). */
+  /** What an event would weigh in the log (on the heap, once its strings are cut). */
   sizeOf(event: AgentEvent): number {
     return this.measure(event).bytes;
   }
@@ -128,11 +127,11 @@ export class EventLog {
    * The event as the log would hold it and its weight, worked out once per event: a history read
    * weighs each page's events before it hands them to the log.
    */
-  private measure(event: AgentEvent): Measured {
+  private measure(event: AgentEvent): HeldEvent {
     let measured = this.measured.get(event);
     if (!measured) {
-      const slim = cutStrings(event, this.maxStringChars, Math.min(IMAGE_HEAD_CHARS, this.maxStringChars));
-      measured = { slim, bytes: jsonLength(slim) };
+      const imageMax = Math.min(IMAGE_HEAD_CHARS, this.maxStringChars);
+      measured = heldCopy(event, this.maxStringChars, imageMax, this.shapes);
       this.measured.set(event, measured);
     }
     return measured;
@@ -154,45 +153,4 @@ export class EventLog {
     }
     return added;
   }
-}
-
-function jsonLength(value: unknown): number {
-  return JSON.stringify(value)?.length ?? 0;
-}
-
-/**
- * A copy with every string longer than `max` cut to `max`, and every image (a `screenshot_data` value,
- * a `data:image/` URL) longer than `imageMax` cut to `imageMax`; the value itself when nothing was cut.
- */
-export function cutStrings(value: unknown, max: number, imageMax = max, key?: string): unknown {
-  if (typeof value === 'string') {
-    const limit = isImageData(key, value) ? imageMax : max;
-    return value.length > limit ? ownCopy(value.slice(0, limit)) : value;
-  }
-  if (Array.isArray(value)) {
-    let changed = false;
-    const copy = value.map((item) => {
-      const next = cutStrings(item, max, imageMax);
-      if (next !== item) changed = true;
-      return next;
-    });
-    return changed ? copy : value;
-  }
-  if (value === null || typeof value !== 'object') return value;
-  let changed = false;
-  const copy: Record<string, unknown> = {};
-  for (const [childKey, child] of Object.entries(value)) {
-    const next = cutStrings(child, max, imageMax, childKey);
-    if (next !== child) changed = true;
-    copy[childKey] = next;
-  }
-  return changed ? copy : value;
-}
-
-/**
- * The string in memory of its own: V8 makes a slice of a long string point into the whole, so a
- * screenshot's 4 KB head would keep its 400 KB alive (500 screenshots held 200 MB, not 2).
- */
-function ownCopy(slice: string): string {
-  return JSON.parse(JSON.stringify(slice)) as string;
 }

@@ -59,12 +59,16 @@ export function isStatusUpdate(event: AgentEvent): boolean {
 
 /** The text parts of an LLM content list (`[{type:'text', text}, …]`), or a bare string. */
 export function contentText(content: unknown): string {
-  if (typeof content === 'string') return content;
-  if (!Array.isArray(content)) return '';
+  return contentParts(content).join('\n');
+}
+
+/** The non-empty texts of an LLM content list, or a bare string, unjoined. */
+export function contentParts(content: unknown): string[] {
+  if (typeof content === 'string') return content ? [content] : [];
+  if (!Array.isArray(content)) return [];
   return content
     .map((part: unknown) => (isRecord(part) && typeof part['text'] === 'string' ? part['text'] : ''))
-    .filter(Boolean)
-    .join('\n');
+    .filter(Boolean);
 }
 
 /** The text of a message event (`llm_message.content`). */

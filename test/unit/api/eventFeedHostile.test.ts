@@ -193,6 +193,30 @@ describe('EventFeed against a hostile agent-server double', function () {
       assert.deepEqual(held(feed), stored(id));
     });
 
+    it('a flood of small values while the history is slow: the live buffer weighs them as the heap holds them, not by their frames', async () => {
+      const { id, endpoint } = await runningConversation();
+      const maxBufferedBytes = 256 * 1024;
+      double.server.faults.add({ kind: 'latency', ms: 1500, times: 1, match: { path: /\/events\/search$/ } });
+      const feed = follow(endpoint, { maxBufferedBytes, initialBackoffMs: 50, maxBackoffMs: 100 });
+      await waitFor(async () => (double.server.agent.socketCount(id) === 1 ? true : undefined));
+      await sleep(100);
+      // 20 frames of about 9 KB (180 KB, under the limit), each about 170 KB on the heap
+      const emptyArrays = Array.from({ length: 20 }, () => ({
+        kind: 'ObservationEvent',
+        source: 'environment',
+        observation: { kind: 'X', items: Array.from({ length: 3000 }, () => []) },
+      }));
+      double.server.agent.append(id, emptyArrays);
+      await waitFor(async () => (/buffer/i.test(feed.current.detail ?? '') ? true : undefined), 5000);
+      assert.match(feed.current.detail ?? '', /256 KB/);
+      // nothing is lost: the next connection reads them over REST
+      await waitFor(
+        async () =>
+          feed.current.status === 'live' && held(feed).length === stored(id).length ? true : undefined,
+        8000,
+      );
+    });
+
     it('a flood past the event log budget: held bytes stay within it, and the panel is told', async () => {
       const { id, endpoint } = await runningConversation();
       const maxEventBytes = 1024 * 1024;

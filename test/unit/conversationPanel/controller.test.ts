@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import {
   ApiError,
   EventFeed,
+  EventLog,
   SilentSocketError,
   type AgentEndpoint,
   type AgentEvent,
@@ -228,7 +229,9 @@ describe('conversation panel controller', () => {
 
   it('scrubs the header like the rows: the model, the statuses and the notice the server sent', async () => {
     // a log too small for the second event: the feed's notice quotes nothing, but is scrubbed too
-    const { agent, feed, posted, controller } = followed(userMessages(1), cleanup, { maxEventBytes: 250 });
+    const [first] = userMessages(1);
+    const maxEventBytes = first ? new EventLog().sizeOf(first) : 0;
+    const { agent, feed, posted, controller } = followed(userMessages(1), cleanup, { maxEventBytes });
     feed.start();
     await waitFor(async () => (feed.current.status === 'live' ? true : undefined));
     // a hostile agent server names its model and its status after the keys

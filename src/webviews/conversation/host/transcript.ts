@@ -10,7 +10,7 @@
 import { browserStepSummary } from './browserSteps';
 import { eventImages } from '../../../api/agentServer/eventImages';
 import { imageRefs } from './imageRefs';
-import { contentText, isStatusUpdate, type AgentEvent } from '../../../api/agentServer/events';
+import { contentParts, isStatusUpdate, type AgentEvent } from '../../../api/agentServer/events';
 import {
   RISKS,
   type ActionRow,
@@ -21,6 +21,7 @@ import {
   type Row,
 } from '../shared/rows';
 import { compactDiff } from './lineDiff';
+import { clipPieces, joinPieces, type TextPieces } from './textPieces';
 import { isRecord } from '../../../api/records';
 
 export interface ClipLimits {
@@ -199,7 +200,7 @@ export class Transcript {
           event,
           'error',
           'The conversation stopped with an error',
-          [stringField(event, 'code'), stringField(event, 'detail')].filter(Boolean).join(': '),
+          joinPieces([stringField(event, 'code') ?? '', stringField(event, 'detail') ?? ''], ': '),
         );
       case 'PauseEvent':
         return this.notice(event, 'info', 'Paused by the user');
@@ -238,9 +239,14 @@ export class Transcript {
           event,
           blocked ? 'warning' : 'info',
           `${blocked ? 'A hook blocked' : 'Hook ran'}: ${hook}`,
-          [stringField(event, 'reason'), stringField(event, 'stdout'), stringField(event, 'stderr')]
-            .filter(Boolean)
-            .join('\n'),
+          joinPieces(
+            [
+              stringField(event, 'reason') ?? '',
+              stringField(event, 'stdout') ?? '',
+              stringField(event, 'stderr') ?? '',
+            ],
+            '\n',
+          ),
         );
       }
       default:
@@ -250,7 +256,7 @@ export class Transcript {
 
   private message(event: AgentEvent): MessageRow {
     const llm = isRecord(event['llm_message']) ? event['llm_message'] : {};
-    const text = contentText(llm['content']);
+    const text = joinPieces(contentParts(llm['content']), '\n');
     const role = event.source === 'user' ? 'user' : event.source === 'agent' ? 'agent' : 'environment';
     const images = imageRefs(event.id, eventImages(event));
     const [markdown, clip] = this.clip(withLines(text, images.refused), this.limits.text);
@@ -282,7 +288,10 @@ export class Transcript {
         ...(clip ? { clip } : {}),
       };
     }
-    const thoughts = [contentText(event['thought']), stringField(event, 'reasoning_content') ?? ''];
+    const thoughts = [
+      joinPieces(contentParts(event['thought']), '\n'),
+      stringField(event, 'reasoning_content') ?? '',
+    ];
     const summary = readableSummary(tool, action, stringField(event, 'summary')) ?? summaryOf(tool, event);
     // a thought the summary shows whole is not folded again below it
     if (
@@ -291,7 +300,7 @@ export class Transcript {
       action['thought'] !== summary
     )
       thoughts.unshift(action['thought']);
-    const thought = thoughts.filter(Boolean).join('\n\n');
+    const thought = joinPieces(thoughts, '\n\n');
     const risk = RISKS.find((value) => value === event['security_risk']) ?? 'UNKNOWN';
     const row: ActionRow = {
       id: event.id,
@@ -302,7 +311,7 @@ export class Transcript {
       risk,
       // a call the agent could not make (no action) waits for its AgentErrorEvent
       state: 'pending',
-      ...(thought ? { thought: this.clip(thought, this.limits.text)[0] } : {}),
+      ...(thought.length > 0 ? { thought: this.clip(thought, this.limits.text)[0] } : {}),
     };
     if (action?.['kind'] === 'TerminalAction' && typeof action['command'] === 'string') {
       row.terminal = { command: this.clip(action['command'], this.limits.output)[0] };
@@ -370,7 +379,7 @@ export class Transcript {
       return {
         ...row,
         state: 'rejected',
-        result: this.clip(byHook ? `${reason} (by a hook)` : reason, this.limits.text)[0],
+        result: this.clip(byHook ? [reason, ' (by a hook)'] : reason, this.limits.text)[0],
       };
     }
     if (event.kind === 'AgentErrorEvent') {
@@ -381,7 +390,7 @@ export class Transcript {
       return { ...row, state: 'failed', result, ...(resultClip ? { resultClip } : {}) };
     }
     const observation = isRecord(event['observation']) ? event['observation'] : {};
-    const text = contentText(observation['content']);
+    const text = joinPieces(contentParts(observation['content']), '\n');
     const isError = observation['is_error'] === true;
     const kind = observation['kind'];
     if (kind === 'TerminalObservation') {
@@ -429,7 +438,12 @@ export class Transcript {
     };
   }
 
-  private notice(event: AgentEvent, level: NoticeRow['level'], title: string, detail?: string): NoticeRow {
+  private notice(
+    event: AgentEvent,
+    level: NoticeRow['level'],
+    title: string,
+    detail?: string | TextPieces,
+  ): NoticeRow {
     const [text, detailClip] = detail ? this.clip(detail, this.limits.text) : [undefined, undefined];
     return {
       id: event.id,
@@ -452,9 +466,8 @@ export class Transcript {
     };
   }
 
-  private clip(text: string, max: number): [string, Clip | undefined] {
-    if (text.length <= max) return [text, undefined];
-    return [text.slice(0, max), { fullLength: text.length }];
+  private clip(text: string | TextPieces, max: number): [string, Clip | undefined] {
+    return clipPieces(text, max);
   }
 }
 
@@ -463,8 +476,8 @@ function isObservation(event: AgentEvent): boolean {
 }
 
 /** A text with lines under it (why an image cannot be shown). */
-function withLines(text: string, lines: readonly string[]): string {
-  return lines.length === 0 ? text : [text, ...lines].filter(Boolean).join('\n\n');
+function withLines(text: TextPieces, lines: readonly string[]): TextPieces {
+  return lines.length === 0 ? text : joinPieces([text, ...lines], '\n\n');
 }
 
 function stringField(event: AgentEvent, key: string): string | undefined {
@@ -509,10 +522,10 @@ function readableSummary(
   return summary;
 }
 
-function summaryOf(tool: string, event: AgentEvent): string {
+function summaryOf(tool: string, event: AgentEvent): TextPieces {
   const call = event['tool_call'];
   const args = isRecord(call) && typeof call['arguments'] === 'string' ? call['arguments'] : '';
-  return args ? `${tool}: ${args}` : tool;
+  return args ? [tool, ': ', args] : [tool];
 }
 
 /** Something to say about an unknown event: its first short string field. */
