@@ -8,6 +8,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import {
   ApiError,
+  codeRunningReason,
   messageOf,
   type AppConversation,
   type CodeRunningFile,
@@ -251,9 +252,12 @@ async function openChange(deps: ChangeCommandDeps, arg?: ChangedFileNode | Chang
   const asText = sides.notImage !== undefined;
   const left = changeUri({ conversationId, change, side: 'original', version }, CHANGE_SCHEME, asText);
   const right = changeUri({ conversationId, change, side: 'modified', version }, CHANGE_SCHEME, asText);
+  const runsCode = codeRunningReason(change);
   const title = sides.notImage
     ? vscode.l10n.t('{0} (agent’s change; not shown as a picture: {1})', name, sides.notImage)
-    : vscode.l10n.t('{0} (agent’s change)', name);
+    : runsCode
+      ? vscode.l10n.t('{0} (agent’s change; can run code: {1})', name, runsCode)
+      : vscode.l10n.t('{0} (agent’s change)', name);
   await vscode.commands.executeCommand('vscode.diff', left, right, title, { preview: true });
   return true;
 }

@@ -27,7 +27,7 @@
  * - By mode, known only from the patch (the agent server's change list has paths alone): a file made
  *   executable (new with mode 100755, or 100644 → 100755) and a new symlink.
  *
- * Names match at any depth (a subfolder may be opened, built or installed on its own), except where
+ * A file the change deletes is never marked. Names match at any depth (a subfolder may be opened, built or installed on its own), except where
  * only the root counts (`.github/workflows`, the CI files, `.gitmodules`). Case is ignored, with the
  * spellings Windows and macOS read as the same name (trailing dots and spaces, an NTFS stream, HFS+'s
  * ignored code points): there `.VSCode/Tasks.json` is `.vscode/tasks.json`; on Linux such a name is
@@ -49,6 +49,8 @@ export interface CodeRunningRule {
 /** A file of the change, with the modes the patch gives (none from the change list). */
 export interface CodeRunningCandidate {
   path: string;
+  /** The patch's `deleted` or the list's `DELETED`: a file the change deletes runs nothing. */
+  status?: string;
   /** Octal file modes: 0o100644, 0o100755, 0o120000 (a link); absent when unknown or absent. */
   oldMode?: number;
   newMode?: number;
@@ -185,6 +187,7 @@ export function modeReason(file: CodeRunningCandidate): string | undefined {
 
 /** Why the file can run code on the user's machine; undefined when no rule says so. */
 export function codeRunningReason(file: CodeRunningCandidate): string | undefined {
+  if (file.status === 'deleted' || file.status === 'DELETED') return undefined;
   const reasons = [codeRunningRule(file.path)?.reason, modeReason(file)].filter(
     (reason): reason is string => reason !== undefined,
   );

@@ -186,6 +186,12 @@ describe('codeRunningReason: by mode, as the patch gives it', () => {
     assert.equal(codeRunningReason({ path: 'scripts/run.sh' }), undefined);
   });
 
+  it('a deleted file is never marked, by the patch’s status or the list’s', () => {
+    assert.equal(codeRunningReason({ path: 'Makefile', status: 'deleted', oldMode: FILE }), undefined);
+    assert.equal(codeRunningReason({ path: '.vscode/tasks.json', status: 'DELETED' }), undefined);
+    assert.ok(codeRunningReason({ path: '.vscode/tasks.json', status: 'UPDATED' }));
+  });
+
   it('a new link is marked; a link that stays one is not', () => {
     assert.equal(codeRunningReason({ path: 'bin/tool', newMode: LINK }), LINK_REASON);
     assert.equal(codeRunningReason({ path: 'bin/tool', oldMode: FILE, newMode: LINK }), LINK_REASON);

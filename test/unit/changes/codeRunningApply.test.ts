@@ -61,6 +61,7 @@ describe('Apply’s question about files that can run code: a real patch', funct
     write(base, 'src/app.ts', 'export const a = 1;\n');
     write(base, 'scripts/build.sh', 'echo build\n');
     write(base, 'Makefile', 'all:\n\techo all\n');
+    write(base, 'tools/old.mk', 'old:\n');
     commitAll(base, 'base');
     const start = gitText(base, ['rev-parse', 'HEAD']).trim();
     // the agent's change: source, a task, a build file, a new hook, an old script made executable, a link
@@ -72,6 +73,7 @@ describe('Apply’s question about files that can run code: a real patch', funct
       '{"version":"2.0.0","tasks":[{"label":"x","command":"x","runOptions":{"runOn":"folderOpen"}}]}\n',
     );
     write(base, 'Makefile', 'all:\n\techo changed\n');
+    rmSync(join(base, 'tools/old.mk')); // deleted: runs nothing
     write(base, '.husky/pre-commit', 'echo hook\n');
     chmodSync(join(base, '.husky/pre-commit'), 0o755);
     chmodSync(join(base, 'scripts/build.sh'), 0o755);
@@ -108,8 +110,8 @@ describe('Apply’s question about files that can run code: a real patch', funct
     const step = codeRunningStep('without', codeRunningFiles(plan.files), plan.files.length);
     assert.equal(step.kind, 'apply');
     const result = await applyPatch(local, patch, { skip: step.kind === 'apply' ? step.leftOut : [] });
-    assert.deepEqual(result.applied.sort(), ['docs/notes.md', 'src/app.ts']);
-    assert.deepEqual(statusPaths(local).sort(), ['docs/notes.md', 'src/app.ts']);
+    assert.deepEqual(result.applied.sort(), ['docs/notes.md', 'src/app.ts', 'tools/old.mk']);
+    assert.deepEqual(statusPaths(local).sort(), ['docs/notes.md', 'src/app.ts', 'tools/old.mk']);
     assert.equal(readFileSync(join(local, 'Makefile'), 'utf8'), 'all:\n\techo all\n');
     for (const absent of ['.vscode/tasks.json', '.husky/pre-commit', 'bin/build'])
       assert.ok(!existsSync(join(local, absent)), `${absent} was left out`);
