@@ -21,18 +21,20 @@
  *   `.circleci/config.yml`, `azure-pipelines.yml`, `bitbucket-pipelines.yml`, `.travis.yml`, `Jenkinsfile`.
  * - Package managers and builds: `package.json` (its scripts; whether a change touches them cannot be
  *   told from a hunk, whose context may not show the object a line is in, so every change is marked),
- *   `.npmrc`, `.yarnrc`, `.yarnrc.yml`, `pyproject.toml`, `setup.py`, `Makefile` (any case, as make's `makefile`)/
- *   `GNUmakefile`/`*.mk`, `CMakeLists.txt`/`*.cmake`, `build.gradle(.kts)`/`settings.gradle(.kts)`/
- *   `gradle-wrapper.properties`, `pom.xml`, `build.rs`.
+ *   `.npmrc`, `.yarnrc`, `.yarnrc.yml`, `pyproject.toml`, `setup.py`, `Makefile` (any case: make's
+ *   `makefile` too), `GNUmakefile`, `*.mk`, `CMakeLists.txt`, `*.cmake`, `build.gradle(.kts)`,
+ *   `settings.gradle(.kts)`, `gradle-wrapper.properties`, `pom.xml`, `build.rs`.
  * - By mode, known only from the patch (the agent server's change list has paths alone): a file made
- *   executable (new with mode 100755, or 100644 → 100755) and a new symlink.
+ *   executable (new with mode 100755, or 100644 → 100755) and a new symlink. A name's reason wins.
+ * Left out: the project's own source and tests (they run when the user runs them), lock files, and
+ * tools that need a setting to turn them on (mise, asdf).
  *
- * A file the change deletes is never marked. Names match at any depth (a subfolder may be opened, built or installed on its own), except where
- * only the root counts (`.github/workflows`, the CI files, `.gitmodules`). Case is ignored, with the
- * spellings Windows and macOS read as the same name (trailing dots and spaces, an NTFS stream, HFS+'s
- * ignored code points): there `.VSCode/Tasks.json` is `.vscode/tasks.json`; on Linux such a name is
- * marked too, and a false mark costs a glance where a missed one runs code. Windows' 8.3 short names
- * (`VSCODE~1`) are not recognised.
+ * A file the change deletes is never marked. Names match at any depth (a subfolder may be opened,
+ * built or installed on its own), except where only the root counts (`.github/workflows`, the CI
+ * files, `.gitmodules`). Case is ignored, with the spellings Windows and macOS read as the same name
+ * (trailing dots and spaces, an NTFS stream, HFS+'s ignored code points): there `.VSCode/Tasks.json`
+ * is `.vscode/tasks.json`; on Linux such a name is marked too, and a false mark costs a glance where a
+ * missed one runs code. Windows' 8.3 short names (`VSCODE~1`) are not recognised.
  */
 
 /** One rule: the pattern it is documented by, and the sentence the user reads. */
@@ -188,10 +190,8 @@ export function modeReason(file: CodeRunningCandidate): string | undefined {
 /** Why the file can run code on the user's machine; undefined when no rule says so. */
 export function codeRunningReason(file: CodeRunningCandidate): string | undefined {
   if (file.status === 'deleted' || file.status === 'DELETED') return undefined;
-  const reasons = [codeRunningRule(file.path)?.reason, modeReason(file)].filter(
-    (reason): reason is string => reason !== undefined,
-  );
-  return reasons.length > 0 ? reasons.join('; ') : undefined;
+  // a name's reason alone: a hook made executable is a hook
+  return codeRunningRule(file.path)?.reason ?? modeReason(file);
 }
 
 /** The files of `files` that can run code, in their order, each with its reason. */

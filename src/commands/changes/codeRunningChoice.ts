@@ -17,12 +17,15 @@ export type CodeRunningStep =
   | { kind: 'nothing-left'; files: CodeRunningFile[] }
   | { kind: 'cancel' };
 
-/** The answers the question offers: "without them" only when other files are left to apply. */
+/**
+ * The answers the question offers, the default first (a modal's first button is the one Enter
+ * presses: the one that runs nothing); "without them" only when other files are left to apply.
+ */
 export function codeRunningAnswers(
   marked: readonly CodeRunningFile[],
   applicable: number,
 ): CodeRunningAnswer[] {
-  return marked.length < applicable ? ['all', 'without', 'review'] : ['all', 'review'];
+  return marked.length < applicable ? ['review', 'without', 'all'] : ['review', 'all'];
 }
 
 /** What `answer` (undefined: the dialog was dismissed) makes of an apply of `applicable` files. */

@@ -19,9 +19,9 @@ describe('Apply’s question about files that can run code: the answers', () => 
     assert.deepEqual(codeRunningStep(undefined, [], 3), { kind: 'apply', leftOut: [], codeRunning: [] });
   });
 
-  it('offers Apply Without Them only when other files are left to apply', () => {
-    assert.deepEqual(codeRunningAnswers([TASKS], 2), ['all', 'without', 'review']);
-    assert.deepEqual(codeRunningAnswers([TASKS, MAKEFILE], 2), ['all', 'review']);
+  it('offers Review First as the default, Apply Without Them only when other files are left to apply', () => {
+    assert.deepEqual(codeRunningAnswers([TASKS], 2), ['review', 'without', 'all']);
+    assert.deepEqual(codeRunningAnswers([TASKS, MAKEFILE], 2), ['review', 'all']);
   });
 
   it('Apply All applies every file and names those that can run code', () => {
@@ -91,7 +91,7 @@ describe('Apply’s question about files that can run code: a real patch', funct
     assert.deepEqual(
       codeRunningFiles(plan.files).map((file) => [file.path, file.reason]),
       [
-        ['.husky/pre-commit', `husky has git run these hooks on commit and push; ${EXECUTABLE_REASON}`],
+        ['.husky/pre-commit', 'husky has git run these hooks on commit and push'],
         [
           '.vscode/tasks.json',
           'VS Code runs its tasks, some as soon as the folder opens (runOn: folderOpen)',
