@@ -36,7 +36,7 @@ const CONFLICT =
 const PATCH = 'Changes: Save as Patch from the panel through the save dialog writes a patch git applies';
 const ACCEPT = 'Changes: Accept This File from the diff editor’s title brings one added file into the clone';
 const RUNS_CODE =
-  'Changes: files that can run code are marked in the panel; Apply lists them, asks once, and Apply Without Them leaves them out';
+  'Changes: files that can run code are marked in the tree, the diff title and the panel; Apply lists them and asks once: Review First opens their diffs, Apply Without Them leaves them out';
 
 type Conversation = ConversationSummary & { title: string };
 type Sample = Awaited<ReturnType<typeof agentDouble.sampleWorkspace>>;
@@ -858,6 +858,36 @@ export function changesSteps(runner: StepRunner, ctx: E2EContext): void {
     async () => {
       const target = await conversation();
       const { sample, files } = await prepare(target, 'runs-code');
+      // the tree: a warning icon and "can run code" on those rows, the reason in the diff editor's title
+      try {
+        const { pane } = await showChangesInTree(page, target, files.length);
+        const tasks = files.find((c) => c.path === '.vscode/tasks.json') as Change;
+        const description = clean(
+          await fileRow(pane, tasks).locator('.label-description').first().textContent(),
+        );
+        if (description !== '.vscode · added · can run code')
+          throw new Error(`.vscode/tasks.json's row says "${description}"`);
+        const plain = files.find((c) => c.path === 'src/app.ts') as Change;
+        const plainDescription = clean(
+          await fileRow(pane, plain).locator('.label-description').first().textContent(),
+        );
+        if (plainDescription !== 'src · updated')
+          throw new Error(`src/app.ts's row says "${plainDescription}"`);
+        await fileRow(pane, tasks).click();
+        await eventually(
+          'the diff of .vscode/tasks.json',
+          async () => ((await diffEditorTexts(page)).modified.includes('folderOpen') ? true : undefined),
+          { timeoutMs: 20_000 },
+        );
+        const tab = clean(await page.locator('.tabs-container .tab.active').first().textContent());
+        if (!tab.includes('tasks.json (agent’s change; can run code: VS Code runs its tasks'))
+          throw new Error(`the tab reads "${tab}"`);
+        await ctx.screenshot('changes-code-running-tree');
+      } finally {
+        await foldBackTree(page, target.title).catch((error: unknown) =>
+          console.log(`      (folding the tree back: ${String(error)})`),
+        );
+      }
       await inWorkspaceClone(workspaceFolder, sample.dir, async () => {
         const frame = await openPanelChanges(page, target, files.length);
         // the list knows paths: the task, the Makefile and the hook; the script's new mode shows at Apply
@@ -867,7 +897,29 @@ export function changesSteps(runner: StepRunner, ctx: E2EContext): void {
         if (JSON.stringify(marked.sort()) !== JSON.stringify(['Makefile', 'pre-commit', 'tasks.json']))
           throw new Error(`the panel marks ${JSON.stringify(marked)}`);
         await ctx.screenshot('changes-code-running-panel');
-        await clickPanelButton(frame, 'changes-apply');
+        const before = treeOf(workspaceFolder);
+        const askAbout = async (): Promise<Locator> => {
+          await clickPanelButton(frame, 'changes-apply');
+          await answerRepositoryQuestion(page);
+          return dialogSaying(page, 'can run code on your machine', 20_000);
+        };
+        // Review First: those files' diffs in one editor, nothing applied
+        await clickDialogButton(await askAbout(), 'Review First');
+        const review = page.locator('.tabs-container .tab.active', { hasText: 'can run code' }).first();
+        await review.waitFor({ state: 'visible', timeout: 20_000 });
+        const reviewLabel = clean(await review.textContent());
+        if (!reviewLabel.includes(`Agent’s files that can run code: ${target.title} (4 files)`))
+          throw new Error(`the review's tab reads "${reviewLabel}"`);
+        const after = treeOf(workspaceFolder);
+        const touched = [...new Set([...before.keys(), ...after.keys()])].filter(
+          (file) => before.get(file) !== after.get(file),
+        );
+        if (touched.length > 0) throw new Error(`Review First changed ${touched.join(', ')}`);
+        if (git(workspaceFolder, 'status', '--porcelain') !== '')
+          throw new Error('Review First changed the clone');
+        await command(page, 'View: Close All Editors');
+        const panel = await openPanelChanges(page, target, files.length);
+        await clickPanelButton(panel, 'changes-apply');
         await answerRepositoryQuestion(page);
         const question = await dialogSaying(page, 'can run code on your machine', 20_000);
         const words = await dialogText(question);
