@@ -149,6 +149,8 @@ interface CompiledRule {
   /** A trailing `/**`: at least one more name below the pattern's folder. */
   below: boolean;
   except: ReadonlySet<string>;
+  /** The name the path must hold, when the pattern's key name has no `*`: a file's own, a folder's. */
+  literal?: string;
 }
 
 function compile(rule: CodeRunningRule): CompiledRule {
@@ -158,24 +160,44 @@ function compile(rule: CodeRunningRule): CompiledRule {
   const names = parts.map(
     (part) => new RegExp(`^${part.replace(/[.+?^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '.*')}$`, 'u'),
   );
-  return { rule, names, below, except: new Set(rule.except ?? []) };
+  const key = below ? parts[0] : parts[parts.length - 1];
+  const compiled: CompiledRule = { rule, names, below, except: new Set(rule.except ?? []) };
+  if (key !== undefined && !key.includes('*')) compiled.literal = key;
+  return compiled;
 }
 
 const COMPILED = CODE_RUNNING_RULES.map(compile);
 
 function matchesAt(compiled: CompiledRule, names: readonly string[], start: number): boolean {
-  const rest = names.length - start;
-  if (compiled.below ? rest <= compiled.names.length : rest !== compiled.names.length) return false;
   if (compiled.except.has(names[names.length - 1] ?? '')) return false;
   return compiled.names.every((pattern, offset) => pattern.test(names[start + offset] ?? ''));
+}
+
+/**
+ * Where the rule's names may start in a path of `count` names: one place for a file's pattern (its
+ * last names), any folder above the file for a folder's (`/**`); the root alone when root-only.
+ */
+function startsFor(compiled: CompiledRule, count: number): number[] {
+  const length = compiled.names.length;
+  if (compiled.below) {
+    const last = compiled.rule.rootOnly ? Math.min(0, count - length - 1) : count - length - 1;
+    return Array.from({ length: Math.max(0, last + 1) }, (_, index) => index);
+  }
+  const start = count - length;
+  return start < 0 || (compiled.rule.rootOnly && start !== 0) ? [] : [start];
 }
 
 /** The rule `path` falls under (`/`-separated, relative to the repository), if any. */
 export function codeRunningRule(path: string): CodeRunningRule | undefined {
   const names = path.replace(/\\/g, '/').split('/').filter(Boolean).map(foldedName);
+  const file = names[names.length - 1];
+  const folders = new Set(names.slice(0, -1));
   for (const compiled of COMPILED) {
-    const starts = compiled.rule.rootOnly ? [0] : names.map((_, index) => index);
-    if (starts.some((start) => matchesAt(compiled, names, start))) return compiled.rule;
+    // most rules name a file or folder outright: a set lookup rules them out before any pattern runs
+    const literal = compiled.literal;
+    if (literal !== undefined && !(compiled.below ? folders.has(literal) : file === literal)) continue;
+    if (startsFor(compiled, names.length).some((start) => matchesAt(compiled, names, start)))
+      return compiled.rule;
   }
   return undefined;
 }
