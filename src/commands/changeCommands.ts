@@ -517,8 +517,13 @@ async function applyChanges(
     const leftOut = new Set(codeRunning.leftOut);
     const applicable = selected.filter((file) => file.outcome !== 'refused' && !leftOut.has(file.path));
     if (!(await acceptHead(plan, args))) return { kind: 'cancelled' };
-    // edits to a file left out stay where they are: nothing of it is applied
-    const dirty = plan.dirty.filter((file) => !leftOut.has(file));
+    // edits to a file left out stay where they are: nothing of it is applied (a rename's source neither)
+    const leftOutPaths = new Set(
+      selected
+        .filter((file) => leftOut.has(file.path))
+        .flatMap((file) => (file.oldPath === undefined ? [file.path] : [file.path, file.oldPath])),
+    );
+    const dirty = plan.dirty.filter((file) => !leftOutPaths.has(file));
     const stash = dirty.length > 0 ? await askStash(dirty, args) : false;
     if (stash === undefined) return { kind: 'refused', reason: 'dirty', paths: dirty };
     // a file that conflicts only with the edits about to be stashed is judged again after the stash
