@@ -58,5 +58,6 @@ export * from './agentServer/events';
 export * from './agentServer/workspace';
 export * from './agentServer/images';
 export { changesInPatch } from './agentServer/patchSummary';
+export * from './agentServer/codeRunningFiles';
 export { binaryBase } from './agentServer/binaryBase';
 export { isRecord } from './records';

@@ -12,6 +12,9 @@ export interface PatchFile {
   oldPath?: string;
   status: PatchFileStatus;
   binary: boolean;
+  /** The modes the patch states (0o100644, 0o100755, 0o120000 a link): what can run is judged by them. */
+  oldMode?: number;
+  newMode?: number;
 }
 
 /** A patch read twice, by our reader and by git, which agree: its files and their sections, index for index. */
@@ -83,6 +86,10 @@ export function sectionsPatch(patch: Buffer, sections: readonly PatchSection[]):
 }
 
 function fileOf(section: PatchSection): PatchFile {
+  return { ...fileKind(section), ...modesOf(section) };
+}
+
+function fileKind(section: PatchSection): PatchFile {
   const path = sectionPath(section);
   if (section.deleted) return { path, status: 'deleted', binary: section.binary };
   // A copy leaves its source alone: for this change it is a new file.
@@ -91,6 +98,15 @@ function fileOf(section: PatchSection): PatchFile {
     return { path, oldPath: section.oldPath, status: 'renamed', binary: section.binary };
   }
   return { path, status: 'modified', binary: section.binary };
+}
+
+function modesOf(section: PatchSection): Pick<PatchFile, 'oldMode' | 'newMode'> {
+  // a copy's source mode is not this file's old one: the file is new here
+  const oldMode = section.move === 'copy' ? undefined : section.oldMode;
+  return {
+    ...(oldMode === undefined ? {} : { oldMode }),
+    ...(section.newMode === undefined ? {} : { newMode: section.newMode }),
+  };
 }
 
 interface NumstatEntry {

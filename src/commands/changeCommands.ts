@@ -6,7 +6,15 @@
  */
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { ApiError, messageOf, type AppConversation, type GitChange, type GitChangeStatus } from '../api';
+import {
+  ApiError,
+  codeRunningReason,
+  messageOf,
+  type AppConversation,
+  type CodeRunningFile,
+  type GitChange,
+  type GitChangeStatus,
+} from '../api';
 import type {
   ApplyPlan,
   ApplyProgress,
@@ -30,6 +38,8 @@ import {
   noDiffReason,
 } from '../views/changeDocuments';
 import type { ChangedFileNode } from '../views/nodes';
+import { askCodeRunning, reviewCodeRunning } from './changes/codeRunningStep';
+import type { CodeRunningAnswer } from './changes/codeRunningChoice';
 import { resolveConversation, type CommandTarget } from './targets';
 
 /**
@@ -73,12 +83,24 @@ export interface ApplyArgs {
   skipConflicts?: boolean;
   /** Apply the other files when some are refused (outside the repository, in .git, through a link). */
   skipRefused?: boolean;
+  /** The answer about files that can run code (tasks, hooks, build files, new executables), else asked. */
+  codeRunning?: CodeRunningAnswer;
 }
 
 /** What Apply did, for the caller (tests read it; users get the message). */
 export type ApplyOutcome =
-  | { kind: 'applied'; result: ApplyResult; plan: ApplyPlan }
+  | {
+      kind: 'applied';
+      result: ApplyResult;
+      plan: ApplyPlan;
+      /** Applied files that can run code (the user chose Apply All). */
+      codeRunning: CodeRunningFile[];
+      /** Files that can run code the user chose to leave out. */
+      leftOut: string[];
+    }
   | { kind: 'refused'; reason: string; paths: string[]; message?: string }
+  /** The user chose to review the files that can run code first: their diffs are open, nothing applied. */
+  | { kind: 'reviewing'; paths: string[] }
   | { kind: 'cancelled' }
   | { kind: 'failed'; message: string };
 
@@ -230,9 +252,12 @@ async function openChange(deps: ChangeCommandDeps, arg?: ChangedFileNode | Chang
   const asText = sides.notImage !== undefined;
   const left = changeUri({ conversationId, change, side: 'original', version }, CHANGE_SCHEME, asText);
   const right = changeUri({ conversationId, change, side: 'modified', version }, CHANGE_SCHEME, asText);
+  const runsCode = codeRunningReason(change);
   const title = sides.notImage
     ? vscode.l10n.t('{0} (agent’s change; not shown as a picture: {1})', name, sides.notImage)
-    : vscode.l10n.t('{0} (agent’s change)', name);
+    : runsCode
+      ? vscode.l10n.t('{0} (agent’s change; can run code: {1})', name, runsCode)
+      : vscode.l10n.t('{0} (agent’s change)', name);
   await vscode.commands.executeCommand('vscode.diff', left, right, title, { preview: true });
   return true;
 }
@@ -471,17 +496,43 @@ async function applyChanges(
         return { kind: 'refused', reason: 'unsafe', paths: refused.map((file) => file.path) };
       }
     }
-    const applicable = selected.filter((file) => file.outcome !== 'refused');
+    const codeRunning = await askCodeRunning(
+      selected.filter((file) => file.outcome !== 'refused'),
+      args.codeRunning,
+    );
+    if (codeRunning.kind === 'cancel') return { kind: 'cancelled' };
+    if (codeRunning.kind === 'review') {
+      const version = deps.changes.latest(conversation.id)?.version ?? 0;
+      const title = conversationTitle(conversation);
+      await reviewCodeRunning(conversation.id, title, codeRunning.files, selected, version);
+      return { kind: 'reviewing', paths: codeRunning.files.map((file) => file.path) };
+    }
+    if (codeRunning.kind === 'nothing-left') {
+      const paths = codeRunning.files.map((file) => file.path);
+      void vscode.window.showInformationMessage(
+        vscode.l10n.t('Nothing was applied: every file of the change can run code ({0}).', listed(paths)),
+      );
+      return { kind: 'refused', reason: 'runs-code', paths };
+    }
+    const leftOut = new Set(codeRunning.leftOut);
+    const applicable = selected.filter((file) => file.outcome !== 'refused' && !leftOut.has(file.path));
     if (!(await acceptHead(plan, args))) return { kind: 'cancelled' };
-    const stash = plan.dirty.length > 0 ? await askStash(plan, args) : false;
-    if (stash === undefined) return { kind: 'refused', reason: 'dirty', paths: plan.dirty };
+    // edits to a file left out stay where they are: nothing of it is applied (a rename's source neither)
+    const leftOutPaths = new Set(
+      selected
+        .filter((file) => leftOut.has(file.path))
+        .flatMap((file) => (file.oldPath === undefined ? [file.path] : [file.path, file.oldPath])),
+    );
+    const dirty = plan.dirty.filter((file) => !leftOutPaths.has(file));
+    const stash = dirty.length > 0 ? await askStash(dirty, args) : false;
+    if (stash === undefined) return { kind: 'refused', reason: 'dirty', paths: dirty };
     // a file that conflicts only with the edits about to be stashed is judged again after the stash
     // (applyPatch plans again, and puts the edits back if it still conflicts)
-    const stashed = new Set(stash ? plan.dirty : []);
+    const stashed = new Set(stash ? dirty : []);
     const conflicted = applicable
       .filter((file) => file.outcome === 'conflict' && !stashed.has(file.path))
       .map((file) => file.path);
-    let skip: string[] = refused.map((file) => file.path);
+    let skip: string[] = [...refused.map((file) => file.path), ...leftOut];
     if (conflicted.length > 0) {
       if (conflicted.length === applicable.length) {
         await reportConflicts(deps, plan, conflicted);
@@ -506,12 +557,17 @@ async function applyChanges(
           signal,
         }),
     );
-    // files left out by a one-file accept are not news; the conflicting ones the user chose to skip are
-    report(deps, conversation, repository, plan, {
-      ...result,
-      skipped: result.skipped.filter((file) => skip.includes(file)),
-    });
-    return { kind: 'applied', result, plan };
+    // files left out by a one-file accept are not news; the conflicting ones the user chose to skip are,
+    // and those that can run code are said apart
+    report(
+      deps,
+      conversation,
+      repository,
+      plan,
+      { ...result, skipped: result.skipped.filter((file) => skip.includes(file) && !leftOut.has(file)) },
+      { applied: codeRunning.codeRunning, leftOut: [...leftOut] },
+    );
+    return { kind: 'applied', result, plan, codeRunning: codeRunning.codeRunning, leftOut: [...leftOut] };
   } catch (error) {
     if (error instanceof ApplyRefusedError) {
       if (error.reason === 'unsafe') deps.log.warn(`Apply refused: ${error.message}`);
@@ -603,12 +659,12 @@ async function acceptHead(plan: ApplyPlan, args: ApplyArgs): Promise<boolean> {
 }
 
 /** true: stash first; false: nothing to stash; undefined: the user said no (Apply refuses). */
-async function askStash(plan: ApplyPlan, args: ApplyArgs): Promise<boolean | undefined> {
+async function askStash(dirty: readonly string[], args: ApplyArgs): Promise<boolean | undefined> {
   if (args.stash) return true;
   if (args.stash === false) return undefined;
   const stash = vscode.l10n.t('Stash and Apply');
   const choice = await vscode.window.showWarningMessage(
-    vscode.l10n.t('You have uncommitted changes to files the agent changed: {0}', listed(plan.dirty)),
+    vscode.l10n.t('You have uncommitted changes to files the agent changed: {0}', listed(dirty)),
     {
       modal: true,
       detail: vscode.l10n.t(
@@ -664,6 +720,7 @@ function report(
   repository: LocalRepository,
   plan: ApplyPlan,
   result: ApplyResult,
+  codeRunning: { applied: readonly CodeRunningFile[]; leftOut: readonly string[] },
 ): void {
   const reasons = new Map(plan.files.map((file) => [file.path, file.reason]));
   deps.log.info(`Applied the agent's changes of “${conversationTitle(conversation)}” to ${repository.root}:`);
@@ -673,6 +730,8 @@ function report(
     deps.log.info(`  conflicted  ${file}${reasons.get(file) ? ` — ${reasons.get(file)}` : ''}`);
   for (const file of result.skipped)
     deps.log.info(`  skipped     ${file}${reasons.get(file) ? ` — ${reasons.get(file)}` : ''}`);
+  for (const file of codeRunning.leftOut) deps.log.info(`  left out    ${file} — it can run code`);
+  for (const file of codeRunning.applied) deps.log.info(`  can run code: ${file.path} — ${file.reason}`);
   if (result.stashed)
     deps.log.info(
       `  stashed your edits to ${result.stashed.paths.join(', ')} as “${result.stashed.message}”`,
@@ -684,6 +743,12 @@ function report(
       : vscode.l10n.t('Applied {0} files to {1}.', applied, path.basename(repository.root)),
   ];
   if (result.merged.length > 0) parts.push(vscode.l10n.t('{0} merged three-way.', result.merged.length));
+  if (codeRunning.applied.length > 0)
+    parts.push(
+      vscode.l10n.t('These can run code: {0}.', listed(codeRunning.applied.map((file) => file.path))),
+    );
+  if (codeRunning.leftOut.length > 0)
+    parts.push(vscode.l10n.t('Left out, as they can run code: {0}.', listed(codeRunning.leftOut)));
   if (result.skipped.length > 0) parts.push(vscode.l10n.t('Skipped: {0}.', listed(result.skipped)));
   if (result.stashed) parts.push(vscode.l10n.t('Your edits are in the stash.'));
   const show = vscode.l10n.t('Show Report');

@@ -1,6 +1,6 @@
 /** The rows of an agent's change in the trees: "Changes" under a conversation, and its files. */
 import * as vscode from 'vscode';
-import type { GitChangeStatus } from '../api';
+import { codeRunningReason, type GitChangeStatus } from '../api';
 import { lastRead, type ChangesState } from '../state/conversationChanges';
 import { changeUri } from './changeDocuments';
 import type { ChangedFileNode, ChangesNode, NoticeNode } from './nodes';
@@ -81,12 +81,24 @@ export function changedFileTreeItem(node: ChangedFileNode): vscode.TreeItem {
     side: 'modified',
     version: node.version,
   });
-  item.iconPath = vscode.ThemeIcon.File;
-  item.description = [folder, STATUS_LABEL[change.status]()].filter(Boolean).join(' · ');
-  item.tooltip = `${change.path} — ${STATUS_LABEL[change.status]()}`;
+  // the list knows paths only: a new executable bit or link is known, and marked, at Apply
+  const runsCode = codeRunningReason(change);
+  item.iconPath = runsCode
+    ? new vscode.ThemeIcon('warning', new vscode.ThemeColor('list.warningForeground'))
+    : vscode.ThemeIcon.File;
+  const status = STATUS_LABEL[change.status]();
+  const mark = runsCode ? vscode.l10n.t('can run code') : undefined;
+  item.description = [folder, status, mark].filter(Boolean).join(' · ');
+  item.tooltip = runsCode
+    ? `${change.path} — ${status}\n${vscode.l10n.t('Can run code on your machine: {0}.', runsCode)}`
+    : `${change.path} — ${status}`;
   item.contextValue = `changedFile.${change.status.toLowerCase()}`;
   item.command = { command: 'openhands.openChange', title: vscode.l10n.t('Open Change'), arguments: [node] };
-  item.accessibilityInformation = { label: `${change.path}, ${STATUS_LABEL[change.status]()}` };
+  item.accessibilityInformation = {
+    label: [change.path, status, runsCode ? vscode.l10n.t('can run code: {0}', runsCode) : undefined]
+      .filter(Boolean)
+      .join(', '),
+  };
   return item;
 }
 

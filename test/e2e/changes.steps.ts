@@ -3,7 +3,8 @@
 // editor (an update, an addition), Open All Changes in the multi-file diff, the panel's Changes fold,
 // Apply to the workspace folder made a clone of the sandbox's base (through the real modal dialogs),
 // a conflict refused then skipped, Save as Patch through the save dialog, Accept This File from the
-// diff editor's title. Every step makes its own sample and its own local clone.
+// diff editor's title, files that can run code marked and left out. Every step makes its own sample
+// and its own local clone.
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -34,6 +35,8 @@ const CONFLICT =
   'Changes: a conflicting local commit: Apply lists the file, Cancel leaves the clone clean; skipping applies the rest';
 const PATCH = 'Changes: Save as Patch from the panel through the save dialog writes a patch git applies';
 const ACCEPT = 'Changes: Accept This File from the diff editor’s title brings one added file into the clone';
+const RUNS_CODE =
+  'Changes: files that can run code are marked in the tree, the diff title and the panel; Apply lists them and asks once: Review First opens their diffs, Apply Without Them leaves them out';
 
 type Conversation = ConversationSummary & { title: string };
 type Sample = Awaited<ReturnType<typeof agentDouble.sampleWorkspace>>;
@@ -49,6 +52,15 @@ const SAMPLE_CHANGES = [
   'UPDATED logo.png',
   'UPDATED src/app.ts',
 ];
+/** The double's preset of files that can run code (codeRunningWorkspace.ts). */
+const CODE_RUNNING_CHANGES = [
+  'ADDED .husky/pre-commit',
+  'ADDED .vscode/tasks.json',
+  'ADDED notes/plan.md',
+  'UPDATED Makefile',
+  'UPDATED scripts/build.sh',
+  'UPDATED src/app.ts',
+];
 /** The double's picture preset (imageWorkspace.ts). */
 const PICTURE_CHANGES = [
   'ADDED art/evil.png',
@@ -56,6 +68,16 @@ const PICTURE_CHANGES = [
   'DELETED art/photo.jpg',
   'UPDATED art/page.png',
 ];
+
+type Preset = 'sample' | 'images' | 'runs-code';
+const PRESETS: Record<
+  Preset,
+  { make: (serverUrl: string, id: string) => Promise<Sample>; expected: string[] }
+> = {
+  sample: { make: agentDouble.sampleWorkspace, expected: SAMPLE_CHANGES },
+  images: { make: agentDouble.imageWorkspace, expected: PICTURE_CHANGES },
+  'runs-code': { make: agentDouble.codeRunningWorkspace, expected: CODE_RUNNING_CHANGES },
+};
 
 // ---- git and the sandbox ----
 
@@ -75,10 +97,9 @@ function hasCommit(dir: string): boolean {
 async function freshSample(
   serverUrl: string,
   id: string,
-  preset: 'sample' | 'images' = 'sample',
+  preset: Preset = 'sample',
 ): Promise<{ sample: Sample; files: Change[] }> {
-  const make = preset === 'images' ? agentDouble.imageWorkspace : agentDouble.sampleWorkspace;
-  const expected = preset === 'images' ? PICTURE_CHANGES : SAMPLE_CHANGES;
+  const { make, expected } = PRESETS[preset];
   let paths: string[] = [];
   // an agent run that is not quite over may still write: the sample is made again until it holds
   return eventually(
@@ -376,7 +397,7 @@ export function changesSteps(runner: StepRunner, ctx: E2EContext): void {
    */
   const prepare = async (
     target: Conversation,
-    preset: 'sample' | 'images' = 'sample',
+    preset: Preset = 'sample',
   ): Promise<{ sample: Sample; files: Change[] }> => {
     await command(page, 'View: Close All Editors');
     await clearNotifications(page);
@@ -832,4 +853,102 @@ export function changesSteps(runner: StepRunner, ctx: E2EContext): void {
       await command(page, 'View: Close All Editors');
     });
   });
+  runner.step(
+    RUNS_CODE,
+    async () => {
+      const target = await conversation();
+      const { sample, files } = await prepare(target, 'runs-code');
+      // the tree: a warning icon and "can run code" on those rows, the reason in the diff editor's title
+      try {
+        const { pane } = await showChangesInTree(page, target, files.length);
+        const tasks = files.find((c) => c.path === '.vscode/tasks.json') as Change;
+        const description = clean(
+          await fileRow(pane, tasks).locator('.label-description').first().textContent(),
+        );
+        if (description !== '.vscode · added · can run code')
+          throw new Error(`.vscode/tasks.json's row says "${description}"`);
+        const plain = files.find((c) => c.path === 'src/app.ts') as Change;
+        const plainDescription = clean(
+          await fileRow(pane, plain).locator('.label-description').first().textContent(),
+        );
+        if (plainDescription !== 'src · updated')
+          throw new Error(`src/app.ts's row says "${plainDescription}"`);
+        await fileRow(pane, tasks).click();
+        await eventually(
+          'the diff of .vscode/tasks.json',
+          async () => ((await diffEditorTexts(page)).modified.includes('folderOpen') ? true : undefined),
+          { timeoutMs: 20_000 },
+        );
+        const tab = clean(await page.locator('.tabs-container .tab.active').first().textContent());
+        if (!tab.includes('tasks.json (agent’s change; can run code: VS Code runs its tasks'))
+          throw new Error(`the tab reads "${tab}"`);
+        await ctx.screenshot('changes-code-running-tree');
+      } finally {
+        await foldBackTree(page, target.title).catch((error: unknown) =>
+          console.log(`      (folding the tree back: ${String(error)})`),
+        );
+      }
+      await inWorkspaceClone(workspaceFolder, sample.dir, async () => {
+        const frame = await openPanelChanges(page, target, files.length);
+        // the list knows paths: the task, the Makefile and the hook; the script's new mode shows at Apply
+        const marked = await frame
+          .locator('.change-file:has(.change-runs-code) .change-name')
+          .evaluateAll((names) => names.map((name) => name.textContent ?? ''));
+        if (JSON.stringify(marked.sort()) !== JSON.stringify(['Makefile', 'pre-commit', 'tasks.json']))
+          throw new Error(`the panel marks ${JSON.stringify(marked)}`);
+        await ctx.screenshot('changes-code-running-panel');
+        const before = treeOf(workspaceFolder);
+        const askAbout = async (): Promise<Locator> => {
+          await clickPanelButton(frame, 'changes-apply');
+          await answerRepositoryQuestion(page);
+          return dialogSaying(page, 'can run code on your machine', 20_000);
+        };
+        // Review First: those files' diffs in one editor, nothing applied
+        await clickDialogButton(await askAbout(), 'Review First');
+        const review = page.locator('.tabs-container .tab.active', { hasText: 'can run code' }).first();
+        await review.waitFor({ state: 'visible', timeout: 20_000 });
+        const reviewLabel = clean(await review.textContent());
+        if (!reviewLabel.includes(`Agent’s files that can run code: ${target.title} (4 files)`))
+          throw new Error(`the review's tab reads "${reviewLabel}"`);
+        const after = treeOf(workspaceFolder);
+        const touched = [...new Set([...before.keys(), ...after.keys()])].filter(
+          (file) => before.get(file) !== after.get(file),
+        );
+        if (touched.length > 0) throw new Error(`Review First changed ${touched.join(', ')}`);
+        if (git(workspaceFolder, 'status', '--porcelain') !== '')
+          throw new Error('Review First changed the clone');
+        await command(page, 'View: Close All Editors');
+        const panel = await openPanelChanges(page, target, files.length);
+        await clickPanelButton(panel, 'changes-apply');
+        await answerRepositoryQuestion(page);
+        const question = await dialogSaying(page, 'can run code on your machine', 20_000);
+        const words = await dialogText(question);
+        for (const file of ['.vscode/tasks.json', 'Makefile', '.husky/pre-commit', 'scripts/build.sh'])
+          if (!words.includes(file)) throw new Error(`the question does not name ${file}: ${words}`);
+        for (const file of ['src/app.ts', 'notes/plan.md'])
+          if (words.includes(file)) throw new Error(`the question names ${file}: ${words}`);
+        await ctx.screenshot('changes-code-running-question');
+        await clickDialogButton(question, 'Apply Without Them');
+        const report = toast(page, 'Left out, as they can run code');
+        await report.waitFor({ state: 'visible', timeout: 20_000 });
+        const text = await toastMessage(report);
+        if (!/^Applied 2 files to workspace\./.test(text)) throw new Error(`the report says "${text}"`);
+        await page.waitForTimeout(300); // the toast's slide-in
+        await ctx.screenshot('changes-code-running-applied');
+        for (const change of files.filter((c) => ['src/app.ts', 'notes/plan.md'].includes(c.path)))
+          expectAsAgentLeftIt(workspaceFolder, sample.dir, change);
+        for (const file of ['.vscode/tasks.json', '.husky/pre-commit'])
+          if (fs.existsSync(path.join(workspaceFolder, file))) throw new Error(`${file} was applied`);
+        const status = git(workspaceFolder, 'status', '--porcelain', '--untracked-files=all').trim();
+        if (status !== 'M src/app.ts\n?? notes/plan.md')
+          throw new Error(`git status after Apply Without Them: ${status}`);
+        if ((fs.statSync(path.join(workspaceFolder, 'scripts/build.sh')).mode & 0o111) !== 0)
+          throw new Error('scripts/build.sh was made executable');
+        console.log(`      (${text})`);
+        await clearNotifications(page);
+        await command(page, 'View: Close All Editors');
+      });
+    },
+    { needs: [OPEN_WORKBENCH] },
+  );
 }

@@ -87,6 +87,13 @@ export const agentDouble = {
       'POST',
       `conversations/${id}/workspace/sample`,
     ),
+  /** Files that can run code (a folder-open task, a Makefile, a new hook, a script made executable) and plain ones. */
+  codeRunningWorkspace: (serverUrl: string, id: string) =>
+    control<WorkspaceReply & { changes: { status: string; path: string }[] }>(
+      serverUrl,
+      'POST',
+      `conversations/${id}/workspace/runs-code`,
+    ),
   /** Pictures: a PNG updated, a WebP added, a JPEG deleted, a `.png` that is an SVG with a script. */
   imageWorkspace: (serverUrl: string, id: string) =>
     control<WorkspaceReply & { changes: { status: string; path: string }[] }>(

@@ -20,6 +20,7 @@ import { getGitChanges, wireChanges, type GitChange } from './git/gitChanges';
 import { naiveLocalTime } from './naiveTime';
 import { AgentRunner, type RunOutcome } from './runner';
 import { configuredSettings, type AgentServerSettings } from './settings';
+import { buildCodeRunningWorkspace } from './codeRunningWorkspace';
 import { buildImageWorkspace } from './imageWorkspace';
 import { buildSampleWorkspace } from './sampleWorkspace';
 import { SocketHub } from './socketHub';
@@ -57,7 +58,7 @@ export interface AgentConversationSummary {
   has_large_output: boolean;
 }
 
-export type WorkspacePreset = 'sample' | 'images';
+export type WorkspacePreset = 'sample' | 'images' | 'runs-code';
 
 export interface SampleWorkspaceState extends WorkspaceState {
   /** What `GET /api/git/changes?path=<dir>` answers now. */
@@ -99,7 +100,8 @@ export interface AgentControl {
   workspace(conversationId: string, input: WorkspaceInput): Promise<WorkspaceState>;
   /**
    * A preset: a base commit and the agent's changes on top (`sample`: sampleWorkspace.ts, one change
-   * of each kind; `images`: imageWorkspace.ts, pictures).
+   * of each kind; `images`: imageWorkspace.ts, pictures; `runs-code`: codeRunningWorkspace.ts, files
+   * that can run code on the user's machine).
    */
   sampleWorkspace(conversationId: string, preset?: WorkspacePreset): Promise<SampleWorkspaceState>;
   /** A sandbox's directory (absolute; created on first use): `TerminalObservation.metadata.working_dir`. */
@@ -216,7 +218,12 @@ export class AgentServer implements AgentControl {
     const target = this.require(conversationId);
     const dir = this.prepareSandbox(target.conversation.sandbox_id);
     const { git } = this.workspaces;
-    await (preset === 'images' ? buildImageWorkspace : buildSampleWorkspace)(git, dir);
+    const build = {
+      sample: buildSampleWorkspace,
+      images: buildImageWorkspace,
+      'runs-code': buildCodeRunningWorkspace,
+    };
+    await build[preset](git, dir);
     return { dir, head: await headOf(git, dir), changes: wireChanges(await getGitChanges(git, dir)) };
   }
 

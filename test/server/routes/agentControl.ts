@@ -148,12 +148,16 @@ export const agentControlRoutes: Route[] = [
   },
   {
     method: 'POST',
-    pattern: new RegExp(`${CONVERSATION}/workspace/(?<preset>sample|images)$`),
-    handle: withConversation(async (id, request, context) =>
-      json(
-        await context.agent.sampleWorkspace(id, request.params['preset'] === 'images' ? 'images' : 'sample'),
-      ),
-    ),
+    pattern: new RegExp(`${CONVERSATION}/workspace/(?<preset>sample|images|runs-code)$`),
+    handle: withConversation(async (id, request, context) => {
+      const preset = request.params['preset'];
+      return json(
+        await context.agent.sampleWorkspace(
+          id,
+          preset === 'images' || preset === 'runs-code' ? preset : 'sample',
+        ),
+      );
+    }),
   },
   {
     method: 'GET',

@@ -31,6 +31,10 @@ import {
 
 // Real git in real temporary repositories: a base, the agent's clone of it, and a fresh local clone per test.
 
+// The modes git writes: a plain file, an executable one, a symlink.
+const FILE = 0o100644;
+const EXECUTABLE = 0o100755;
+const LINK = 0o120000;
 const SPECIAL = 'docs/naïve "quoted" [1].md';
 const TOUCHED = [
   'app.txt',
@@ -105,7 +109,7 @@ describe('changes: an agent patch into a local repository', function () {
     assert.equal(files.length, 6, `six files, got ${JSON.stringify(files)}`);
     assert.deepEqual(
       byPath.get('app.txt'),
-      { path: 'app.txt', status: 'modified', binary: false },
+      { path: 'app.txt', status: 'modified', binary: false, oldMode: FILE, newMode: FILE },
       'app.txt',
     );
     assert.equal(byPath.get('new/dir/added.txt')?.status, 'added', 'the new file');
@@ -113,17 +117,17 @@ describe('changes: an agent patch into a local repository', function () {
     assert.deepEqual(
       byPath.get('moved/long.txt'),
       { path: 'moved/long.txt', oldPath: 'long.txt', status: 'renamed', binary: false },
-      'the rename names both paths',
+      'the rename names both paths (no mode line: an unchanged rename has no index line)',
     );
     assert.deepEqual(
       byPath.get('logo.bin'),
-      { path: 'logo.bin', status: 'modified', binary: true },
+      { path: 'logo.bin', status: 'modified', binary: true, oldMode: FILE, newMode: FILE },
       'binary',
     );
     assert.equal(byPath.get(SPECIAL)?.status, 'modified', 'the special name is read as it is');
   });
 
-  it('reads a rename inside a folder, a mode change and a file turned symlink; a failed apply puts them back', async () => {
+  it('reads a rename inside a folder, a mode change and a file turned symlink, with their modes; a failed apply puts them back', async () => {
     const repo = join(tmp, 'kinds');
     mkdirSync(repo);
     git(repo, ['init', '-q']);
@@ -144,9 +148,9 @@ describe('changes: an agent patch into a local repository', function () {
       await filesInPatch(repo, kinds),
       [
         { path: 'd/e/new {x}.txt', oldPath: 'd/e/old => x.txt', status: 'renamed', binary: false },
-        { path: 'link', status: 'deleted', binary: false },
-        { path: 'link', status: 'added', binary: false },
-        { path: 'script.sh', status: 'modified', binary: false },
+        { path: 'link', status: 'deleted', binary: false, oldMode: FILE },
+        { path: 'link', status: 'added', binary: false, newMode: LINK },
+        { path: 'script.sh', status: 'modified', binary: false, oldMode: FILE, newMode: EXECUTABLE },
       ],
       'each file read as it is',
     );

@@ -84,6 +84,23 @@ describe('conversation page: the agent’s changed files in Chromium', function 
     ]);
   });
 
+  it('marks a file that can run code, with its reason, and sends it back as the host gave it', async () => {
+    const reason = 'VS Code runs its tasks, some as soon as the folder opens (runOn: folderOpen)';
+    const tasks = { path: '.vscode/tasks.json', status: 'ADDED' as const, runsCode: reason };
+    const h = await load(withChanges({ state: 'ready', files: [...FILES, tasks], message: null }));
+    await h.page.click('.changes summary');
+    assert.equal(await h.page.locator('.change-runs-code').count(), 1, 'only that file is marked');
+    assert.equal(await text(h, '.change-file >> nth=4'), 'A tasks.json can run code .vscode');
+    const title = await h.page.getAttribute('.change-file >> nth=4', 'title');
+    assert.match(title ?? '', /Can run code on your machine: VS Code runs its tasks/);
+    assert.equal(
+      await h.page.getAttribute('.change-runs-code', 'aria-label'),
+      `Can run code on your machine: ${reason}.`,
+    );
+    await h.page.click('.change-file >> nth=4');
+    assert.deepEqual(await sent(h), [{ type: 'openChange', file: tasks }]);
+  });
+
   it('shows a hostile path as text, never as markup', async () => {
     const h = await load(withChanges({ state: 'ready', files: FILES, message: null }));
     await h.page.click('.changes summary');

@@ -4,7 +4,7 @@
  * the commands' business (`openhands.openConversation` calls `show`).
  */
 import * as vscode from 'vscode';
-import { normalizeUuid } from '../../../api';
+import { codeRunningReason, normalizeUuid } from '../../../api';
 import type { Log } from '../../../core/log';
 import type { Connection } from '../../../state/connection';
 import type { ConversationChanges } from '../../../state/conversationChanges';
@@ -211,7 +211,10 @@ function panelChanges(conversationId: string, changes: ConversationChanges): Pan
       const files = changes.latest(conversationId)?.files ?? [];
       return {
         state: state.kind,
-        files: files.map((file) => ({ path: file.path, status: file.status })),
+        files: files.map((file) => {
+          const runsCode = codeRunningReason(file);
+          return { path: file.path, status: file.status, ...(runsCode ? { runsCode } : {}) };
+        }),
         message: state.kind === 'failed' ? state.message : null,
       };
     },

@@ -88,6 +88,8 @@ export const CHANGE_STATUSES = ['ADDED', 'UPDATED', 'DELETED', 'MOVED'] as const
 export const ChangedFileSchema = z.strictObject({
   path: z.string().check(z.maxLength(4096)),
   status: z.enum(CHANGE_STATUSES),
+  /** Why the file can run code on the user's machine (api/agentServer/codeRunningFiles.ts), when it can. */
+  runsCode: z.optional(z.string().check(z.maxLength(500))),
 });
 export type ChangedFile = z.infer<typeof ChangedFileSchema>;
 

@@ -103,17 +103,25 @@ function fileRow(file: ChangedFile, actions: ChangesActions): TemplateResult {
   const slash = file.path.lastIndexOf('/');
   const name = oneLine(file.path.slice(slash + 1), 300);
   const folder = slash > 0 ? oneLine(file.path.slice(0, slash), 300) : '';
+  const runsCode = file.runsCode ? `Can run code on your machine: ${oneLine(file.runsCode, 500)}.` : '';
   return html`<li>
     <button
       class="change-file"
       type="button"
-      title=${`${oneLine(file.path, 1000)} (${badge.label}): open the diff`}
+      title=${`${oneLine(file.path, 1000)} (${badge.label}): open the diff${runsCode ? `\n${runsCode}` : ''}`}
       @click=${() => actions.open(file)}
     >
       <span class="change-badge change-${file.status.toLowerCase()}" aria-label=${badge.label}
         >${badge.letter}</span
       >
       <span class="change-name">${name}</span>
+      ${
+        runsCode
+          ? html`<span class="change-runs-code" aria-label=${runsCode}
+              ><span class="codicon codicon-warning" aria-hidden="true"></span>can run code</span
+            >`
+          : nothing
+      }
       ${folder ? html`<span class="change-folder">${folder}</span>` : nothing}
     </button>
   </li>`;
