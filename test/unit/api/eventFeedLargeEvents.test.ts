@@ -35,14 +35,19 @@ describe('EventFeed with events of megabytes (pictures)', function () {
     socketsOpened(): number;
   }
 
-  async function follow(id: string, maxFrameBytes?: number): Promise<Followed> {
+  async function follow(id: string, maxFrameBytes?: number, maxSkimBytes?: number): Promise<Followed> {
     const endpoint = await double.endpointOf(id);
     const statuses: FeedStatus[] = [];
     let opened = 0;
     const feed = new EventFeed({
       resolve: async () => ({ endpoint }),
       clientFor: (target) =>
-        new AgentServerClient({ endpoint: target, timeoutMs: 20_000, maxResponseBytes: REPLY_CAP }),
+        new AgentServerClient({
+          endpoint: target,
+          timeoutMs: 20_000,
+          maxResponseBytes: REPLY_CAP,
+          maxSkimBytes,
+        }),
       openSocket: (options) => {
         opened++;
         return openEventSocket(options);
@@ -168,6 +173,31 @@ describe('EventFeed with events of megabytes (pictures)', function () {
       !statuses.slice(before).includes('reconnecting'),
       `went on without a failed reconnect: ${statuses.slice(before).join(', ')}`,
     );
+  });
+
+  it('stops the older history at an event larger than a skim may read, says so, and stays live', async () => {
+    const id = double.runningConversationId();
+    const [big] = double.server.agent.append(id, [
+      {
+        kind: 'ObservationEvent',
+        source: 'environment',
+        observation: { kind: 'BrowserObservation', output: 'huge', screenshot_data: PICTURE.repeat(4) },
+      },
+      screenshot(7),
+      note('the newest'),
+    ]);
+    assert.ok(big);
+    // a skim reads 3.5 MB at most: the 4 MB event cannot be stepped past
+    const { feed, socketsOpened } = await follow(id, undefined, 3.5 * MB);
+    const newer = stored(id).slice(-2);
+    await waitFor(async () => (feed.current.notice && held(feed).join() === newer.join() ? true : undefined));
+    assert.equal(
+      feed.current.notice,
+      'One event of the history is larger than 4 MB, so the history older than it could not be read.',
+    );
+    assert.equal(feed.current.status, 'live');
+    assert.equal(feed.current.historyComplete, false);
+    assert.equal(socketsOpened(), 1, 'no reconnect');
   });
 
   function assertNotShownRow(feed: EventFeed, big: AgentEvent): void {
