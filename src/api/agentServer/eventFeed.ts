@@ -333,8 +333,10 @@ export class EventFeed {
     const socket = await this.openSocket(endpoint);
     this.socket = socket;
     try {
+      // one reader for the connection: the older pages start at the page size the newest ones found
+      const history = new HistoryPages(client);
       const older = await this.readMissing(
-        client,
+        history,
         AbortSignal.any([this.lifetime.signal, this.reading.signal]),
       );
       const buffered = this.pending ?? [];
@@ -348,7 +350,7 @@ export class EventFeed {
       // older pages failed, or an earlier feed's events stop short of the start), older pages go on
       // from the oldest event held (its page repeats that one event; one short page when nothing is older)
       const from = older ?? (this.state.historyComplete ? undefined : this.events.events[0]?.id);
-      if (from !== undefined) void this.readOlder(client, from);
+      if (from !== undefined) void this.readOlder(history, from);
     } catch (error) {
       socket.close();
       this.pending = undefined;
@@ -400,9 +402,8 @@ export class EventFeed {
    * older history continues in that case. A page that brings nothing new, the page ceiling or the
    * log's budget end the read with what it has (and a notice).
    */
-  private async readMissing(client: AgentServerClient, signal: AbortSignal): Promise<string | undefined> {
+  private async readMissing(history: HistoryPages, signal: AbortSignal): Promise<string | undefined> {
     const firstRead = this.events.size === 0;
-    const history = new HistoryPages(client);
     const missing: AgentEvent[] = [];
     const missingIds = new Set<string>();
     let missingBytes = 0;
@@ -460,11 +461,10 @@ export class EventFeed {
   }
 
   /** The rest of the history, older pages one after another, while the feed goes on. */
-  private async readOlder(client: AgentServerClient, from: string | undefined): Promise<void> {
+  private async readOlder(history: HistoryPages, from: string | undefined): Promise<void> {
     if (this.readingOlder) return;
     this.readingOlder = true;
     const seenPages = new Set<string>();
-    const history = new HistoryPages(client);
     let pageId = from;
     try {
       for (let pages = 0; pageId !== undefined && !this.disposed && !this.events.full; pages++) {

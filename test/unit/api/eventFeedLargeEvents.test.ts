@@ -190,7 +190,10 @@ describe('EventFeed with events of megabytes (pictures)', function () {
     // a skim reads 3.5 MB at most: the 4 MB event cannot be stepped past
     const { feed, socketsOpened } = await follow(id, undefined, 3.5 * MB);
     const newer = stored(id).slice(-2);
-    await waitFor(async () => (feed.current.notice && held(feed).join() === newer.join() ? true : undefined));
+    await waitFor(
+      async () => (feed.current.notice && held(feed).join() === newer.join() ? true : undefined),
+      30_000,
+    );
     assert.equal(
       feed.current.notice,
       'One event of the history is larger than 4 MB, so the history older than it could not be read.',
