@@ -27,6 +27,8 @@ export interface ApiErrorInit {
   serverMessage?: string;
   issues?: ValidationIssue[];
   retryAfterMs?: number;
+  /** The reply or frame was refused for its size: the limit it passed, in bytes. */
+  overLimitBytes?: number;
   cause?: unknown;
 }
 
@@ -39,6 +41,8 @@ export class ApiError extends Error {
   /** FastAPI validation items for a 422, empty otherwise. */
   readonly issues: ValidationIssue[];
   readonly retryAfterMs: number | undefined;
+  /** Set when a reply or frame was refused for its size (a smaller request may fit). */
+  readonly overLimitBytes: number | undefined;
 
   constructor(init: ApiErrorInit) {
     super(init.message, init.cause === undefined ? undefined : { cause: init.cause });
@@ -50,6 +54,7 @@ export class ApiError extends Error {
     this.serverMessage = init.serverMessage;
     this.issues = init.issues ?? [];
     this.retryAfterMs = init.retryAfterMs;
+    this.overLimitBytes = init.overLimitBytes;
   }
 }
 

@@ -182,6 +182,7 @@ export class CallFailures {
     return this.error(
       'invalid_response',
       `The server's reply to ${this.where} is larger than ${Math.round(maxBytes / (1024 * 1024))} MB; it was not read.`,
+      { overLimitBytes: maxBytes },
     );
   }
 
@@ -301,6 +302,7 @@ export class CallFailures {
       serverMessage?: string;
       issues?: ValidationIssue[];
       retryAfterMs?: number;
+      overLimitBytes?: number;
       cause?: unknown;
     } = {},
   ): ApiError {
@@ -313,6 +315,7 @@ export class CallFailures {
       serverMessage: extra.serverMessage,
       issues: extra.issues,
       retryAfterMs: extra.retryAfterMs,
+      overLimitBytes: extra.overLimitBytes,
       cause: extra.cause === undefined ? undefined : this.safeCause(extra.cause),
     });
   }

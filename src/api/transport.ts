@@ -9,6 +9,7 @@ import { ApiError, type ApiErrorKind } from './errors';
 import { describeCertificateFailure, readServerCertificate } from './certificateReport';
 import { CallFailures, parseJsonOrUndefined, refusedCertificate, serverText } from './failures';
 import { JsonArrayStreamParser } from './jsonArrayStream';
+import { JsonStringHeads } from './jsonStringHeads';
 import { DOUBT, fastParser } from './models/fastParse';
 import { buildQuery, type QueryParams } from './query';
 import { RepeatedReplies } from './repeatedReplies';
@@ -129,6 +130,16 @@ const MAX_JSON_DEPTH = 256;
 /** Secret values of earlier calls (sent, and received) still masked in later ones; the newest are kept. */
 const MAX_REMEMBERED_SECRETS = 256;
 
+/** A streamed reply as `streamedGet` hands it to its reader. */
+interface StreamedReply<T> {
+  call: Call<T>;
+  body: Readable;
+  status: number;
+  contentType: string;
+  headers: AxiosResponse['headers'];
+  signal: AbortSignal;
+}
+
 /** One call in flight: what it sent, and how it fails (`failures` also holds every secret it knows). */
 interface Call<T> {
   spec: RequestSpec<T>;
@@ -201,6 +212,11 @@ export class HttpTransport {
     return this.baseUrl;
   }
 
+  /** Replies larger than this many bytes are refused. */
+  get replyLimitBytes(): number {
+    return this.maxResponseBytes;
+  }
+
   /**
    * Every secret this transport knows, in the forms a server could echo it in: the key, the server
    * URL's credentials, the extra secrets, and what earlier calls sent and received. Also for failures
@@ -270,9 +286,60 @@ export class HttpTransport {
       schema: BYTES_SCHEMA,
       signal: bytesSpec.signal,
     };
-    const call = this.newCall(spec);
-    const timeoutMs = bytesSpec.timeoutMs ?? this.timeoutMs;
     const maxBytes = Math.min(bytesSpec.maxBytes ?? this.maxResponseBytes, this.maxResponseBytes);
+    return this.streamedGet(spec, '*/*', bytesSpec.timeoutMs ?? this.timeoutMs, {}, async (reply) => ({
+      bytes: await this.readBytes(reply.call, reply.body, maxBytes, reply.signal),
+      headers: plainHeaders(reply.headers),
+    }));
+  }
+
+  /**
+   * A JSON GET whose reply may be larger than the size limit: read as it streams, every string kept
+   * to its first `maxStringChars` characters (`JsonStringHeads`), up to `maxBytes` in all. What is
+   * left of it (its structure and the heads of its strings) is held to the size limit and validated;
+   * `bytes` says how long the whole reply was.
+   */
+  async requestSkimmed<T>(
+    spec: RequestSpec<T>,
+    limits: { maxBytes: number; maxStringChars: number },
+  ): Promise<{ value: T; bytes: number }> {
+    // past the usual size limit by design: `maxBytes` bounds it below, counted as it is decoded
+    const unlimited = { maxContentLength: -1 };
+    return this.streamedGet(spec, 'application/json', this.timeoutMs, unlimited, async (reply) => {
+      const heads = new JsonStringHeads(limits.maxStringChars, this.maxResponseBytes);
+      const decoder = new TextDecoder('utf-8');
+      let bytes = 0;
+      const push = (text: string) => {
+        try {
+          heads.push(text);
+        } catch {
+          throw reply.call.failures.tooLarge(this.maxResponseBytes);
+        }
+      };
+      for await (const chunk of reply.body as AsyncIterable<Buffer>) {
+        reply.signal.throwIfAborted();
+        bytes += chunk.length;
+        if (bytes > limits.maxBytes) throw reply.call.failures.tooLarge(limits.maxBytes);
+        push(decoder.decode(chunk, { stream: true }));
+      }
+      push(decoder.decode());
+      const value = this.interpret(reply.call, reply.status, reply.contentType, heads.text, reply.headers);
+      return { value, bytes };
+    });
+  }
+
+  /**
+   * A GET read as a stream by `read`, under one deadline, compressed or not (decompressed here, to
+   * the end or failing). A failed status is read as text and becomes the usual `ApiError`.
+   */
+  private async streamedGet<T, R>(
+    spec: RequestSpec<T>,
+    accept: string,
+    timeoutMs: number,
+    config: AxiosRequestConfig,
+    read: (reply: StreamedReply<T>) => Promise<R>,
+  ): Promise<R> {
+    const call = this.newCall(spec);
     const deadline = withDeadline(spec.signal, timeoutMs);
     let status: number | undefined;
     let response: AxiosResponse<Readable> | undefined;
@@ -284,11 +351,12 @@ export class HttpTransport {
       response = await untilAborted(
         this.http.request<Readable>({
           ...this.requestConfig(call, deadline.signal),
-          headers: { ...this.headers(false), Accept: '*/*', 'Accept-Encoding': ACCEPTED_ENCODINGS },
+          headers: { ...this.headers(false), Accept: accept, 'Accept-Encoding': ACCEPTED_ENCODINGS },
           responseType: 'stream',
           transformResponse: undefined,
           // axios unzips leniently: a compressed body cut short would read as a shorter file
           decompress: false,
+          ...config,
         }),
         deadline.signal,
         closeReply,
@@ -304,12 +372,19 @@ export class HttpTransport {
         throw this.interpretFailure(call, status, contentTypeOf(response), text, response.headers);
       }
       if (!body) throw call.failures.unknownEncoding(status, encoding);
-      const bytes = await untilAborted(
-        this.readBytes(call, body, maxBytes, deadline.signal),
+      const value = await untilAborted(
+        read({
+          call,
+          body,
+          status,
+          contentType: contentTypeOf(response),
+          headers: response.headers,
+          signal: deadline.signal,
+        }),
         deadline.signal,
       );
       this.log(call, 1, { status });
-      return { bytes, headers: plainHeaders(response.headers) };
+      return value;
     } catch (thrown) {
       const error =
         thrown instanceof ApiError

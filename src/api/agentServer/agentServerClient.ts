@@ -31,6 +31,8 @@ export interface AgentServerClientOptions {
   endpoint: AgentEndpoint;
   timeoutMs?: number;
   maxResponseBytes?: number;
+  /** How long an event too large to read whole may be and still be skimmed (`skimEvent`); 8 × the reply cap when unset. */
+  maxSkimBytes?: number;
   /** The whole-change patch's deadline (git runs over the whole tree first); 2 minutes when unset. */
   archiveTimeoutMs?: number;
   onLog?: (entry: RequestLogEntry) => void;
@@ -65,6 +67,10 @@ export interface DownloadOptions extends AgentCallOptions {
 }
 
 const MAX_EVENT_PAGE = 100;
+/** What a skimmed event keeps of each string: its id, kind, time and source are all shorter. */
+const SKIM_STRING_CHARS = 1024;
+/** A skim reads this many times the reply cap at most (its memory stays within the cap whatever it reads). */
+const SKIM_BYTES_PER_REPLY_CAP = 8;
 /** A whole workspace's patch can be large and slow to build (the server runs git over the tree). */
 const DELTA_TIMEOUT_MS = 120_000;
 
@@ -94,6 +100,11 @@ export class AgentServerClient {
     return this.options.endpoint;
   }
 
+  /** Replies larger than this many bytes are refused (a page of events among them). */
+  get replyLimitBytes(): number {
+    return this.transport.replyLimitBytes;
+  }
+
   getConversation(options: AgentCallOptions = {}): Promise<ConversationInfo> {
     return this.get(this.conversationPath, ConversationInfoSchema, options);
   }
@@ -114,6 +125,31 @@ export class AgentServerClient {
       schema: AgentEventPageSchema,
       signal: options.signal,
     });
+  }
+
+  /**
+   * The one event a page of `limit: 1` would hold, with every string cut to its head, and where the
+   * history goes on (`next_page_id`): for an event too large to read whole, so it can still be named
+   * and stepped past. `bytes`: how long the whole reply was.
+   */
+  async skimEvent(
+    query: Omit<EventSearchQuery, 'limit'>,
+    options: AgentCallOptions = {},
+  ): Promise<{ page: AgentEventPage; bytes: number }> {
+    const reply = await this.transport.requestSkimmed(
+      {
+        method: 'GET',
+        path: `${this.conversationPath}/events/search`,
+        query: { page_id: query.pageId, limit: 1, sort_order: query.sortOrder },
+        schema: AgentEventPageSchema,
+        signal: options.signal,
+      },
+      {
+        maxBytes: this.options.maxSkimBytes ?? SKIM_BYTES_PER_REPLY_CAP * this.replyLimitBytes,
+        maxStringChars: SKIM_STRING_CHARS,
+      },
+    );
+    return { page: reply.value, bytes: reply.bytes };
   }
 
   /** One stored event whole (search and the socket send the same, but the extension cuts huge strings). */

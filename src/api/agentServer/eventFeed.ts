@@ -21,7 +21,8 @@ import type { TlsOptions } from '../transport';
 import type { AgentServerClient } from './agentServerClient';
 import type { AgentEndpoint } from './endpoint';
 import { EventLog, type EventLogChange } from './eventLog';
-import { isFullState, isStatusUpdate, type AgentEvent } from './events';
+import { isFullState, isStatusUpdate, type AgentEvent, type AgentEventPage } from './events';
+import { HistoryPages } from './historyPages';
 import {
   openEventSocket,
   SilentSocketError,
@@ -67,6 +68,8 @@ export interface EventFeedOptions {
   pingIntervalMs?: number;
   /** …and give the socket up when the ping has no answer for this long. */
   pongTimeoutMs?: number;
+  /** A larger live frame ends the socket; its event is then read over REST (the socket's default when unset). */
+  maxFrameBytes?: number;
   initialBackoffMs?: number;
   maxBackoffMs?: number;
   /** A connection that stayed live this long starts the backoff schedule again when it ends. */
@@ -90,7 +93,6 @@ export interface EventFeedOptions {
 
 type Listener<T> = (value: T) => void;
 
-const PAGE = 100;
 /** The first wait after a failure, doubled each time up to the ceiling (the SDK's own client: 1 to 30 s). */
 const INITIAL_BACKOFF_MS = 1000;
 const MAX_BACKOFF_MS = 30_000;
@@ -269,6 +271,8 @@ export class EventFeed {
   private async follow(): Promise<void> {
     let failures = 0;
     let refusals = 0;
+    /** Reconnects without a wait after a frame over the cap, since the last healthy connection. */
+    let quickReconnects = 0;
     const maxRefusals = this.options.maxRefusals ?? 3;
     while (!this.disposed) {
       this.setState({ status: failures === 0 ? 'connecting' : 'reconnecting', retryAt: undefined });
@@ -293,7 +297,17 @@ export class EventFeed {
         }
         if (why.kind === 'cancelled') return;
         const healthyAfter = this.options.healthyAfterMs ?? HEALTHY_AFTER_MS;
-        if (this.liveSince !== undefined && Date.now() - this.liveSince >= healthyAfter) failures = 0;
+        if (this.liveSince !== undefined && Date.now() - this.liveSince >= healthyAfter) {
+          failures = 0;
+          quickReconnects = 0;
+        }
+        // A frame over the socket's cap: the next connection reads its event over REST, at once. Once
+        // per healthy connection only, so a server that sends nothing else cannot spin the feed.
+        if (why.overLimitBytes !== undefined && this.liveSince !== undefined && quickReconnects === 0) {
+          quickReconnects++;
+          this.options.log?.(`Conversation feed: ${why.message} Reading its event over REST.`);
+          continue;
+        }
       } catch (error) {
         if (this.disposed) return;
         why = this.cutShort ?? asApiError(error);
@@ -332,8 +346,10 @@ export class EventFeed {
     const socket = await this.openSocket(endpoint);
     this.socket = socket;
     try {
+      // one reader for the connection: the older pages start at the page size the newest ones found
+      const history = new HistoryPages(client);
       const older = await this.readMissing(
-        client,
+        history,
         AbortSignal.any([this.lifetime.signal, this.reading.signal]),
       );
       const buffered = this.pending ?? [];
@@ -353,7 +369,7 @@ export class EventFeed {
       // older pages failed, or an earlier feed's events stop short of the start), older pages go on
       // from the oldest event held (its page repeats that one event; one short page when nothing is older)
       const from = older ?? (this.state.historyComplete ? undefined : this.events.events[0]?.id);
-      if (from !== undefined) void this.readOlder(client, from);
+      if (from !== undefined) void this.readOlder(history, from);
     } catch (error) {
       socket.close();
       this.pending = undefined;
@@ -375,6 +391,7 @@ export class EventFeed {
         connectTimeoutMs: this.options.connectTimeoutMs,
         pingIntervalMs: this.options.pingIntervalMs,
         pongTimeoutMs: this.options.pongTimeoutMs,
+        maxFrameBytes: this.options.maxFrameBytes,
         signal: this.lifetime.signal,
         onEvent: (event, frameBytes) => this.received(event, frameBytes),
         onProblem: (problem) => this.options.log?.(`Conversation feed: ${problem.message}`),
@@ -405,18 +422,25 @@ export class EventFeed {
    * older history continues in that case. A page that brings nothing new, the page ceiling or the
    * log's budget end the read with what it has (and a notice).
    */
-  private async readMissing(client: AgentServerClient, signal: AbortSignal): Promise<string | undefined> {
+  private async readMissing(history: HistoryPages, signal: AbortSignal): Promise<string | undefined> {
     const firstRead = this.events.size === 0;
     const missing: AgentEvent[] = [];
     const missingIds = new Set<string>();
     let missingBytes = 0;
     const seenPages = new Set<string>();
     let pageId: string | undefined;
-    for (let pages = 1; ; pages++) {
-      const page = await client.searchEvents(
-        { pageId, limit: PAGE, sortOrder: 'TIMESTAMP_DESC' },
-        { signal },
-      );
+    let stuck = false;
+    for (let pageCount = 1; ; pageCount++) {
+      let page: AgentEventPage;
+      try {
+        page = await history.read(pageId, signal);
+      } catch (error) {
+        // an event larger than a skim may read: what is newer than it is shown, and the gap said
+        if (!(error instanceof ApiError) || error.overLimitBytes === undefined) throw error;
+        this.addNotice(error.message);
+        stuck = true;
+        break;
+      }
       let reachedKnown = false;
       let fresh = 0;
       for (const event of page.items) {
@@ -439,7 +463,7 @@ export class EventFeed {
       // the log takes what fits and says it is full
       if (missingBytes >= this.events.maxBytes - this.events.bytes) break;
       if (missing.length >= this.events.maxEvents - this.events.size) break;
-      if (pages >= this.maxHistoryPages) {
+      if (pageCount >= this.maxHistoryPages) {
         this.addNotice(pageCeiling(this.maxHistoryPages));
         break;
       }
@@ -452,12 +476,12 @@ export class EventFeed {
       pageId = next;
     }
     this.apply('end', missing.reverse());
-    if (firstRead) this.setState({ historyComplete: true });
+    if (firstRead && !stuck) this.setState({ historyComplete: true });
     return undefined;
   }
 
   /** The rest of the history, older pages one after another, while the feed goes on. */
-  private async readOlder(client: AgentServerClient, from: string | undefined): Promise<void> {
+  private async readOlder(history: HistoryPages, from: string | undefined): Promise<void> {
     if (this.readingOlder) return;
     this.readingOlder = true;
     const seenPages = new Set<string>();
@@ -467,15 +491,14 @@ export class EventFeed {
         if (this.olderHeld) await this.olderHeld;
         if (this.disposed) return;
         if (pages >= this.maxHistoryPages) return this.addNotice(pageCeiling(this.maxHistoryPages));
-        const page = await client.searchEvents(
-          { pageId, limit: PAGE, sortOrder: 'TIMESTAMP_DESC' },
-          { signal: this.lifetime.signal },
-        );
+        const page = await history.read(pageId, this.lifetime.signal);
         const refused = this.events.refused;
         const added = this.apply('start', [...page.items].reverse());
         const next = page.next_page_id ?? undefined;
         // each honest page but the last brings older events; the one it starts from is held already
-        if (next !== undefined && added.length === 0 && this.events.refused === refused)
+        // (a page of that one event alone, when the events are large, is a step all the same)
+        const startOnly = page.items.length === 1 && page.items[0]?.id === pageId;
+        if (next !== undefined && added.length === 0 && !startOnly && this.events.refused === refused)
           return this.addNotice(ENDLESS_PAGES);
         if (next !== undefined && seenPages.has(next)) throw this.pagingLoop();
         if (next !== undefined) seenPages.add(next);
@@ -484,8 +507,10 @@ export class EventFeed {
       this.setState({ historyComplete: true });
     } catch (error) {
       // the next connection carries on from the oldest event held
-      if (!this.disposed)
-        this.options.log?.(`Conversation feed: older events could not be read: ${messageOf(error)}`);
+      if (this.disposed) return;
+      this.options.log?.(`Conversation feed: older events could not be read: ${messageOf(error)}`);
+      // an event no skim can step past: said, as the next connection will stop there again
+      if (error instanceof ApiError && error.overLimitBytes !== undefined) this.addNotice(error.message);
     } finally {
       this.readingOlder = false;
     }

@@ -344,10 +344,13 @@ class SocketSession implements EventSocket {
     }
     const wsCode = (cause as { code?: unknown }).code;
     if (wsCode === 'WS_ERR_UNSUPPORTED_MESSAGE_LENGTH') {
+      const limit = this.options.maxFrameBytes ?? DEFAULT_MAX_FRAME_BYTES;
       return this.finish(
         this.error(
           'invalid_response',
-          `The agent server sent a frame larger than ${Math.round((this.options.maxFrameBytes ?? DEFAULT_MAX_FRAME_BYTES) / 1048576)} MB on ${this.where()}.`,
+          `The agent server sent a frame larger than ${Math.round(limit / 1048576)} MB on ${this.where()}.`,
+          undefined,
+          limit,
         ),
       );
     }
@@ -416,16 +419,22 @@ class SocketSession implements EventSocket {
     return showable(scrubSecrets(messageOf(cause), this.secrets), 200) || 'unknown error';
   }
 
-  private error(kind: ApiErrorKind, message: string, status?: number): ApiError {
-    return new ApiError(this.errorInit(kind, message, status));
+  private error(kind: ApiErrorKind, message: string, status?: number, overLimitBytes?: number): ApiError {
+    return new ApiError(this.errorInit(kind, message, status, overLimitBytes));
   }
 
-  private errorInit(kind: ApiErrorKind, message: string, status?: number): ApiErrorInit {
+  private errorInit(
+    kind: ApiErrorKind,
+    message: string,
+    status?: number,
+    overLimitBytes?: number,
+  ): ApiErrorInit {
     return {
       kind,
       method: 'GET',
       path: redactUrl(this.path),
       status,
+      overLimitBytes,
       message: clip(scrubSecrets(message, this.secrets), MAX_MESSAGE_CHARS),
     };
   }

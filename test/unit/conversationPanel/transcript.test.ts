@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import type { AgentEvent } from '../../../src/api';
 import { compactDiff } from '../../../src/webviews/conversation/host/lineDiff';
 import { DISPLAY_LIMITS, Transcript } from '../../../src/webviews/conversation/host/transcript';
+import { oversizedEvent } from '../../../src/api/agentServer/oversizedEvent';
 
 let counter = 0;
 function event(kind: string, fields: Record<string, unknown>, source = 'agent'): AgentEvent {
@@ -281,6 +282,51 @@ describe('conversation transcript', () => {
     older.append([waiting]);
     older.prepend([status('waiting_for_confirmation')]);
     assert.equal(older.all[0]?.kind === 'action' && older.all[0]?.state, 'pending');
+  });
+
+  it('says what an event too large to read was, and why it is not shown', () => {
+    const skimmed = (kind: string, source: string, fields: Record<string, unknown> = {}): AgentEvent => ({
+      id: `${kind}-${source}`,
+      timestamp: '2026-11-23T19:49:50.000001',
+      source,
+      kind,
+      ...fields,
+    });
+    const rows = new Transcript().append([
+      oversizedEvent(skimmed('MessageEvent', 'agent'), 40 * 1024 * 1024, 32 * 1024 * 1024),
+      oversizedEvent(
+        skimmed('ActionEvent', 'agent', { action: { kind: 'BrowserNavigateAction' } }),
+        undefined,
+        32 * 1024 * 1024,
+      ),
+      oversizedEvent(skimmed('NewKindEvent', 'environment'), 33 * 1024 * 1024, 32 * 1024 * 1024),
+    ]).end;
+    const open = 'Open in Browser, at the top of this panel, shows the conversation in OpenHands.';
+    assert.deepEqual(
+      rows.map((row) =>
+        row.kind === 'notice' ? [row.level, row.title, row.detail, row.timestamp] : row.kind,
+      ),
+      [
+        [
+          'warning',
+          "The agent's message is too large to show here",
+          `It is about 40 MB, more than the 32 MB the extension reads in one reply, so its content was not loaded. ${open}`,
+          '2026-11-23T19:49:50.000001',
+        ],
+        [
+          'warning',
+          'An action of the agent (BrowserNavigateAction) is too large to show here',
+          `It is larger than the 32 MB the extension reads in one reply, so its content was not loaded. ${open}`,
+          '2026-11-23T19:49:50.000001',
+        ],
+        [
+          'warning',
+          'An event (NewKindEvent) is too large to show here',
+          `It is about 33 MB, more than the 32 MB the extension reads in one reply, so its content was not loaded. ${open}`,
+          '2026-11-23T19:49:50.000001',
+        ],
+      ],
+    );
   });
 
   it('never shows an event twice', () => {

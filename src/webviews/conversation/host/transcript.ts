@@ -22,6 +22,11 @@ import {
 } from '../shared/rows';
 import { compactDiff } from './lineDiff';
 import { clipPieces, joinPieces, type TextPieces } from './textPieces';
+import {
+  OVERSIZED_EVENT_KIND,
+  oversizedDetails,
+  type OversizedDetails,
+} from '../../../api/agentServer/oversizedEvent';
 import { isRecord } from '../../../api/records';
 
 export interface ClipLimits {
@@ -249,9 +254,29 @@ export class Transcript {
           ),
         );
       }
+      case OVERSIZED_EVENT_KIND:
+        return this.oversized(event);
       default:
         return this.generic(event, base);
     }
+  }
+
+  /** An event too large to read: what it was and why it is not shown, in place of its content. */
+  private oversized(event: AgentEvent): NoticeRow {
+    const details = oversizedDetails(event);
+    if (!details) return this.notice(event, 'warning', 'An event too large to show');
+    const limit = sizeText(details.limitBytes);
+    const size =
+      details.bytes !== undefined
+        ? `It is about ${sizeText(details.bytes)}, more than the ${limit}`
+        : `It is larger than the ${limit}`;
+    return this.notice(
+      event,
+      'warning',
+      `${oversizedWhat(details, event.source)} is too large to show here`,
+      `${size} the extension reads in one reply, so its content was not loaded. ` +
+        'Open in Browser, at the top of this panel, shows the conversation in OpenHands.',
+    );
   }
 
   private message(event: AgentEvent): MessageRow {
@@ -469,6 +494,21 @@ export class Transcript {
   private clip(text: string | TextPieces, max: number): [string, Clip | undefined] {
     return clipPieces(text, max);
   }
+}
+
+/** What an oversized event was, as the start of a sentence. */
+function oversizedWhat(details: OversizedDetails, source: string): string {
+  if (details.eventKind === 'MessageEvent')
+    return source === 'user' ? 'Your message' : source === 'agent' ? "The agent's message" : 'A message';
+  const inner = details.innerKind ? ` (${details.innerKind})` : '';
+  if (details.eventKind === 'ObservationEvent') return `A tool's result${inner}`;
+  if (details.eventKind === 'ActionEvent') return `An action of the agent${inner}`;
+  return `An event (${details.eventKind})`;
+}
+
+/** `24 MB`, `512 KB`: a size as the panel says it. */
+function sizeText(bytes: number): string {
+  return bytes >= 1024 * 1024 ? `${Math.round(bytes / (1024 * 1024))} MB` : `${Math.round(bytes / 1024)} KB`;
 }
 
 function isObservation(event: AgentEvent): boolean {
