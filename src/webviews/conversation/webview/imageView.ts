@@ -69,10 +69,27 @@ export class ImageView extends HTMLElement {
       picture.draggable = false;
       frame.append(picture);
       frame.addEventListener('click', () => env?.open(ref.event, ref.index));
+      // bytes the host checked may still not decode (an empty frame would say nothing): say so instead
+      const kind = image.mime.slice('image/'.length).toUpperCase();
+      picture.decode().catch(() => {
+        // a picture replaced meanwhile (a redraw) is not this one's failure
+        if (picture.isConnected)
+          env?.images.broken(
+            ref.event,
+            ref.index,
+            `This picture could not be drawn (the page could not decode its ${kind} bytes).`,
+          );
+      });
     } else {
       frame.disabled = true;
-      frame.classList.add(image?.state === 'failed' ? 'shot-failed' : 'shot-loading');
-      frame.textContent = image?.state === 'failed' ? `Cannot be shown: ${image.problem}.` : 'Loading…';
+      const failed = image?.state === 'failed' || image?.state === 'broken';
+      frame.classList.add(failed ? 'shot-failed' : 'shot-loading');
+      frame.textContent =
+        image?.state === 'failed'
+          ? `Cannot be shown: ${image.problem}.`
+          : image?.state === 'broken'
+            ? image.problem
+            : 'Loading…';
     }
     const caption = document.createElement('figcaption');
     caption.className = 'shot-caption';

@@ -1,19 +1,32 @@
 /**
  * The page's images: asked of the host when an image element is first shown (the virtual list shows
  * only rows near the viewport), drawn from `blob:` URLs made here from bytes the host checked, and
- * kept up to a byte budget; an image no element shows is the first to go (its URL revoked), and is
- * asked for again if it comes back into view. No vscode import: it posts through the page.
+ * kept up to a budget of what they cost decoded; an image no element shows is the first to go (its URL
+ * revoked), and is asked for again if it comes back into view. One the browser cannot decode is kept
+ * as why, and not asked for again. No vscode import: it posts through the page.
  */
 import type { ImageReply } from '../shared/protocol';
 import { decodeBase64 } from './attachments';
 
 export type PageImage =
   | { state: 'loading' }
-  | { state: 'ready'; url: string; width: number; height: number; bytes: number }
-  | { state: 'failed'; problem: string };
+  | { state: 'ready'; url: string; mime: string; width: number; height: number; cost: number }
+  /** The host could not give it (asked again when it comes back into view: the sandbox may answer). */
+  | { state: 'failed'; problem: string }
+  /** The browser could not decode the bytes the host checked (never asked again: they would not change). */
+  | { state: 'broken'; problem: string };
 
-/** What the page keeps of images not in view (decoded pictures cost more again in the renderer). */
-export const PAGE_IMAGE_BUDGET = 48 * 1024 * 1024;
+/**
+ * What the images the page keeps may cost, decoded: what governs the renderer is the bitmap a picture
+ * decodes to (4 bytes a pixel, per frame), not its file (a 300 KB screenshot of 1280 × 800 px decodes
+ * to 4 MB). 128 MB: two pictures at the host's cap for one (64 MB), or 32 such screenshots.
+ */
+export const PAGE_IMAGE_BUDGET = 128 * 1024 * 1024;
+
+/** What a picture costs the page: its decoded bitmaps, or its bytes when they weigh more. */
+export function imageCost(width: number, height: number, frames: number, bytes: number): number {
+  return Math.max(bytes, width * height * 4 * Math.max(1, frames));
+}
 
 export function imageKey(event: string, index: number): string {
   return `${event}#${index}`;
@@ -22,15 +35,16 @@ export function imageKey(event: string, index: number): string {
 export class PageImages {
   private readonly images = new Map<string, PageImage>();
   private readonly watchers = new Map<string, Set<() => void>>();
-  private heldBytes = 0;
+  private heldCost = 0;
 
   constructor(
     private readonly ask: (event: string, index: number) => void,
     private readonly budget = PAGE_IMAGE_BUDGET,
   ) {}
 
-  get bytes(): number {
-    return this.heldBytes;
+  /** What the images held cost decoded (see `imageCost`). */
+  get cost(): number {
+    return this.heldCost;
   }
 
   get(event: string, index: number): PageImage | undefined {
@@ -65,30 +79,46 @@ export class PageImages {
     if (!reply.image) {
       this.images.set(key, { state: 'failed', problem: reply.problem ?? 'it could not be read' });
     } else {
-      const { mime, base64, width, height } = reply.image;
+      const { mime, base64, width, height, frames = 1 } = reply.image;
       const bytes = decodeBase64(base64);
       const url = URL.createObjectURL(new Blob([bytes], { type: mime }));
-      this.images.set(key, { state: 'ready', url, width, height, bytes: bytes.length });
-      this.heldBytes += bytes.length;
+      const cost = imageCost(width, height, frames, bytes.length);
+      this.images.set(key, { state: 'ready', url, mime, width, height, cost });
+      this.heldCost += cost;
     }
-    for (const changed of this.watchers.get(key) ?? []) changed();
+    this.changed(key);
     this.evict();
+  }
+
+  /** The browser could not decode the image: its URL goes, and every element showing it says `problem`. */
+  broken(event: string, index: number, problem: string): void {
+    const key = imageKey(event, index);
+    const image = this.images.get(key);
+    if (image?.state !== 'ready') return;
+    URL.revokeObjectURL(image.url);
+    this.heldCost -= image.cost;
+    this.images.set(key, { state: 'broken', problem });
+    this.changed(key);
+  }
+
+  private changed(key: string): void {
+    for (const changed of this.watchers.get(key) ?? []) changed();
   }
 
   /** Every image goes (the host starts over, or the page closes). */
   clear(): void {
     for (const image of this.images.values()) if (image.state === 'ready') URL.revokeObjectURL(image.url);
     this.images.clear();
-    this.heldBytes = 0;
+    this.heldCost = 0;
   }
 
   private evict(): void {
     for (const [key, image] of this.images) {
-      if (this.heldBytes <= this.budget) return;
+      if (this.heldCost <= this.budget) return;
       if (image.state !== 'ready' || this.watchers.has(key)) continue;
       URL.revokeObjectURL(image.url);
       this.images.delete(key);
-      this.heldBytes -= image.bytes;
+      this.heldCost -= image.cost;
     }
   }
 }
