@@ -68,22 +68,6 @@ async function rendererMemory(h: Harness): Promise<{ rss: number; peak: number }
   }
 }
 
-/** Waits until every picture of the page is drawn (decoded, two frames rendered) or says why not. */
-async function settledPictures(h: Harness): Promise<void> {
-  await h.page.waitForFunction(
-    () =>
-      [...document.querySelectorAll('.shot')].every(
-        (figure) => figure.querySelector('.shot-failed') || figure.querySelector('img')?.complete,
-      ),
-    undefined,
-    { timeout: 60_000 },
-  );
-  await h.page.evaluate(async () => {
-    await Promise.allSettled([...document.querySelectorAll('img')].map((img) => img.decode()));
-    await new Promise<void>((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => resolve())));
-  });
-}
-
 describe('conversation page: what pictures cost the renderer (issue 34)', function () {
   this.timeout(120_000);
   const { page } = usePages();
@@ -92,14 +76,12 @@ describe('conversation page: what pictures cost the renderer (issue 34)', functi
     for (const dispose of cleanup.splice(0)) dispose();
   });
 
-  it('draws a screenshot and a small animation, says why each bomb is not drawn, and its renderer grows less than 150 MB', async () => {
-    const event = imageMessage('m-bombs', [
-      [fixtureImage('page.png'), 'image/png'],
-      [pngBomb(), 'image/png'],
-      [gifAnimation(10_000), 'image/gif'],
-      [webpClaiming(16_384, 16_384), 'image/webp'],
-      [gifAnimation(12), 'image/gif'],
-    ]);
+  /**
+   * The page of a conversation holding `event`, with its host: what the page posts goes to the host,
+   * what the host posts to the page, as VS Code carries them, until every picture is drawn or says why.
+   * The renderers' memory is read before the page loads the conversation and once it is settled.
+   */
+  async function drawConversation(event: AgentEvent, pictures: number) {
     const agent = fakeAgentServer([event]);
     const feed = feedOver(agent, ENDPOINT);
     const posted: HostToWebview[] = [];
@@ -115,7 +97,6 @@ describe('conversation page: what pictures cost the renderer (issue 34)', functi
 
     const h = await page({ height: 2400 });
     const before = await rendererMemory(h);
-    // what the page posts goes to the host, what the host posts to the page, as VS Code carries them
     let fromPage = 0;
     let fromHost = 0;
     const relay = async () => {
@@ -128,43 +109,89 @@ describe('conversation page: what pictures cost the renderer (issue 34)', functi
       h.page.evaluate(() =>
         [...document.querySelectorAll('.shot')].map((figure) => ({
           drawn: figure.querySelector('img')?.complete ? (figure.querySelector('img')?.naturalWidth ?? 0) : 0,
-          said: figure.querySelector('.shot-failed')?.textContent ?? '',
+          said: figure.querySelector('.shot-failed, .shot-loading')?.textContent ?? '',
           // drawn, said why, or given up by the browser (complete with nothing to show)
-          settled: Boolean(figure.querySelector('.shot-failed') || figure.querySelector('img')?.complete),
+          settled: Boolean(
+            figure.querySelector('.shot-failed') ||
+            figure.textContent?.includes('Not drawn') ||
+            figure.querySelector('img')?.complete,
+          ),
         })),
       );
     await waitFor(async () => {
       await relay();
       const figures = await shown();
-      return figures.length >= 3 && figures.every((figure) => figure.settled) ? true : undefined;
+      return figures.length >= pictures && figures.every((figure) => figure.settled) ? true : undefined;
     }, 60_000).catch(async (error: unknown) => {
       // what the page showed, to tell a slow page from a wrong one
       throw new Error(`${String(error)}: the page shows ${JSON.stringify(await shown())}`);
     });
-    await settledPictures(h);
+    await h.page.evaluate(async () => {
+      await Promise.allSettled([...document.querySelectorAll('img')].map((img) => img.decode()));
+      await new Promise<void>((resolve) =>
+        requestAnimationFrame(() => requestAnimationFrame(() => resolve())),
+      );
+    });
     const after = await rendererMemory(h);
     const growth = after.peak - before.rss;
     console.log(
       `      renderer: ${Math.round(before.rss / MB)} MB before, ${Math.round(after.rss / MB)} MB after, peak ${Math.round(after.peak / MB)} MB (growth ${Math.round(growth / MB)} MB)`,
     );
-    assert.ok(growth < 150 * MB, `the renderer grew by ${Math.round(growth / MB)} MB`);
+    const figures = (await shown()).map(({ drawn, said }) => ({ drawn, said }));
+    const text = (await h.page.locator(`[data-row-id="${event.id}"]`).textContent()) ?? '';
+    return { growth, figures, text };
+  }
 
-    // the PNG bomb's head has its sides: the row says it at once, with no box
-    const text = (await h.page.locator('[data-row-id="m-bombs"]').textContent()) ?? '';
+  it('draws a screenshot and a small animation, says why each bomb is not drawn, and its renderer grows less than 150 MB', async () => {
+    const { growth, figures, text } = await drawConversation(
+      imageMessage('m-bombs', [
+        [fixtureImage('page.png'), 'image/png'],
+        [pngBomb(), 'image/png'],
+        [gifAnimation(10_000), 'image/gif'],
+        [webpClaiming(16_384, 16_384), 'image/webp'],
+        [gifAnimation(12), 'image/gif'],
+      ]),
+      3,
+    );
+    assert.ok(growth < 150 * MB, `the renderer grew by ${Math.round(growth / MB)} MB`);
+    // the PNG bomb's head has its sides, the small WebP is checked whole: the row says why at once, no box
     assert.match(
       text,
       /An image cannot be shown: at 16,384 × 16,384 px it would take 1 GB of memory to draw/,
     );
-    assert.deepEqual(
-      (await shown()).map(({ drawn, said }) => ({ drawn, said })),
-      [
-        { drawn: 320, said: '' },
-        {
-          drawn: 0,
-          said: 'Cannot be shown: it is an animation of 10,000 frames of 256 × 256 px (1,000 at most).',
-        },
-        { drawn: 256, said: '' },
-      ],
+    assert.match(
+      text,
+      /An image cannot be shown: a broken WebP image \(its header says 16384×16384, its picture 64×48\)\./,
+    );
+    assert.deepEqual(figures, [
+      { drawn: 320, said: '' },
+      {
+        drawn: 0,
+        said: 'Cannot be shown: it is an animation of 10,000 frames of 256 × 256 px (1,000 at most).',
+      },
+      { drawn: 256, said: '' },
+    ]);
+  });
+
+  it('draws 128 MB of pictures at once, whatever a row holds: 16 of 4,096 × 4,096 px grow its renderer less than 200 MB', async () => {
+    // each is at the host's cap (64 MB decoded), 16 is an event's most
+    const side = pngBomb(4096, 4096);
+    const { growth, figures } = await drawConversation(
+      imageMessage(
+        'm-many',
+        Array.from({ length: 16 }, () => [side, 'image/png'] as [Buffer, string]),
+      ),
+      16,
+    );
+    assert.ok(growth < 200 * MB, `the renderer grew by ${Math.round(growth / MB)} MB`);
+    const waiting = figures.filter((figure) =>
+      figure.said.startsWith('Not drawn while other pictures are in view'),
+    );
+    assert.equal(figures.filter((figure) => figure.drawn === 4096).length, 2);
+    assert.equal(waiting.length, 14);
+    assert.equal(
+      waiting[0]?.said,
+      'Not drawn while other pictures are in view: together they would take more than 128 MB of memory. Scroll them out of view to draw this one.',
     );
   });
 

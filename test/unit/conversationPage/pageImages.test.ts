@@ -69,4 +69,45 @@ describe('page images: a budget of decoded bytes', () => {
     assert.deepEqual(asked, ['w'], 'not asked again');
     assert.equal(images.get('w', 0)?.state, 'broken');
   });
+
+  it('lets elements draw pictures up to its draw budget at once; one more waits until another leaves the view', () => {
+    const images = new PageImages(() => undefined, 1024 * MB, 128 * MB);
+    const file = pngBomb(4096, 4096).toString('base64'); // 64 MB decoded
+    const told: string[] = [];
+    const stops = new Map<string, () => void>();
+    for (const event of ['a', 'b', 'c']) {
+      stops.set(
+        event,
+        images.watch(event, 0, () => told.push(event)),
+      );
+      images.receive({
+        type: 'image',
+        event,
+        index: 0,
+        image: { mime: 'image/png', base64: file, width: 4096, height: 4096 },
+      });
+    }
+    told.length = 0;
+    assert.deepEqual(
+      ['a', 'b', 'c'].map((event) => images.claimDraw(event, 0)),
+      [true, true, false],
+    );
+    assert.equal(images.claimDraw('a', 0), true, 'drawn already');
+    // a leaves the view: c is told, and may draw now
+    stops.get('a')?.();
+    assert.deepEqual(told, ['c']);
+    assert.equal(images.claimDraw('c', 0), true);
+    // one picture alone is drawn whatever it costs (the host caps each)
+    const alone = new PageImages(() => undefined, 1024 * MB, 16 * MB);
+    alone.watch('big', 0, () => undefined);
+    alone.receive({
+      type: 'image',
+      event: 'big',
+      index: 0,
+      image: { mime: 'image/png', base64: file, width: 4096, height: 4096 },
+    });
+    assert.equal(alone.claimDraw('big', 0), true);
+    images.clear();
+    alone.clear();
+  });
 });

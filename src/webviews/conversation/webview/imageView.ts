@@ -62,7 +62,12 @@ export class ImageView extends HTMLElement {
     frame.title = `${ref.label} (click to open it whole)`;
     const compact = Number(this.getAttribute('max-height'));
     sizeFrame(frame, width, height, compact || LAYOUT.imageMaxHeight, compact > 0);
-    if (image?.state === 'ready') {
+    if (image?.state === 'ready' && !env.images.claimDraw(ref.event, ref.index)) {
+      frame.disabled = true;
+      frame.classList.add('shot-loading');
+      const budget = Math.round(env.images.drawBudget / 1024 / 1024);
+      frame.textContent = `Not drawn while other pictures are in view: together they would take more than ${budget} MB of memory. Scroll them out of view to draw this one.`;
+    } else if (image?.state === 'ready') {
       const picture = document.createElement('img');
       picture.src = image.url;
       picture.alt = ref.label;

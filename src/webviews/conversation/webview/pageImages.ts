@@ -23,6 +23,13 @@ export type PageImage =
  */
 export const PAGE_IMAGE_BUDGET = 128 * 1024 * 1024;
 
+/**
+ * What the pictures drawn at once may cost decoded: a browser keeps the bitmap of every picture in view,
+ * and a row may carry 16 pictures of 64 MB each (1 GB). Past it, one more waits, said in words, until
+ * others leave the view; one picture alone is always drawn (the host caps it at 64 MB).
+ */
+export const PAGE_DRAW_BUDGET = 128 * 1024 * 1024;
+
 /** What a picture costs the page: its decoded bitmaps, or its bytes when they weigh more. */
 export function imageCost(width: number, height: number, frames: number, bytes: number): number {
   return Math.max(bytes, width * height * 4 * Math.max(1, frames));
@@ -36,10 +43,14 @@ export class PageImages {
   private readonly images = new Map<string, PageImage>();
   private readonly watchers = new Map<string, Set<() => void>>();
   private heldCost = 0;
+  /** The pictures elements draw now (each by its cost), within `drawBudget`. */
+  private readonly drawn = new Map<string, number>();
+  private drawnCost = 0;
 
   constructor(
     private readonly ask: (event: string, index: number) => void,
     private readonly budget = PAGE_IMAGE_BUDGET,
+    readonly drawBudget = PAGE_DRAW_BUDGET,
   ) {}
 
   /** What the images held cost decoded (see `imageCost`). */
@@ -68,9 +79,37 @@ export class PageImages {
     }
     return () => {
       watchers.delete(changed);
-      if (watchers.size === 0) this.watchers.delete(key);
+      if (watchers.size === 0) {
+        this.watchers.delete(key);
+        this.release(key);
+      }
       this.evict();
     };
+  }
+
+  /**
+   * Whether an element showing the image may draw it now (its cost is then counted until no element
+   * shows it): yes when it is drawn already, or fits the draw budget with the others, or is alone.
+   */
+  claimDraw(event: string, index: number): boolean {
+    const key = imageKey(event, index);
+    if (this.drawn.has(key)) return true;
+    const image = this.images.get(key);
+    if (image?.state !== 'ready' || !this.watchers.has(key)) return false;
+    if (this.drawn.size > 0 && this.drawnCost + image.cost > this.drawBudget) return false;
+    this.drawn.set(key, image.cost);
+    this.drawnCost += image.cost;
+    return true;
+  }
+
+  /** No element draws the image any more: the pictures waiting for room are told to try again. */
+  private release(key: string): void {
+    const cost = this.drawn.get(key);
+    if (cost === undefined) return;
+    this.drawn.delete(key);
+    this.drawnCost -= cost;
+    for (const waiting of [...this.watchers.keys()])
+      if (!this.drawn.has(waiting) && this.images.get(waiting)?.state === 'ready') this.changed(waiting);
   }
 
   receive(reply: ImageReply): void {
@@ -99,6 +138,7 @@ export class PageImages {
     this.heldCost -= image.cost;
     this.images.set(key, { state: 'broken', problem });
     this.changed(key);
+    this.release(key);
   }
 
   private changed(key: string): void {
@@ -110,6 +150,8 @@ export class PageImages {
     for (const image of this.images.values()) if (image.state === 'ready') URL.revokeObjectURL(image.url);
     this.images.clear();
     this.heldCost = 0;
+    this.drawn.clear();
+    this.drawnCost = 0;
   }
 
   private evict(): void {
