@@ -25,10 +25,11 @@ export const PAGE_IMAGE_BUDGET = 128 * 1024 * 1024;
 
 /**
  * What the pictures drawn at once may cost decoded: a browser keeps the bitmap of every picture in view,
- * and a row may carry 16 pictures of 64 MB each (1 GB). Past it, one more waits, said in words, until
- * others leave the view; one picture alone is always drawn (the host caps it at 64 MB).
+ * and a row may carry 16 pictures of 64 MB each (1 GB). 96 MB: two 4K screenshots (33 MB each) and a
+ * dozen of 1280 × 800 px (4 MB each) together. Past it, one more waits, said in words, until others
+ * leave the view; one picture alone is always drawn (the host caps it at 64 MB).
  */
-export const PAGE_DRAW_BUDGET = 128 * 1024 * 1024;
+export const PAGE_DRAW_BUDGET = 96 * 1024 * 1024;
 
 /** What a picture costs the page: its decoded bitmaps, or its bytes when they weigh more. */
 export function imageCost(width: number, height: number, frames: number, bytes: number): number {
