@@ -3,8 +3,8 @@
 // joins them, given the bombs built in test/shared/imageBombs.ts. The renderer's memory is read from
 // /proc (VmRSS before, VmHWM after: its peak) of the processes CDP names renderers. The bombs took
 // it up by 1.4 GB, now under 150 MB; 16 pictures at the host's cap in view took it up by 520 MB, now
-// under 300 MB (one drawn at a time within the page's 96 MB draw budget).
-// decode are said in words, not drawn as an empty frame.
+// under 300 MB (one drawn at a time within the page's 96 MB draw budget). And bytes the host passed
+// that the browser cannot decode are said in words, not drawn as an empty frame.
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import type { AgentEndpoint, AgentEvent } from '../../../src/api';
