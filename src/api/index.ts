@@ -56,6 +56,7 @@ export {
 } from './agentServer/eventSocket';
 export * from './agentServer/events';
 export * from './agentServer/workspace';
+export * from './agentServer/imageDrawCost';
 export * from './agentServer/images';
 export { changesInPatch } from './agentServer/patchSummary';
 export * from './agentServer/codeRunningFiles';

@@ -7,6 +7,7 @@
  */
 import { isRecord } from '../records';
 import type { AgentEvent } from './events';
+import { drawCostProblem } from './imageDrawCost';
 import { checkDataUrl, checkScreenshotData, type ImageCheck } from './images';
 
 /** A screenshot's data, or one of an `ImageContent`'s URLs, as the event holds it (maybe cut). */
@@ -37,9 +38,14 @@ export function eventImages(event: AgentEvent): EventImage[] {
   return images;
 }
 
-/** An event's image checked whole: a screenshot as `screenshot_data` is stored, a content image as a URL. */
+/**
+ * An event's image checked whole (a screenshot as `screenshot_data` is stored, a content image as a URL)
+ * and cheap enough to draw: an event's images are drawn in the conversation page.
+ */
 export function checkEventImage(image: EventImage): ImageCheck {
-  return image.from === 'screenshot' ? checkScreenshotData(image.value) : checkDataUrl(image.value);
+  const check = image.from === 'screenshot' ? checkScreenshotData(image.value) : checkDataUrl(image.value);
+  const tooCostly = check.ok ? drawCostProblem(check.image) : undefined;
+  return tooCostly ? { ok: false, reason: tooCostly } : check;
 }
 
 function contentImages(content: unknown, add: (url: unknown) => void): void {

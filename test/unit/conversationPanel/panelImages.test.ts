@@ -6,6 +6,7 @@ import { IMAGE_HEAD_CHARS } from '../../../src/api/agentServer/eventLog';
 import { ConversationController } from '../../../src/webviews/conversation/host/controller';
 import { PanelImages } from '../../../src/webviews/conversation/host/panelImages';
 import type { HostToWebview, ImageReply } from '../../../src/webviews/conversation/shared/protocol';
+import { gifAnimation, pngBomb, webpClaiming } from '../../shared/imageBombs';
 import { paddedPng, SVG_WITH_SCRIPT } from '../../shared/images';
 import { fakeAgentServer, feedOver, userMessages } from '../api/fakeAgentServer';
 import { waitFor } from '../server/helpers';
@@ -171,6 +172,53 @@ describe('conversation panel images', () => {
     agent.sockets.at(-1)?.options.onEvent(command);
     await waitFor(async () => (feed.events.size === 8 ? true : undefined));
     assert.equal(controller.header().browser, null);
+  });
+
+  it('says in words why a picture too costly to draw, or broken, is not drawn (issue 34)', async () => {
+    const agent = fakeAgentServer([
+      ...userMessages(1),
+      ...screenshotRound('png', pngBomb().toString('base64')),
+      ...screenshotRound('gif', gifAnimation(10_000).toString('base64')),
+      ...screenshotRound('webp', webpClaiming(16_384, 16_384).toString('base64')),
+      ...screenshotRound('anim', gifAnimation(12).toString('base64')),
+    ]);
+    const feed = feedOver(agent, ENDPOINT);
+    const posted: HostToWebview[] = [];
+    const controller = controllerOf(feed, posted);
+    cleanup.push(
+      () => controller.dispose(),
+      () => feed.dispose(),
+    );
+    feed.start();
+    await waitFor(async () => (feed.current.historyComplete && feed.events.size === 9 ? true : undefined));
+    const row = (id: string) => controller.rows().find((candidate) => candidate.id === id);
+    // the PNG's head has its sides: the row says at once why it is not drawn, and asks nothing
+    const png = row('act-png');
+    assert.ok(png?.kind === 'action' && png.images === undefined);
+    assert.match(
+      png.result ?? '',
+      /The screenshot cannot be shown: at 16,384 × 16,384 px it would take 1 GB of memory to draw \(64 MB at most\)\./,
+    );
+    // the GIF's frames and the WebP's picture are known only whole: the page's request gets why
+    const reply = async (event: string): Promise<ImageReply> => {
+      posted.length = 0;
+      controller.receive({ type: 'image', event, index: 0 });
+      return waitFor(async () => posted.find((message): message is ImageReply => message.type === 'image'));
+    };
+    assert.equal(
+      (await reply('obs-gif')).problem,
+      'it is an animation of 10,000 frames of 256 × 256 px (1,000 at most)',
+    );
+    assert.equal(
+      (await reply('obs-webp')).problem,
+      'a broken WebP image (its header says 16384×16384, its picture 64×48)',
+    );
+    // a small animation is drawn, its frames told to the page (which counts them in its budget)
+    const animation = await reply('obs-anim');
+    assert.deepEqual(
+      [animation.image?.width, animation.image?.height, animation.image?.frames],
+      [256, 256, 12],
+    );
   });
 
   it('says an image cannot be read while the sandbox cannot be asked, and reads it once it can', async () => {

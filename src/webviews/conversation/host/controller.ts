@@ -505,12 +505,12 @@ export class ConversationController {
       this.deps.post({ type: 'image', event, index, problem: this.scrub(check.reason) });
       return;
     }
-    const { mime, width, height, bytes } = check.image;
+    const { mime, width, height, frames, bytes } = check.image;
     this.deps.post({
       type: 'image',
       event,
       index,
-      image: { mime, width, height, base64: bytes.toString('base64') },
+      image: { mime, width, height, ...(frames > 1 ? { frames } : {}), base64: bytes.toString('base64') },
     });
   }
 

@@ -5,6 +5,7 @@
  */
 import { checkEventImage, type EventImage } from '../../../api/agentServer/eventImages';
 import { IMAGE_HEAD_CHARS } from '../../../api/agentServer/eventLog';
+import { drawCostProblem } from '../../../api/agentServer/imageDrawCost';
 import { peekImage } from '../../../api/agentServer/images';
 import type { ImageRef } from '../shared/rows';
 
@@ -46,5 +47,11 @@ function whatItIs(image: EventImage): ReturnType<typeof peekImage> {
       ? { ok: true, mime: check.image.mime, width: check.image.width, height: check.image.height }
       : check;
   }
-  return peekImage(value);
+  // a head has the sides: a picture too costly to draw is said at once (its frames wait for the whole)
+  const peek = peekImage(value);
+  const tooCostly =
+    peek.ok && peek.width && peek.height
+      ? drawCostProblem({ width: peek.width, height: peek.height })
+      : undefined;
+  return tooCostly ? { ok: false, reason: tooCostly } : peek;
 }

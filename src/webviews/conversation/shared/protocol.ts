@@ -161,6 +161,8 @@ export const ImageReplySchema = z.strictObject({
       base64: z.string().check(z.maxLength(MAX_IMAGE_BASE64)),
       width: z.number(),
       height: z.number(),
+      /** An animation's frames (the page counts each in what its images cost decoded); 1 when absent. */
+      frames: z.optional(z.number()),
     }),
   ),
   problem: z.optional(z.string().check(z.maxLength(2000))),

@@ -62,17 +62,39 @@ export class ImageView extends HTMLElement {
     frame.title = `${ref.label} (click to open it whole)`;
     const compact = Number(this.getAttribute('max-height'));
     sizeFrame(frame, width, height, compact || LAYOUT.imageMaxHeight, compact > 0);
-    if (image?.state === 'ready') {
+    if (image?.state === 'ready' && !env.images.claimDraw(ref.event, ref.index)) {
+      frame.disabled = true;
+      frame.classList.add('shot-loading');
+      const budget = Math.round(env.images.drawBudget / 1024 / 1024);
+      frame.textContent = `Not drawn while other pictures are in view: together they would take more than ${budget} MB of memory. Scroll them out of view to draw this one.`;
+    } else if (image?.state === 'ready') {
       const picture = document.createElement('img');
       picture.src = image.url;
       picture.alt = ref.label;
       picture.draggable = false;
       frame.append(picture);
       frame.addEventListener('click', () => env?.open(ref.event, ref.index));
+      // bytes the host checked may still not decode (an empty frame would say nothing): say so instead
+      const kind = image.mime.slice('image/'.length).toUpperCase();
+      picture.decode().catch(() => {
+        // a picture replaced meanwhile (a redraw) is not this one's failure
+        if (picture.isConnected)
+          env?.images.broken(
+            ref.event,
+            ref.index,
+            `This picture could not be drawn (the page could not decode its ${kind} bytes).`,
+          );
+      });
     } else {
       frame.disabled = true;
-      frame.classList.add(image?.state === 'failed' ? 'shot-failed' : 'shot-loading');
-      frame.textContent = image?.state === 'failed' ? `Cannot be shown: ${image.problem}.` : 'Loading…';
+      const failed = image?.state === 'failed' || image?.state === 'broken';
+      frame.classList.add(failed ? 'shot-failed' : 'shot-loading');
+      frame.textContent =
+        image?.state === 'failed'
+          ? `Cannot be shown: ${image.problem}.`
+          : image?.state === 'broken'
+            ? image.problem
+            : 'Loading…';
     }
     const caption = document.createElement('figcaption');
     caption.className = 'shot-caption';

@@ -1,19 +1,40 @@
 /**
  * The page's images: asked of the host when an image element is first shown (the virtual list shows
  * only rows near the viewport), drawn from `blob:` URLs made here from bytes the host checked, and
- * kept up to a byte budget; an image no element shows is the first to go (its URL revoked), and is
- * asked for again if it comes back into view. No vscode import: it posts through the page.
+ * kept up to a budget of what they cost decoded; an image no element shows is the first to go (its URL
+ * revoked), and is asked for again if it comes back into view. One the browser cannot decode is kept
+ * as why, and not asked for again. No vscode import: it posts through the page.
  */
 import type { ImageReply } from '../shared/protocol';
 import { decodeBase64 } from './attachments';
 
 export type PageImage =
   | { state: 'loading' }
-  | { state: 'ready'; url: string; width: number; height: number; bytes: number }
-  | { state: 'failed'; problem: string };
+  | { state: 'ready'; url: string; mime: string; width: number; height: number; cost: number }
+  /** The host could not give it (asked again when it comes back into view: the sandbox may answer). */
+  | { state: 'failed'; problem: string }
+  /** The browser could not decode the bytes the host checked (never asked again: they would not change). */
+  | { state: 'broken'; problem: string };
 
-/** What the page keeps of images not in view (decoded pictures cost more again in the renderer). */
-export const PAGE_IMAGE_BUDGET = 48 * 1024 * 1024;
+/**
+ * What the images the page keeps may cost, decoded: what governs the renderer is the bitmap a picture
+ * decodes to (4 bytes a pixel, per frame), not its file (a 300 KB screenshot of 1280 × 800 px decodes
+ * to 4 MB). 128 MB: two pictures at the host's cap for one (64 MB), or 32 such screenshots.
+ */
+export const PAGE_IMAGE_BUDGET = 128 * 1024 * 1024;
+
+/**
+ * What the pictures drawn at once may cost decoded: a browser keeps the bitmap of every picture in view,
+ * and a row may carry 16 pictures of 64 MB each (1 GB). 96 MB: two 4K screenshots (33 MB each) and a
+ * dozen of 1280 × 800 px (4 MB each) together. Past it, one more waits, said in words, until others
+ * leave the view; one picture alone is always drawn (the host caps it at 64 MB).
+ */
+export const PAGE_DRAW_BUDGET = 96 * 1024 * 1024;
+
+/** What a picture costs the page: its decoded bitmaps, or its bytes when they weigh more. */
+export function imageCost(width: number, height: number, frames: number, bytes: number): number {
+  return Math.max(bytes, width * height * 4 * Math.max(1, frames));
+}
 
 export function imageKey(event: string, index: number): string {
   return `${event}#${index}`;
@@ -22,15 +43,20 @@ export function imageKey(event: string, index: number): string {
 export class PageImages {
   private readonly images = new Map<string, PageImage>();
   private readonly watchers = new Map<string, Set<() => void>>();
-  private heldBytes = 0;
+  private heldCost = 0;
+  /** The pictures elements draw now (each by its cost), within `drawBudget`. */
+  private readonly drawn = new Map<string, number>();
+  private drawnCost = 0;
 
   constructor(
     private readonly ask: (event: string, index: number) => void,
     private readonly budget = PAGE_IMAGE_BUDGET,
+    readonly drawBudget = PAGE_DRAW_BUDGET,
   ) {}
 
-  get bytes(): number {
-    return this.heldBytes;
+  /** What the images held cost decoded (see `imageCost`). */
+  get cost(): number {
+    return this.heldCost;
   }
 
   get(event: string, index: number): PageImage | undefined {
@@ -54,9 +80,37 @@ export class PageImages {
     }
     return () => {
       watchers.delete(changed);
-      if (watchers.size === 0) this.watchers.delete(key);
+      if (watchers.size === 0) {
+        this.watchers.delete(key);
+        this.release(key);
+      }
       this.evict();
     };
+  }
+
+  /**
+   * Whether an element showing the image may draw it now (its cost is then counted until no element
+   * shows it): yes when it is drawn already, or fits the draw budget with the others, or is alone.
+   */
+  claimDraw(event: string, index: number): boolean {
+    const key = imageKey(event, index);
+    if (this.drawn.has(key)) return true;
+    const image = this.images.get(key);
+    if (image?.state !== 'ready' || !this.watchers.has(key)) return false;
+    if (this.drawn.size > 0 && this.drawnCost + image.cost > this.drawBudget) return false;
+    this.drawn.set(key, image.cost);
+    this.drawnCost += image.cost;
+    return true;
+  }
+
+  /** No element draws the image any more: the pictures waiting for room are told to try again. */
+  private release(key: string): void {
+    const cost = this.drawn.get(key);
+    if (cost === undefined) return;
+    this.drawn.delete(key);
+    this.drawnCost -= cost;
+    for (const waiting of [...this.watchers.keys()])
+      if (!this.drawn.has(waiting) && this.images.get(waiting)?.state === 'ready') this.changed(waiting);
   }
 
   receive(reply: ImageReply): void {
@@ -65,30 +119,49 @@ export class PageImages {
     if (!reply.image) {
       this.images.set(key, { state: 'failed', problem: reply.problem ?? 'it could not be read' });
     } else {
-      const { mime, base64, width, height } = reply.image;
+      const { mime, base64, width, height, frames = 1 } = reply.image;
       const bytes = decodeBase64(base64);
       const url = URL.createObjectURL(new Blob([bytes], { type: mime }));
-      this.images.set(key, { state: 'ready', url, width, height, bytes: bytes.length });
-      this.heldBytes += bytes.length;
+      const cost = imageCost(width, height, frames, bytes.length);
+      this.images.set(key, { state: 'ready', url, mime, width, height, cost });
+      this.heldCost += cost;
     }
-    for (const changed of this.watchers.get(key) ?? []) changed();
+    this.changed(key);
     this.evict();
+  }
+
+  /** The browser could not decode the image: its URL goes, and every element showing it says `problem`. */
+  broken(event: string, index: number, problem: string): void {
+    const key = imageKey(event, index);
+    const image = this.images.get(key);
+    if (image?.state !== 'ready') return;
+    URL.revokeObjectURL(image.url);
+    this.heldCost -= image.cost;
+    this.images.set(key, { state: 'broken', problem });
+    this.changed(key);
+    this.release(key);
+  }
+
+  private changed(key: string): void {
+    for (const changed of this.watchers.get(key) ?? []) changed();
   }
 
   /** Every image goes (the host starts over, or the page closes). */
   clear(): void {
     for (const image of this.images.values()) if (image.state === 'ready') URL.revokeObjectURL(image.url);
     this.images.clear();
-    this.heldBytes = 0;
+    this.heldCost = 0;
+    this.drawn.clear();
+    this.drawnCost = 0;
   }
 
   private evict(): void {
     for (const [key, image] of this.images) {
-      if (this.heldBytes <= this.budget) return;
+      if (this.heldCost <= this.budget) return;
       if (image.state !== 'ready' || this.watchers.has(key)) continue;
       URL.revokeObjectURL(image.url);
       this.images.delete(key);
-      this.heldBytes -= image.bytes;
+      this.heldCost -= image.cost;
     }
   }
 }
