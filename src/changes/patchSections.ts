@@ -47,6 +47,10 @@ const DEV_NULL = '/dev/null';
 // A link's target is one line; anything longer is not read as one.
 const MAX_NEW_SIDE_LINES = 4;
 const MAX_PROBLEMS = 20;
+/** git takes a `\ No newline` line after a hunk only when more bytes than this remain from its start. */
+export const MARKER_MIN_REST = 12;
+// A hunk's header as git's parse_fragment_header reads it; what follows the second `@@` is free text.
+const HUNK_HEADER = /^@@ -\d+(?:,(\d+))? \+\d+(?:,(\d+))? @@/;
 
 interface Line {
   start: number;
@@ -89,7 +93,8 @@ export function readPatchSections(patch: Buffer): PatchReading {
       if (next.body.startsWith('+++ ') && lineAt(text, next.end).body.startsWith('@@ -')) {
         complain(`line ${lineNumber} starts a file that is not in git's own patch format`);
       }
-    } else if (line.body.startsWith('@@ -') && line.body.length >= 5) {
+    } else if (line.complete && HUNK_HEADER.test(line.body)) {
+      // Only a line git reads as a hunk header (find_header); git skips any other `@@ -` line.
       complain(`line ${lineNumber} holds a hunk outside any file`);
     }
     at = line.end;
@@ -396,7 +401,7 @@ function takeIndexMode(rest: string, state: HeaderState): string | undefined {
 /** One hunk from its `@@` line (git's parse_fragment): its end and its new side's first lines. */
 function readHunk(text: string, at: number): { end: number; newSide: string[] } | string {
   const header = lineAt(text, at);
-  const range = /^@@ -\d+(?:,(\d+))? \+\d+(?:,(\d+))? @@/.exec(header.body);
+  const range = HUNK_HEADER.exec(header.body);
   if (!range || !header.complete) return 'a hunk header that cannot be read';
   let oldLines = range[1] === undefined ? 1 : Number(range[1]);
   let newLines = range[2] === undefined ? 1 : Number(range[2]);
@@ -421,8 +426,10 @@ function readHunk(text: string, at: number): { end: number; newSide: string[] } 
     if (oldLines < 0 || newLines < 0) return 'a hunk holds more lines than its header says';
     cursor = line.end;
   }
-  const after = lineAt(text, cursor);
-  if (after.body.startsWith('\\ ') && after.end - after.start > 12) cursor = after.end;
+  // git takes a `\ ` line after the hunk's last line when more than 12 bytes of the patch remain from
+  // it, however short the line itself (apply.c parse_fragment: `12 < size`).
+  if (text.startsWith('\\ ', cursor) && text.length - cursor > MARKER_MIN_REST)
+    cursor = lineAt(text, cursor).end;
   return { end: cursor, newSide };
 }
 
