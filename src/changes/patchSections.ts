@@ -50,6 +50,8 @@ const MAX_PROBLEMS = 20;
 /** git takes a `\ No newline` line after a hunk only when more bytes than this remain from its start. */
 export const MARKER_MIN_REST = 12;
 // A hunk's header as git's parse_fragment_header reads it; what follows the second `@@` is free text.
+// A binary hunk's first line, as git's parse_binary_hunk tells it (the size after it is read by strtoul).
+const BINARY_HUNK = /^(literal|delta) /;
 const HUNK_HEADER = /^@@ -\d+(?:,(\d+))? \+\d+(?:,(\d+))? @@/;
 
 interface Line {
@@ -194,6 +196,7 @@ function readGitSection(
       if (end === undefined) problems.push('its binary data is cut short');
       else at = end;
     } else if (
+      line.complete &&
       line.body.endsWith(' differ') &&
       (line.body.startsWith('Binary files ') || line.body.startsWith('Files '))
     ) {
@@ -433,17 +436,20 @@ function readHunk(text: string, at: number): { end: number; newSide: string[] } 
   return { end: cursor, newSide };
 }
 
-/** After `GIT binary patch`: a forward hunk and an optional reverse one, each ended by an empty line. */
+/**
+ * After `GIT binary patch`: a forward hunk and an optional reverse one, each ended by an empty line.
+ * Like git (parse_binary_hunk), any line starting `literal ` or `delta ` after the forward hunk starts
+ * the reverse one, whatever follows, so a broken one stays in the section for git to refuse.
+ */
 function readBinary(text: string, at: number): number | undefined {
   let cursor = readBinaryHunk(text, at);
   if (cursor === undefined) return undefined;
-  const reverse = lineAt(text, cursor);
-  if (/^(literal|delta) \d+$/.test(reverse.body)) cursor = readBinaryHunk(text, cursor);
+  if (BINARY_HUNK.test(text.slice(cursor, cursor + 8))) cursor = readBinaryHunk(text, cursor);
   return cursor;
 }
 
 function readBinaryHunk(text: string, at: number): number | undefined {
-  if (!/^(literal|delta) \d+$/.test(lineAt(text, at).body)) return undefined;
+  if (!BINARY_HUNK.test(text.slice(at, at + 8))) return undefined;
   let cursor = lineAt(text, at).end;
   for (;;) {
     const line = lineAt(text, cursor);

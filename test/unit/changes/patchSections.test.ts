@@ -22,6 +22,8 @@ describe('changes: the patch reader where it once parted from git', function () 
   this.timeout(60_000);
   let tmp: string;
   let repos: ParityRepos;
+  /** A new binary file's section as git writes it, without its reverse hunk (it is optional). */
+  let binaryForward: string;
 
   before(() => {
     tmp = mkdtempSync(join(tmpdir(), 'openhands-sections-'));
@@ -31,6 +33,11 @@ describe('changes: the patch reader where it once parted from git', function () 
     write(base, 'README', 'base\n');
     commitAll(base, 'base');
     repos = new ParityRepos(tmp, base, gitText(base, ['rev-parse', 'HEAD']).trim());
+    write(base, 'logo.bin', Buffer.from(Array.from({ length: 300 }, (_, i) => (i * 7) % 256)));
+    git(base, ['add', 'logo.bin']);
+    const section = gitText(base, ['diff', '--cached', '--binary']);
+    git(base, ['reset', '-q', '--hard']);
+    binaryForward = section.slice(0, section.lastIndexOf('literal 0\n'));
   });
   after(() => rmSync(tmp, { recursive: true, force: true }));
 
@@ -67,6 +74,19 @@ describe('changes: the patch reader where it once parted from git', function () 
         'hello\n',
       );
     });
+  });
+
+  it('reads any line starting `literal ` or `delta ` after a binary hunk as its reverse hunk, as git does', async () => {
+    assert.match(binaryForward, /\nliteral 300\n[^]*\n\n$/, 'a forward hunk and its blank line');
+    const text = patchOf(...newFile('hello.txt', 'hello')).toString('latin1');
+    for (const start of ['literal x', 'delta 3']) {
+      // git reads the next file's lines as binary data, calls them corrupt and applies nothing.
+      const verdict = await repos.compare(Buffer.from(`${binaryForward}${start}\n${text}`, 'latin1'));
+      if (!verdict.agrees) assert.fail(`${start}: ${verdict.why}`);
+      assert.equal(verdict.outcome, 'refused', start);
+    }
+    // Without it, both apply the two files.
+    assert.equal(await appliedBoth(Buffer.from(`${binaryForward}${text}`, 'latin1'), 'hello.txt'), 'hello\n');
   });
 
   it('skips an `@@ -` line between files that is no hunk header, as git does', async () => {
