@@ -272,7 +272,8 @@ function mangle(random: Random, patch: Buffer): { patch: Buffer; how: string } {
   );
   const headers = lines.flatMap((line, index) => (line.startsWith('diff --git ') ? [index] : []));
   const markers = lines.flatMap((line, index) => (line.startsWith('\\ ') ? [index] : []));
-  const what = random.int(9);
+  const binaryHunks = lines.flatMap((line, index) => (/^(literal|delta) /.test(line) ? [index] : []));
+  const what = random.int(11);
   const join = () => Buffer.from(lines.join(''), 'latin1');
   if (what === 0 || what === 1) {
     // The case the issue found: a short marker at the very end, and text after it of a few bytes.
@@ -314,6 +315,27 @@ function mangle(random: Random, patch: Buffer): { patch: Buffer; how: string } {
     const at = random.int(lines.length);
     lines[at] = (lines[at] ?? '').replace(/\n$/, '\r\n');
     return { patch: join(), how: `line ${at + 1} ends in CRLF` };
+  }
+  if (what === 9 && binaryHunks.length > 0) {
+    // After a binary hunk's closing blank line: a line git takes for the start of a reverse hunk.
+    const at = random.pick(binaryHunks);
+    const blank = lines.indexOf('\n', at);
+    const start = random.pick(['literal x\n', 'delta 3\n', 'literal 0\n', 'literal 12abc\n']);
+    lines.splice(blank < 0 ? lines.length : blank + 1, 0, start);
+    return { patch: join(), how: `${JSON.stringify(start)} after the binary hunk at line ${at + 1}` };
+  }
+  if (what === 10 && binaryHunks.length > 0) {
+    // A data line of a binary hunk changed: its length byte, a character, or the line removed.
+    const at = random.pick(binaryHunks) + 1;
+    const line = lines[at] ?? '';
+    const how = random.int(3);
+    if (how === 0) lines[at] = `${random.pick(['A', 'z', '#'])}${line.slice(1)}`;
+    else if (how === 1) lines[at] = `${line.slice(0, 3)}${random.pick(['~', '0', '{'])}${line.slice(4)}`;
+    else lines.splice(at, 1);
+    return {
+      patch: join(),
+      how: `the binary data line ${at + 1} ${['relabelled', 'changed', 'removed'][how] ?? ''}`,
+    };
   }
   const header = lines.findIndex((line) => line.startsWith('@@ -'));
   if (header >= 0) {
