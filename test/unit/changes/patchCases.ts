@@ -273,7 +273,7 @@ function mangle(random: Random, patch: Buffer): { patch: Buffer; how: string } {
   const headers = lines.flatMap((line, index) => (line.startsWith('diff --git ') ? [index] : []));
   const markers = lines.flatMap((line, index) => (line.startsWith('\\ ') ? [index] : []));
   const binaryHunks = lines.flatMap((line, index) => (/^(literal|delta) /.test(line) ? [index] : []));
-  const what = random.int(11);
+  const what = random.int(12);
   const join = () => Buffer.from(lines.join(''), 'latin1');
   if (what === 0 || what === 1) {
     // The case the issue found: a short marker at the very end, and text after it of a few bytes.
@@ -336,6 +336,14 @@ function mangle(random: Random, patch: Buffer): { patch: Buffer; how: string } {
       patch: join(),
       how: `the binary data line ${at + 1} ${['relabelled', 'changed', 'removed'][how] ?? ''}`,
     };
+  }
+  if (what === 11 && headers.length > 0) {
+    // One file's section twice: git applies the second to the first's result, or refuses.
+    const which = random.int(headers.length);
+    const start = headers[which] ?? 0;
+    const section = lines.slice(start, headers[which + 1] ?? lines.length);
+    lines.splice(start + section.length, 0, ...section);
+    return { patch: join(), how: `the section at line ${start + 1} twice` };
   }
   const header = lines.findIndex((line) => line.startsWith('@@ -'));
   if (header >= 0) {
