@@ -49,9 +49,9 @@ const MAX_NEW_SIDE_LINES = 4;
 const MAX_PROBLEMS = 20;
 /** git takes a `\ No newline` line after a hunk only when more bytes than this remain from its start. */
 export const MARKER_MIN_REST = 12;
-// A hunk's header as git's parse_fragment_header reads it; what follows the second `@@` is free text.
 // A binary hunk's first line, as git's parse_binary_hunk tells it (the size after it is read by strtoul).
 const BINARY_HUNK = /^(literal|delta) /;
+// A hunk's header as git's parse_fragment_header reads it; what follows the second `@@` is free text.
 const HUNK_HEADER = /^@@ -\d+(?:,(\d+))? \+\d+(?:,(\d+))? @@/;
 
 interface Line {
