@@ -148,7 +148,7 @@ const DIFF_OPTIONS: readonly (readonly string[])[] = [
 
 /**
  * A base tree of `files` random files committed in a new repository under `folder`, and `count` cases:
- * each a random change to it as `git diff --cached` writes it, a third of them mangled by hand.
+ * each a random change to it as `git diff --cached` writes it, half of them mangled by hand.
  */
 export function makeBatch(folder: string, random: Random, files: number, count: number): CaseBatch {
   const repo = join(folder, 'generated');
@@ -175,7 +175,7 @@ export function makeBatch(folder: string, random: Random, files: number, count: 
     const args = [...config, 'diff', '--cached', ...binary, ...options, `-U${context}`, base];
     let patch = git(repo, args);
     let label = `${steps.join(', ')}; git ${args.slice(0, -1).join(' ')}`;
-    if (random.chance(0.35)) {
+    if (random.chance(0.5)) {
       const mangled = mangle(random, patch);
       patch = mangled.patch;
       label += `; mangled: ${mangled.how}`;
@@ -273,9 +273,9 @@ function mangle(random: Random, patch: Buffer): { patch: Buffer; how: string } {
   const headers = lines.flatMap((line, index) => (line.startsWith('diff --git ') ? [index] : []));
   const markers = lines.flatMap((line, index) => (line.startsWith('\\ ') ? [index] : []));
   const binaryHunks = lines.flatMap((line, index) => (/^(literal|delta) /.test(line) ? [index] : []));
-  const what = random.int(12);
+  const what = random.int(16);
   const join = () => Buffer.from(lines.join(''), 'latin1');
-  if (what === 0 || what === 1) {
+  if (what <= 1) {
     // The case the issue found: a short marker at the very end, and text after it of a few bytes.
     const length = 3 + random.int(15);
     const after = random.int(3) === 0 ? '' : 'z'.repeat(random.int(14)) + (random.chance(0.5) ? '\n' : '');
@@ -283,6 +283,14 @@ function mangle(random: Random, patch: Buffer): { patch: Buffer; how: string } {
       patch: Buffer.concat([patch, Buffer.from(marker(length) + after)]),
       how: `a ${length}-byte marker at the end, then ${JSON.stringify(after)}`,
     };
+  }
+  const hunkEnds = hunkLines.filter((index) => !/^[ +\\-]/.test(lines[index + 1] ?? ''));
+  if (what >= 12 && hunkEnds.length > 0) {
+    // The issue's case: a marker of any length after a hunk's last line, more of the patch after it.
+    const at = random.pick(hunkEnds);
+    const length = 3 + random.int(15);
+    lines.splice(at + 1, 0, marker(length));
+    return { patch: join(), how: `a ${length}-byte marker after the hunk ending at line ${at + 1}` };
   }
   if (what === 2 && hunkLines.length > 0) {
     const at = random.pick(hunkLines);
