@@ -8,6 +8,7 @@ import { JsonArrayStreamParser } from '../src/api/jsonArrayStream';
 import { startTestServer } from '../test/server';
 import { clientListingReport } from './clientListing';
 import { connectionsReport } from './connections';
+import { patchDifferentialReport } from './patchDifferential';
 import { conversationFeedReport } from './conversationFeed';
 import { conversationPaintReport } from './conversationPaint';
 import { screenshotsReport } from './screenshots';
@@ -121,6 +122,8 @@ async function main(): Promise<void> {
   console.log((await conversationPaintReport()).join('\n'));
   // 500 screenshots: the host's and the page's memory stay within their budgets.
   console.log((await screenshotsReport()).join('\n'));
+  // Apply against plain git apply on 1,000 generated patches (npx tsx bench/patchDifferential.ts alone).
+  console.log((await patchDifferentialReport()).join('\n'));
   // Activation, the bundles and the VSIX: the production build in a real VS Code (code-server).
   console.log((await workbenchReport()).join('\n'));
   // The refresh and idle figures, in a real VS Code (npx tsx bench/workbench/refreshDriver.ts alone).

@@ -1,6 +1,12 @@
 import { gitIn, stderrLines, type Git, type GitAccess } from './git';
 import { findRepositoryRoot } from './localRepository';
-import { readPatchSections, sectionPath, type PatchReading, type PatchSection } from './patchSections';
+import {
+  MARKER_MIN_REST,
+  readPatchSections,
+  sectionPath,
+  type PatchReading,
+  type PatchSection,
+} from './patchSections';
 
 export type PatchFileStatus = 'added' | 'deleted' | 'modified' | 'renamed';
 
@@ -82,7 +88,15 @@ export function sectionsPatch(patch: Buffer, sections: readonly PatchSection[]):
     // Only the last line of a patch may lack its newline; joined, it must not run into the next.
     if (bytes.length > 0 && bytes[bytes.length - 1] !== 0x0a) parts.push(Buffer.from('\n'));
   }
-  return Buffer.concat(parts);
+  const joined = Buffer.concat(parts);
+  // A hunk's closing `\ ` line counts only when more than 12 bytes of the patch remain from its start
+  // (our reader saw the rest of the patch): blank lines after it, which git skips, keep it counted.
+  const lastLine = joined.lastIndexOf(0x0a, joined.length - 2) + 1;
+  const rest = joined.length - lastLine;
+  if (joined.subarray(lastLine, lastLine + 2).toString('latin1') === '\\ ' && rest <= MARKER_MIN_REST) {
+    return Buffer.concat([joined, Buffer.alloc(MARKER_MIN_REST + 1 - rest, 0x0a)]);
+  }
+  return joined;
 }
 
 function fileOf(section: PatchSection): PatchFile {

@@ -47,6 +47,12 @@ const DEV_NULL = '/dev/null';
 // A link's target is one line; anything longer is not read as one.
 const MAX_NEW_SIDE_LINES = 4;
 const MAX_PROBLEMS = 20;
+/** git takes a `\ No newline` line after a hunk only when more bytes than this remain from its start. */
+export const MARKER_MIN_REST = 12;
+// A binary hunk's first line, as git's parse_binary_hunk tells it (the size after it is read by strtoul).
+const BINARY_HUNK = /^(literal|delta) /;
+// A hunk's header as git's parse_fragment_header reads it; what follows the second `@@` is free text.
+const HUNK_HEADER = /^@@ -\d+(?:,(\d+))? \+\d+(?:,(\d+))? @@/;
 
 interface Line {
   start: number;
@@ -89,7 +95,8 @@ export function readPatchSections(patch: Buffer): PatchReading {
       if (next.body.startsWith('+++ ') && lineAt(text, next.end).body.startsWith('@@ -')) {
         complain(`line ${lineNumber} starts a file that is not in git's own patch format`);
       }
-    } else if (line.body.startsWith('@@ -') && line.body.length >= 5) {
+    } else if (line.complete && HUNK_HEADER.test(line.body)) {
+      // Only a line git reads as a hunk header (find_header); git skips any other `@@ -` line.
       complain(`line ${lineNumber} holds a hunk outside any file`);
     }
     at = line.end;
@@ -189,6 +196,7 @@ function readGitSection(
       if (end === undefined) problems.push('its binary data is cut short');
       else at = end;
     } else if (
+      line.complete &&
       line.body.endsWith(' differ') &&
       (line.body.startsWith('Binary files ') || line.body.startsWith('Files '))
     ) {
@@ -396,7 +404,7 @@ function takeIndexMode(rest: string, state: HeaderState): string | undefined {
 /** One hunk from its `@@` line (git's parse_fragment): its end and its new side's first lines. */
 function readHunk(text: string, at: number): { end: number; newSide: string[] } | string {
   const header = lineAt(text, at);
-  const range = /^@@ -\d+(?:,(\d+))? \+\d+(?:,(\d+))? @@/.exec(header.body);
+  const range = HUNK_HEADER.exec(header.body);
   if (!range || !header.complete) return 'a hunk header that cannot be read';
   let oldLines = range[1] === undefined ? 1 : Number(range[1]);
   let newLines = range[2] === undefined ? 1 : Number(range[2]);
@@ -421,22 +429,27 @@ function readHunk(text: string, at: number): { end: number; newSide: string[] } 
     if (oldLines < 0 || newLines < 0) return 'a hunk holds more lines than its header says';
     cursor = line.end;
   }
-  const after = lineAt(text, cursor);
-  if (after.body.startsWith('\\ ') && after.end - after.start > 12) cursor = after.end;
+  // git takes a `\ ` line after the hunk's last line when more than 12 bytes of the patch remain from
+  // it, however short the line itself (apply.c parse_fragment: `12 < size`).
+  if (text.startsWith('\\ ', cursor) && text.length - cursor > MARKER_MIN_REST)
+    cursor = lineAt(text, cursor).end;
   return { end: cursor, newSide };
 }
 
-/** After `GIT binary patch`: a forward hunk and an optional reverse one, each ended by an empty line. */
+/**
+ * After `GIT binary patch`: a forward hunk and an optional reverse one, each ended by an empty line.
+ * Like git (parse_binary_hunk), any line starting `literal ` or `delta ` after the forward hunk starts
+ * the reverse one, whatever follows, so a broken one stays in the section for git to refuse.
+ */
 function readBinary(text: string, at: number): number | undefined {
   let cursor = readBinaryHunk(text, at);
   if (cursor === undefined) return undefined;
-  const reverse = lineAt(text, cursor);
-  if (/^(literal|delta) \d+$/.test(reverse.body)) cursor = readBinaryHunk(text, cursor);
+  if (BINARY_HUNK.test(text.slice(cursor, cursor + 8))) cursor = readBinaryHunk(text, cursor);
   return cursor;
 }
 
 function readBinaryHunk(text: string, at: number): number | undefined {
-  if (!/^(literal|delta) \d+$/.test(lineAt(text, at).body)) return undefined;
+  if (!BINARY_HUNK.test(text.slice(at, at + 8))) return undefined;
   let cursor = lineAt(text, at).end;
   for (;;) {
     const line = lineAt(text, cursor);

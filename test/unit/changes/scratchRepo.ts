@@ -1,28 +1,44 @@
 // Real git in real temporary repositories, for the changes suites: a git with a fixed identity, a
 // repository's bytes, status and index for "nothing changed" checks, and what a refusal is.
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdirSync, readdirSync, readFileSync, readlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { withoutSafetyOptions } from '../../../src/changes/git';
 import { ApplyRefusedError } from '../../../src/changes/patchApply';
 
+const GIT_DEFAULTS = ['-c', 'init.defaultBranch=main', '-c', 'commit.gpgsign=false'];
+
+function testEnv(env: Record<string, string>): NodeJS.ProcessEnv {
+  const clean = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('GIT_')));
+  return {
+    ...clean,
+    GIT_AUTHOR_NAME: 'Test',
+    GIT_AUTHOR_EMAIL: 'test@example.com',
+    GIT_COMMITTER_NAME: 'Test',
+    GIT_COMMITTER_EMAIL: 'test@example.com',
+    LC_ALL: 'C',
+    ...env,
+  };
+}
+
 /** git for the tests themselves, with a fixed identity and none of the caller's repository variables. */
 export function git(cwd: string, args: string[], env: Record<string, string> = {}): Buffer {
-  const clean = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('GIT_')));
-  return execFileSync('git', ['-c', 'init.defaultBranch=main', '-c', 'commit.gpgsign=false', ...args], {
+  return execFileSync('git', [...GIT_DEFAULTS, ...args], {
     cwd,
-    env: {
-      ...clean,
-      GIT_AUTHOR_NAME: 'Test',
-      GIT_AUTHOR_EMAIL: 'test@example.com',
-      GIT_COMMITTER_NAME: 'Test',
-      GIT_COMMITTER_EMAIL: 'test@example.com',
-      LC_ALL: 'C',
-      ...env,
-    },
+    env: testEnv(env),
     stdio: ['ignore', 'pipe', 'pipe'],
   });
+}
+
+/** The same git given `input`, its exit code and stderr returned rather than thrown. */
+export function gitWithInput(
+  cwd: string,
+  args: string[],
+  input: Buffer,
+): { exitCode: number; stderr: string } {
+  const run = spawnSync('git', [...GIT_DEFAULTS, ...args], { cwd, env: testEnv({}), input });
+  return { exitCode: run.status ?? -1, stderr: run.stderr.toString('utf8') };
 }
 export const gitText = (cwd: string, args: string[]) => git(cwd, args).toString('utf8');
 
