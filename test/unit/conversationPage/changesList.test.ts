@@ -90,7 +90,7 @@ describe('conversation page: the agent’s changed files in Chromium', function 
     const h = await load(withChanges({ state: 'ready', files: [...FILES, tasks], message: null }));
     await h.page.click('.changes summary');
     assert.equal(await h.page.locator('.change-runs-code').count(), 1, 'only that file is marked');
-    assert.equal(await text(h, '.change-file >> nth=4'), 'A tasks.json can run code .vscode');
+    assert.equal(await text(h, '.change-file >> nth=4'), 'A tasks.json .vscode can run code');
     const title = await h.page.getAttribute('.change-file >> nth=4', 'title');
     assert.match(title ?? '', /Can run code on your machine: VS Code runs its tasks/);
     assert.equal(

@@ -115,14 +115,15 @@ function fileRow(file: ChangedFile, actions: ChangesActions): TemplateResult {
         >${badge.letter}</span
       >
       <span class="change-name">${name}</span>
+      ${folder ? html`<span class="change-folder">${folder}</span>` : nothing}
       ${
+        // after the folder, which is cut first when the row is narrow: the mark always shows whole
         runsCode
           ? html`<span class="change-runs-code" aria-label=${runsCode}
               ><span class="codicon codicon-warning" aria-hidden="true"></span>can run code</span
             >`
           : nothing
       }
-      ${folder ? html`<span class="change-folder">${folder}</span>` : nothing}
     </button>
   </li>`;
 }
