@@ -1,18 +1,7 @@
 import assert from 'node:assert/strict';
-import { setFlagsFromString } from 'node:v8';
-import { runInNewContext } from 'node:vm';
 import { EventLog, IMAGE_HEAD_CHARS } from '../../../src/api/agentServer/eventLog';
 import type { AgentEvent } from '../../../src/api/agentServer/events';
-
-// a full collection on demand, without starting Node with --expose-gc
-setFlagsFromString('--expose-gc');
-const collectGarbage = runInNewContext('gc') as () => void;
-
-function heapAfterGc(): number {
-  collectGarbage();
-  collectGarbage();
-  return process.memoryUsage().heapUsed;
-}
+import { heapAfterGc } from '../../shared/heap';
 
 /** A browser observation with a 4 MB screenshot and 1 MB of text, each string its own. */
 function bigObservation(index: number): AgentEvent {

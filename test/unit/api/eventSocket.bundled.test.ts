@@ -4,7 +4,6 @@
 // as the same errors in the bundle as in the source. A socket that offered compression would reach the
 // stand-in, which throws, and these tests would fail.
 import assert from 'node:assert/strict';
-import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { createRequire } from 'node:module';
@@ -15,6 +14,7 @@ import * as esbuild from 'esbuild';
 import { WebSocketServer } from 'ws';
 import * as source from '../../../src/api';
 import { packagesLeftOut, wsClientAlias } from '../../../scripts/build/packagesLeftOut.mjs';
+import { acceptUpgrade } from '../../shared/rawWebSocket';
 
 type Api = Pick<typeof source, 'openEventSocket'>;
 
@@ -79,13 +79,7 @@ async function unaskedExtension(api: Api) {
   const upgraded: Socket[] = [];
   server.on('upgrade', (request, socket: Socket) => {
     upgraded.push(socket);
-    const accept = createHash('sha1')
-      .update(`${String(request.headers['sec-websocket-key'])}258EAFA5-E914-47DA-95CA-C5AB0DC85B11`)
-      .digest('base64');
-    socket.write(
-      'HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n' +
-        `Sec-WebSocket-Accept: ${accept}\r\nSec-WebSocket-Extensions: permessage-deflate\r\n\r\n`,
-    );
+    acceptUpgrade(request, socket, 'Sec-WebSocket-Extensions: permessage-deflate\r\n');
   });
   try {
     return outcome(await open(api, await listen(server)).catch((thrown: unknown) => thrown));

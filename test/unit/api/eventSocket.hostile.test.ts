@@ -6,6 +6,7 @@ import type { AddressInfo, Socket } from 'node:net';
 import { inspect } from 'node:util';
 import { WebSocketServer, type WebSocket } from 'ws';
 import { ApiError, openEventSocket, type AgentEvent, type EventSocket } from '../../../src/api';
+import { settlesWithin } from '../../shared/rawWebSocket';
 
 const KEY = 'sandbox-key-0123456789abcdef';
 const CONVERSATION = '0123456789abcdef0123456789abcdef';
@@ -63,18 +64,6 @@ function assertNoKey(error: unknown): void {
   const renderings = [String(error), JSON.stringify(error), inspect(error, { depth: 6 })];
   if (error instanceof Error) renderings.push(error.message, error.stack ?? '');
   for (const text of renderings) assert.ok(!text.includes(KEY), `the key leaked: ${text.slice(0, 300)}`);
-}
-
-async function settlesWithin<T>(promise: Promise<T>, ms: number): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<never>(
-    (_, reject) => (timer = setTimeout(() => reject(new Error(`still pending after ${ms} ms`)), ms)),
-  );
-  try {
-    return await Promise.race([promise, late]);
-  } finally {
-    clearTimeout(timer);
-  }
 }
 
 const STATE = JSON.stringify({

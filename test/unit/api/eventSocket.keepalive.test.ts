@@ -2,12 +2,12 @@
 // (a half-open socket: no frame, no ping, no pong) is given up by the ping's deadline, while a quiet
 // agent is not: answered pings, the server's own pings and a large frame still arriving keep it live.
 import assert from 'node:assert/strict';
-import { createHash } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { inspect } from 'node:util';
 import { WebSocketServer, type WebSocket } from 'ws';
 import { openEventSocket, SilentSocketError, type AgentEvent, type EventSocket } from '../../../src/api';
+import { acceptUpgrade, settlesWithin } from '../../shared/rawWebSocket';
 
 const KEY = 'sandbox-key-keepalive-0123456789';
 const CONVERSATION = '0123456789abcdef0123456789abcdef';
@@ -71,18 +71,6 @@ function open(baseUrl: string, onEvent: (event: AgentEvent) => void): Promise<Ev
   });
 }
 
-async function settlesWithin<T>(promise: Promise<T>, ms: number): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<never>(
-    (_, reject) => (timer = setTimeout(() => reject(new Error(`still pending after ${ms} ms`)), ms)),
-  );
-  try {
-    return await Promise.race([promise, late]);
-  } finally {
-    clearTimeout(timer);
-  }
-}
-
 /** Opens a socket and resolves with it and the first event with id `awaited`, and whether it had ended by then. */
 async function openUntil(
   url: string,
@@ -113,13 +101,7 @@ describe('event socket keepalive', function () {
     const upgraded: Socket[] = [];
     raw.on('upgrade', (request, socket: Socket) => {
       upgraded.push(socket);
-      const accept = createHash('sha1')
-        .update(`${String(request.headers['sec-websocket-key'])}258EAFA5-E914-47DA-95CA-C5AB0DC85B11`)
-        .digest('base64');
-      socket.write(
-        'HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n' +
-          `Sec-WebSocket-Accept: ${accept}\r\n\r\n`,
-      );
+      acceptUpgrade(request, socket);
       socket.write(Buffer.concat([Buffer.from([0x81, Buffer.byteLength(STATE)]), Buffer.from(STATE)]));
       socket.pause();
     });

@@ -2,38 +2,14 @@
 // names its patches): real `git diff`s of random changes to a random tree, and hand-mangled variants.
 import { chmodSync, lstatSync, rmSync, symlinkSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
+import { Prng } from '../../server/prng';
 import { commitAll, git, write } from './scratchRepo';
 
-/** mulberry32: a small PRNG whose whole state is one 32-bit number. */
-export class Random {
-  private state: number;
-
-  constructor(seed: number) {
-    this.state = seed >>> 0;
-  }
-
-  /** In [0, 1). */
-  next(): number {
-    this.state = (this.state + 0x6d2b79f5) >>> 0;
-    let t = this.state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  }
-
-  /** An integer in [0, below). */
-  int(below: number): number {
-    return Math.floor(this.next() * below);
-  }
-
-  chance(probability: number): boolean {
-    return this.next() < probability;
-  }
-
-  pick<T>(items: readonly T[]): T {
-    const item = items[this.int(items.length)];
-    if (item === undefined) throw new Error('pick from an empty list');
-    return item;
+/** The test server's seeded PRNG, counted from zero: the generator asks for "one of n" everywhere. */
+export class Random extends Prng {
+  /** An integer in [0, n). */
+  below(n: number): number {
+    return this.int(0, n - 1);
   }
 }
 
@@ -63,7 +39,7 @@ const WORDS = ['alpha', 'beta', 'gamma', 'delta', 'one', 'two', '', '  indented'
 function randomName(random: Random, taken: ReadonlySet<string>): string {
   for (;;) {
     const stem = random.chance(0.03) ? RARE_STEM : random.pick(STEMS);
-    const name = `${random.pick(FOLDERS)}${stem}${random.int(40)}${random.pick(['.txt', '.bin', '', '.md'])}`;
+    const name = `${random.pick(FOLDERS)}${stem}${random.below(40)}${random.pick(['.txt', '.bin', '', '.md'])}`;
     // Not a folder of a file the tree has, nor a file under one of its files.
     const clashes = [...taken].some((path) => path.startsWith(`${name}/`) || name.startsWith(`${path}/`));
     if (!taken.has(name) && !clashes) return name;
@@ -71,7 +47,10 @@ function randomName(random: Random, taken: ReadonlySet<string>): string {
 }
 
 function randomText(random: Random): Buffer {
-  const lines = Array.from({ length: 1 + random.int(30) }, () => `${random.pick(WORDS)} ${random.int(6)}`);
+  const lines = Array.from(
+    { length: 1 + random.below(30) },
+    () => `${random.pick(WORDS)} ${random.below(6)}`,
+  );
   const crlf = random.chance(0.15);
   let text = lines.join(crlf ? '\r\n' : '\n');
   if (!random.chance(0.25)) text += crlf ? '\r\n' : '\n';
@@ -79,21 +58,21 @@ function randomText(random: Random): Buffer {
 }
 
 function randomBinary(random: Random): Buffer {
-  const bytes = Buffer.alloc(1 + random.int(400));
-  for (let i = 0; i < bytes.length; i++) bytes[i] = random.chance(0.3) ? 0 : random.int(256);
+  const bytes = Buffer.alloc(1 + random.below(400));
+  for (let i = 0; i < bytes.length; i++) bytes[i] = random.chance(0.3) ? 0 : random.below(256);
   return bytes;
 }
 
 /** A text edited in a few places: lines replaced, inserted, removed, the final newline toggled. */
 function editText(random: Random, before: Buffer): Buffer {
   const lines = before.toString('latin1').split('\n');
-  const edits = 1 + random.int(4);
+  const edits = 1 + random.below(4);
   for (let i = 0; i < edits; i++) {
-    const at = random.int(lines.length + 1);
-    const what = random.int(3);
-    if (what === 0) lines.splice(at, 0, `${random.pick(WORDS)} new ${random.int(9)}`);
+    const at = random.below(lines.length + 1);
+    const what = random.below(3);
+    if (what === 0) lines.splice(at, 0, `${random.pick(WORDS)} new ${random.below(9)}`);
     else if (what === 1 && lines.length > 1) lines.splice(at, 1);
-    else lines[Math.min(at, lines.length - 1)] = `${random.pick(WORDS)} changed ${random.int(9)}`;
+    else lines[Math.min(at, lines.length - 1)] = `${random.pick(WORDS)} changed ${random.below(9)}`;
   }
   let text = lines.join('\n');
   if (random.chance(0.25)) text = text.endsWith('\n') ? text.slice(0, -1) : `${text}\n`;
@@ -102,8 +81,8 @@ function editText(random: Random, before: Buffer): Buffer {
 
 function editBinary(random: Random, before: Buffer): Buffer {
   const after = Buffer.from(before);
-  for (let i = 0; i < 1 + random.int(5); i++)
-    if (after.length > 0) after[random.int(after.length)] = random.int(256);
+  for (let i = 0; i < 1 + random.below(5); i++)
+    if (after.length > 0) after[random.below(after.length)] = random.below(256);
   return random.chance(0.2) ? Buffer.concat([after, randomBinary(random)]) : after;
 }
 
@@ -134,7 +113,7 @@ function randomFile(random: Random, tree: ReadonlyMap<string, TreeFile>): TreeFi
   if (kind === 'empty') return { kind, executable, bytes: Buffer.alloc(0) };
   // A link to a file of the tree, or to one that is not there: it stays in the repository either way.
   const target = tree.size > 0 && random.chance(0.7) ? random.pick([...tree.keys()]) : 'missing.txt';
-  const depth = random.int(2);
+  const depth = random.below(2);
   return { kind, executable: false, bytes: Buffer.from(`${'sub/../'.repeat(depth)}${target}`) };
 }
 
@@ -169,7 +148,7 @@ export function makeBatch(folder: string, random: Random, files: number, count: 
     const steps = changeTree(repo, random, tree);
     git(repo, ['add', '-A']);
     const options = random.pick(DIFF_OPTIONS);
-    const context = random.chance(0.1) ? 0 : 1 + random.int(3);
+    const context = random.chance(0.1) ? 0 : 1 + random.below(3);
     const config = random.chance(0.3) ? ['-c', 'core.quotePath=false'] : [];
     const binary = random.chance(0.95) ? ['--binary'] : [];
     const args = [...config, 'diff', '--cached', ...binary, ...options, `-U${context}`, base];
@@ -193,13 +172,13 @@ function changeTree(repo: string, random: Random, tree: ReadonlyMap<string, Tree
   const paths = [...tree.keys()];
   const taken = new Set(paths);
   const touched = new Set<string>();
-  const changes = 1 + random.int(6);
+  const changes = 1 + random.below(6);
   for (let i = 0; i < changes; i++) {
     const path = random.pick(paths);
     const file = tree.get(path);
     if (!file || touched.has(path)) continue;
     touched.add(path);
-    const what = random.int(9);
+    const what = random.below(9);
     const full = join(repo, path);
     if (what <= 2) {
       const bytes =
@@ -273,12 +252,13 @@ function mangle(random: Random, patch: Buffer): { patch: Buffer; how: string } {
   const headers = lines.flatMap((line, index) => (line.startsWith('diff --git ') ? [index] : []));
   const markers = lines.flatMap((line, index) => (line.startsWith('\\ ') ? [index] : []));
   const binaryHunks = lines.flatMap((line, index) => (/^(literal|delta) /.test(line) ? [index] : []));
-  const what = random.int(16);
+  const what = random.below(16);
   const join = () => Buffer.from(lines.join(''), 'latin1');
   if (what <= 1) {
     // The case the issue found: a short marker at the very end, and text after it of a few bytes.
-    const length = 3 + random.int(15);
-    const after = random.int(3) === 0 ? '' : 'z'.repeat(random.int(14)) + (random.chance(0.5) ? '\n' : '');
+    const length = 3 + random.below(15);
+    const after =
+      random.below(3) === 0 ? '' : 'z'.repeat(random.below(14)) + (random.chance(0.5) ? '\n' : '');
     return {
       patch: Buffer.concat([patch, Buffer.from(marker(length) + after)]),
       how: `a ${length}-byte marker at the end, then ${JSON.stringify(after)}`,
@@ -288,19 +268,19 @@ function mangle(random: Random, patch: Buffer): { patch: Buffer; how: string } {
   if (what >= 12 && hunkEnds.length > 0) {
     // The issue's case: a marker of any length after a hunk's last line, more of the patch after it.
     const at = random.pick(hunkEnds);
-    const length = 3 + random.int(15);
+    const length = 3 + random.below(15);
     lines.splice(at + 1, 0, marker(length));
     return { patch: join(), how: `a ${length}-byte marker after the hunk ending at line ${at + 1}` };
   }
   if (what === 2 && hunkLines.length > 0) {
     const at = random.pick(hunkLines);
-    const length = 3 + random.int(15);
+    const length = 3 + random.below(15);
     lines.splice(at + 1, 0, marker(length));
     return { patch: join(), how: `a ${length}-byte marker after line ${at + 1}` };
   }
   if (what === 3 && markers.length > 0) {
     const at = random.pick(markers);
-    const length = 3 + random.int(15);
+    const length = 3 + random.below(15);
     lines[at] = marker(length);
     return { patch: join(), how: `the marker at line ${at + 1} made ${length} bytes` };
   }
@@ -311,16 +291,16 @@ function mangle(random: Random, patch: Buffer): { patch: Buffer; how: string } {
   }
   if (what === 5) {
     const at = headers.length > 0 && random.chance(0.8) ? random.pick(headers) : lines.length;
-    const garbage = Array.from({ length: 1 + random.int(3) }, () => `${random.pick(GARBAGE)}\n`);
+    const garbage = Array.from({ length: 1 + random.below(3) }, () => `${random.pick(GARBAGE)}\n`);
     lines.splice(at, 0, ...garbage);
     return { patch: join(), how: `${JSON.stringify(garbage.join(''))} before line ${at + 1}` };
   }
   if (what === 6 && patch.length > 1) {
-    const cut = patch.length - 1 - random.int(Math.min(patch.length - 1, 40));
+    const cut = patch.length - 1 - random.below(Math.min(patch.length - 1, 40));
     return { patch: patch.subarray(0, cut), how: `cut to ${cut} of ${patch.length} bytes` };
   }
   if (what === 7) {
-    const at = random.int(lines.length);
+    const at = random.below(lines.length);
     lines[at] = (lines[at] ?? '').replace(/\n$/, '\r\n');
     return { patch: join(), how: `line ${at + 1} ends in CRLF` };
   }
@@ -336,7 +316,7 @@ function mangle(random: Random, patch: Buffer): { patch: Buffer; how: string } {
     // A data line of a binary hunk changed: its length byte, a character, or the line removed.
     const at = random.pick(binaryHunks) + 1;
     const line = lines[at] ?? '';
-    const how = random.int(3);
+    const how = random.below(3);
     if (how === 0) lines[at] = `${random.pick(['A', 'z', '#'])}${line.slice(1)}`;
     else if (how === 1) lines[at] = `${line.slice(0, 3)}${random.pick(['~', '0', '{'])}${line.slice(4)}`;
     else lines.splice(at, 1);
@@ -347,7 +327,7 @@ function mangle(random: Random, patch: Buffer): { patch: Buffer; how: string } {
   }
   if (what === 11 && headers.length > 0) {
     // One file's section twice: git applies the second to the first's result, or refuses.
-    const which = random.int(headers.length);
+    const which = random.below(headers.length);
     const start = headers[which] ?? 0;
     const section = lines.slice(start, headers[which + 1] ?? lines.length);
     lines.splice(start + section.length, 0, ...section);

@@ -2,21 +2,10 @@
 // clipped texts, never a whole copy of what it clipped (joined content parts, thoughts, a generated
 // summary), so a conversation costs its log's budget and a little more, not twice it.
 import assert from 'node:assert/strict';
-import { setFlagsFromString } from 'node:v8';
-import { runInNewContext } from 'node:vm';
 import { EventLog } from '../../../src/api/agentServer/eventLog';
 import type { AgentEvent } from '../../../src/api';
 import { Transcript } from '../../../src/webviews/conversation/host/transcript';
-
-// a full collection on demand, without starting Node with --expose-gc
-setFlagsFromString('--expose-gc');
-const collectGarbage = runInNewContext('gc') as () => void;
-
-function heapAfterGc(): number {
-  collectGarbage();
-  collectGarbage();
-  return process.memoryUsage().heapUsed;
-}
+import { heapAfterGc } from '../../shared/heap';
 
 const parts = (index: number, count: number, length: number) =>
   Array.from({ length: count }, (_, part) => ({
