@@ -8,7 +8,7 @@
 import { isIP } from 'node:net';
 import { connect, type PeerCertificate } from 'node:tls';
 import { showable } from './serverText';
-import type { TlsOptions } from './transport';
+import type { TlsOptions } from './tls';
 
 /** What the log says of a certificate; Node's `PeerCertificate` has these and more. */
 export type CertificateFields = Pick<

@@ -44,7 +44,8 @@ import {
   type SettingsRoutes,
 } from './settingsRoutes';
 import { waitForStartTask, type WaitForStartTaskOptions } from './startTaskPoller';
-import { HttpTransport, type AuthHeader, type RequestLogEntry, type TlsOptions } from './transport';
+import type { TlsOptions } from './tls';
+import { HttpTransport, type AuthHeader, type RequestLogEntry } from './transport';
 
 export interface OpenHandsClientOptions {
   baseUrl: string;

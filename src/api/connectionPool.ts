@@ -6,7 +6,7 @@
 import { Agent as HttpAgent, type AgentOptions as HttpAgentOptions } from 'node:http';
 import { Agent as HttpsAgent, type AgentOptions as HttpsAgentOptions } from 'node:https';
 import type { Duplex } from 'node:stream';
-import type { TlsOptions } from './transport';
+import type { TlsOptions } from './tls';
 
 /**
  * An idle socket is closed after this long, before the server drops it (uvicorn waits 5 s), so a

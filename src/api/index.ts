@@ -28,7 +28,8 @@ export {
   type McpProbeTarget,
 } from './mcpProbe';
 export { StartTaskFailedError, type WaitForStartTaskOptions } from './startTaskPoller';
-export type { AuthHeader, RequestLogEntry, TlsOptions } from './transport';
+export type { TlsOptions } from './tls';
+export type { AuthHeader, RequestLogEntry } from './transport';
 export { ConnectionPool } from './connectionPool';
 export { normalizeUuid, sameUuid } from './uuid';
 export {

@@ -13,7 +13,7 @@ import { JsonStringHeads } from './jsonStringHeads';
 import { DOUBT, fastParser } from './models/fastParse';
 import { buildQuery, type QueryParams } from './query';
 import { RepeatedReplies } from './repeatedReplies';
-import { tlsRequestTransport } from './tlsRequests';
+import { tlsRequestTransport, type TlsOptions } from './tls';
 import {
   echoForms,
   MIN_SECRET_LENGTH,
@@ -79,14 +79,6 @@ export interface TransportOptions {
    * same `tls`); when unset, one pool of the transport's own with `tls`, else one every such transport shares.
    */
   pool?: ConnectionPool;
-}
-
-/** For `https://` servers only. Unset, Node's (and VS Code's) defaults and proxy handling apply. */
-export interface TlsOptions {
-  /** PEM certificate(s) to trust in addition to the system's, e.g. a company or self-signed CA. */
-  ca?: string;
-  /** `false` accepts any certificate: self-signed, expired or for another host. */
-  rejectUnauthorized?: boolean;
 }
 
 export interface RequestSpec<T> {

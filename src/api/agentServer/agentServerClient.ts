@@ -7,7 +7,8 @@ import * as z from 'zod/mini';
 import { ApiError } from '../errors';
 import { SuccessSchema, type Success } from '../models/common';
 import type { ConnectionPool } from '../connectionPool';
-import { HttpTransport, type RequestLogEntry, type TlsOptions } from '../transport';
+import type { TlsOptions } from '../tls';
+import { HttpTransport, type RequestLogEntry } from '../transport';
 import type { AgentEndpoint } from './endpoint';
 import {
   AgentEventPageSchema,

@@ -17,7 +17,7 @@ import { ApiError, messageOf, type ApiErrorKind } from '../errors';
 import { scrubSecrets } from '../redact';
 import { showable } from '../serverText';
 import { sleep } from '../signals';
-import type { TlsOptions } from '../transport';
+import type { TlsOptions } from '../tls';
 import type { AgentServerClient } from './agentServerClient';
 import type { AgentEndpoint } from './endpoint';
 import { EventLog, type EventLogChange } from './eventLog';

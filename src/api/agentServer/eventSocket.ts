@@ -9,7 +9,7 @@ import type WebSocket from 'ws';
 import { ApiError, messageOf, type ApiErrorInit, type ApiErrorKind } from '../errors';
 import { redactUrl, scrubSecrets } from '../redact';
 import { MAX_MESSAGE_CHARS, MAX_SERVER_TEXT_CHARS, clip, nestsDeeperThan, showable } from '../serverText';
-import type { TlsOptions } from '../transport';
+import type { TlsOptions } from '../tls';
 import { eventSocketUrl, type AgentEndpoint } from './endpoint';
 import { AgentEventSchema, type AgentEvent } from './events';
 

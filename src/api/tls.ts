@@ -1,6 +1,6 @@
 /**
- * What axios sends each request with: Node's own `http.request` / `https.request`, with the server's TLS
- * options on every https request itself, not only on its agent.
+ * A server's TLS options, and what axios sends each request with: Node's own `http.request` /
+ * `https.request`, with the server's TLS options on every https request itself, not only on its agent.
  *
  * Why: inside VS Code, `http.proxySupport` ("override" by default) runs every request of a host other than
  * localhost/127.0.0.1 through `@vscode/proxy-agent`, which drops the request's agent for its own and then
@@ -10,7 +10,14 @@
  */
 import * as http from 'node:http';
 import * as https from 'node:https';
-import type { TlsOptions } from './transport';
+
+/** For `https://` servers only. Unset, Node's (and VS Code's) defaults and proxy handling apply. */
+export interface TlsOptions {
+  /** PEM certificate(s) to trust in addition to the system's, e.g. a company or self-signed CA. */
+  ca?: string;
+  /** `false` accepts any certificate: self-signed, expired or for another host. */
+  rejectUnauthorized?: boolean;
+}
 
 type ResponseListener = (response: http.IncomingMessage) => void;
 
