@@ -66,7 +66,7 @@ describe('page bundles (build)', function () {
         HOST_PACKAGES.test(input),
     );
 
-  it('the MCP form’s page holds nothing of the host', () => {
+  it('the MCP form’s page imports nothing of the host', () => {
     const inputs = pageInputs('src/webviews/mcpForm/webview/main.ts');
     // what the page masks credentials with, and the shared chunk: the walk above reaches both
     assert.ok(inputs.includes('src/webviews/mcpForm/shared/credentials.ts'), inputs.join('\n'));
@@ -77,7 +77,7 @@ describe('page bundles (build)', function () {
     assert.deepEqual(hostInputs(inputs), []);
   });
 
-  it('the conversation panel’s page holds nothing of the host', () => {
+  it('the conversation panel’s page imports nothing of the host', () => {
     const inputs = pageInputs('src/webviews/conversation/webview/main.ts');
     assert.ok(inputs.includes('src/webviews/conversation/webview/main.ts'), inputs.join('\n'));
     assert.ok(
