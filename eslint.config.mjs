@@ -80,24 +80,33 @@ export default tseslint.config(
       'services',
     ],
   ),
-  {
-    // Bundled into the webview (a browser page): the vscode module and the host side do not exist there.
-    files: ['src/webviews/*/webview/**/*.ts', 'src/webviews/*/shared/**/*.ts'],
-    rules: {
-      'no-restricted-imports': [
-        'error',
-        {
-          paths: [{ name: 'vscode', message: 'webview code runs in the page, not the extension host.' }],
-          patterns: [
-            {
-              regex: '(^|/)(core|state|views|commands|extension|host)(/|$)',
-              message: 'webview code imports only what the webview bundle can hold.',
-            },
-          ],
-        },
-      ],
+  // The pages (bundled for Chromium, scripts/build/pages.mjs) and the shared/ modules both sides use:
+  // allow-lists, not deny-lists, since nothing of the extension host (vscode, src/api with axios and ws,
+  // state, …) exists in a page. test/unit/pure/pageImportRule.test.ts runs these rules, pageBundles.test.ts
+  // checks what the built pages hold.
+  onlyImports(
+    'src/webviews/*/webview/**/*.ts',
+    "a page runs in the browser, where nothing of the extension host exists: it imports only its own folder, its webview's shared/, the page kit (src/webviews/kit/shared and kit/webview), src/common, src/zodLocale and the packages lit, @vscode-elements/elements, marked, dompurify and zod.",
+    {
+      folders: ['.', '../shared', '../../kit/shared', '../../kit/webview', '../../../common'],
+      modules: ['../../../zodLocale'],
+      packages: ['lit', '@vscode-elements/elements', 'marked', 'dompurify', 'zod'],
     },
-  },
+  ),
+  onlyImports(
+    'src/webviews/*/shared/**/*.ts',
+    "a webview's shared/ is bundled into its page and into the host: it imports only its own folder, the kit's shared/ (src/webviews/kit/shared), src/common, src/zodLocale and zod.",
+    {
+      folders: ['.', '../../kit/shared', '../../../common'],
+      modules: ['../../../zodLocale'],
+      packages: ['zod'],
+    },
+  ),
+  onlyImports(
+    'src/common/**/*.ts',
+    'src/common is below both the host and the pages, which bundle it: it imports nothing but its own folder.',
+    { folders: ['.'], modules: [], packages: [] },
+  ),
 );
 
 /** A folder's import rule: no `vscode` in plain Node (src/api, src/changes), and none of the named sibling folders. */
@@ -111,6 +120,37 @@ function layer(files, message, forbidden) {
           paths: /^src\/(api|changes)\//.test(files) ? [{ name: 'vscode', message }] : [],
           patterns: [{ regex: `(^|/)(${forbidden.join('|')})(/|$)`, message }],
         },
+      ],
+    },
+  };
+}
+
+/**
+ * An import rule by allow-list: `folders` and `modules` as written from a file directly in the folder
+ * (a file in a subfolder is refused what climbs out of it until it has a rule of its own), npm
+ * `packages` with any of their subpaths. Dynamic imports and `import()` types are refused too, since
+ * `no-restricted-imports` does not read them.
+ */
+function onlyImports(files, message, { folders, modules, packages }) {
+  // one step of a path, never `.` or `..`: `./../api` does not pass for the page's own folder
+  const step = '(?!\\.\\.?(?:/|$))[^/]+';
+  const escape = (text) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  const allowed = [
+    ...folders.map((folder) => `${escape(folder)}(?:/${step})+`),
+    ...modules.map(escape),
+    ...packages.map((name) => `${escape(name)}(?:/${step})*`),
+  ];
+  return {
+    files: [files],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { patterns: [{ regex: `^(?!(?:${allowed.join('|')})$)`, caseSensitive: true, message }] },
+      ],
+      'no-restricted-syntax': [
+        'error',
+        { selector: 'ImportExpression', message },
+        { selector: 'TSImportType', message },
       ],
     },
   };

@@ -4,9 +4,17 @@
  * that the server puts in VS Code URLs, and credentials in any URL (its query string, or the password
  * of its `user:password@`).
  */
+import {
+  CREDENTIAL_ARG,
+  QUERY_CREDENTIAL,
+  REDACTED,
+  redactUrl,
+  URL_PASSWORD,
+} from '../common/credentialText';
 import { isImageData } from './imageData';
 
-export const REDACTED = '[redacted]';
+// defined below both the host and the MCP form's page, which shows URL credentials masked too
+export { REDACTED, redactUrl } from '../common/credentialText';
 
 // every name here holds a part that SECRET_FIELD_HINT looks for
 const SECRET_KEY =
@@ -15,22 +23,8 @@ const SECRET_KEY =
 const SECRET_FIELD_HINT = /api[-_]?key|token|password|secret|authorization|tkn|env|\\u/i;
 /** In any text `secretsInJsonText` finds a secret in: a secret field's name, or a credential's `=` or `@`. */
 const SECRET_HINT = new RegExp(`${SECRET_FIELD_HINT.source}|[=@]`, 'i');
-/**
- * Query parameters that carry credentials (`?api_key=…`, `?token=…`, `&access_token=…`), captured as
- * separator, name and value. The one list both masking and the MCP form's unmasking use.
- */
-export const QUERY_CREDENTIAL =
-  /([?&])(tkn|token|api_?key|session_api_key|key|access_token|auth|auth_token|password|secret|sig|signature)=([^&#\s"'<>]*)/gi;
-
-/** The password of a URL's user info (`https://user:password@host/…`), captured between `scheme://user:` and `@`. */
-export const URL_PASSWORD = /(\b[a-z][a-z0-9+.-]*:\/\/[^\s/?#@:]*:)([^\s/?#@]+)(@)/gi;
-
-/** Either of the two above, somewhere in a text (no `g`: a test that keeps no position between texts). */
+/** A URL credential (`QUERY_CREDENTIAL` or `URL_PASSWORD`) somewhere in a text (no `g`: a test that keeps no position between texts). */
 const URL_CREDENTIAL_HINT = new RegExp(`${QUERY_CREDENTIAL.source}|${URL_PASSWORD.source}`, 'i');
-
-/** `--api-key=…`, `--token=…`, `-password=…`: a command-line argument that carries its own credential. */
-export const CREDENTIAL_ARG =
-  /^(--?(?:api[-_]?key|token|access[-_]token|auth[-_]token|password|secret)=)(.+)$/i;
 
 /**
  * The verdicts on names seen so far: a reply's walk asks about the same few dozen names for every item
@@ -46,10 +40,6 @@ export function isSecretKey(key: string): boolean {
   const verdict = SECRET_KEY.test(key);
   if (secretKeyVerdicts.size < MAX_KEY_VERDICTS && key.length <= 64) secretKeyVerdicts.set(key, verdict);
   return verdict;
-}
-
-export function redactUrl(url: string): string {
-  return url.replace(QUERY_CREDENTIAL, `$1$2=${REDACTED}`).replace(URL_PASSWORD, `$1${REDACTED}$3`);
 }
 
 /** The credential values in a text's URLs (`?api_key=abc` and `https://me:abc@host` give `abc`). */

@@ -4,7 +4,13 @@
  * the webview and its saved state); the host puts the whole value, as the server holds it, back when
  * saving.
  */
-import { CREDENTIAL_ARG, QUERY_CREDENTIAL, REDACTED, redactUrl, URL_PASSWORD } from '../../../api/redact';
+import {
+  CREDENTIAL_ARG,
+  QUERY_CREDENTIAL,
+  REDACTED,
+  redactUrl,
+  URL_PASSWORD,
+} from '../../../common/credentialText';
 
 /** The field as it may be stored and shown: every credential in it replaced by `[redacted]`. */
 export function maskCredentials(text: string): string {
