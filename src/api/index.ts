@@ -1,6 +1,5 @@
 /** The OpenHands app-server client: pure TypeScript, no `vscode` import. */
-export { OpenHandsClient } from './client';
-export type { OpenHandsClientOptions } from './client';
+export { OpenHandsClient, type OpenHandsClientOptions } from './client';
 export type {
   ConversationFilters,
   ConversationSearchQuery,
