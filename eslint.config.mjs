@@ -19,6 +19,7 @@ export default tseslint.config(
   // Which folder may import which (docs/architecture.md): api ← core ← state ← views ← commands ← extension;
   // changes (plain Node, like api) sits on api alone.
   // Each block lists what its folder must not reach; a later block for the same files replaces the rule.
+  // Import circles (type-only imports included) are dependency-cruiser's check, run by `npm run lint`: .dependency-cruiser.mjs.
   layer('src/api/**/*.ts', 'src/api is the pure client: no VS Code, nothing of the extension.', [
     'changes',
     'core',

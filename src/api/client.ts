@@ -26,7 +26,6 @@ import {
   type SandboxSpecInfo,
   type SandboxSpecPage,
   type Settings,
-  type StartTaskSortOrder,
   type Success,
 } from './models';
 import type { QueryParams } from './query';
@@ -35,6 +34,14 @@ import {
   type SandboxConversations,
   type SandboxConversationsOptions,
 } from './sandboxConversations';
+import type {
+  ConversationFilters,
+  ConversationSearchQuery,
+  DateInput,
+  PageQuery,
+  StartTaskFilters,
+  StartTaskSearchQuery,
+} from './searchQueries';
 import { checkServerUrl } from './serverUrl';
 import {
   LEGACY_SETTINGS_ROUTES,
@@ -43,6 +50,7 @@ import {
   V1_SETTINGS_ROUTES,
   type SettingsRoutes,
 } from './settingsRoutes';
+import type { CallOptions } from './signals';
 import { waitForStartTask, type WaitForStartTaskOptions } from './startTaskPoller';
 import type { TlsOptions } from './tls';
 import { HttpTransport, type AuthHeader, type RequestLogEntry } from './transport';
@@ -67,41 +75,6 @@ export interface OpenHandsClientOptions {
   tls?: TlsOptions;
   /** Keep-alive connections shared with the server's other clients (its agent servers'). */
   pool?: ConnectionPool;
-}
-
-export interface CallOptions {
-  signal?: AbortSignal;
-}
-
-export type DateInput = Date | string;
-
-export interface ConversationFilters {
-  titleContains?: string;
-  createdAtGte?: DateInput;
-  createdAtLt?: DateInput;
-  updatedAtGte?: DateInput;
-  updatedAtLt?: DateInput;
-  /** Newer and hosted servers only; the OSS server ignores it (see `listSandboxConversations`). */
-  sandboxIdEq?: string;
-}
-
-export interface PageQuery {
-  pageId?: string;
-  /** 1–100; above 100 the server refuses the call (1.11: 422; earlier versions: 500), so the client checks first. */
-  limit?: number;
-}
-
-export interface ConversationSearchQuery extends ConversationFilters, PageQuery {
-  includeSubConversations?: boolean;
-}
-
-export interface StartTaskFilters {
-  conversationIdEq?: string;
-  createdAtGte?: DateInput;
-}
-
-export interface StartTaskSearchQuery extends StartTaskFilters, PageQuery {
-  sortOrder?: StartTaskSortOrder;
 }
 
 const V1 = '/api/v1';

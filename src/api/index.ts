@@ -1,18 +1,16 @@
 /** The OpenHands app-server client: pure TypeScript, no `vscode` import. */
-export { OpenHandsClient } from './client';
+export { OpenHandsClient, type OpenHandsClientOptions } from './client';
 export type {
-  CallOptions,
   ConversationFilters,
   ConversationSearchQuery,
   DateInput,
-  OpenHandsClientOptions,
   PageQuery,
   StartTaskFilters,
   StartTaskSearchQuery,
-} from './client';
+} from './searchQueries';
 export { ApiError, isApiError, messageOf, type ApiErrorKind, type ValidationIssue } from './errors';
 export { stripQuery } from './failures';
-export { sleep } from './signals';
+export { sleep, type CallOptions } from './signals';
 export * from './models';
 export { collectAll, iteratePages, type PageFetcher } from './paging';
 export type { SandboxConversations, SandboxConversationsOptions } from './sandboxConversations';

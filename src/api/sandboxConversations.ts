@@ -1,8 +1,8 @@
-import type { CallOptions, ConversationSearchQuery } from './client';
 import { ApiError } from './errors';
 import type { AppConversation, AppConversationPage } from './models';
 import { iteratePages } from './paging';
-import { withDeadline } from './signals';
+import type { ConversationSearchQuery } from './searchQueries';
+import { withDeadline, type CallOptions } from './signals';
 
 export interface SandboxConversations {
   items: AppConversation[];

@@ -1,3 +1,8 @@
+/** What every client call takes: the caller's signal, which cancels it. */
+export interface CallOptions {
+  signal?: AbortSignal;
+}
+
 /** Aborts when the caller's signal aborts or the deadline passes, and says which happened. */
 export interface Deadline {
   signal: AbortSignal;
