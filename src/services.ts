@@ -6,7 +6,7 @@ import { registerServerCommands } from './commands/servers/serverCommands';
 import { registerConversationCommands } from './commands/conversationCommands';
 import { registerSandboxCommands } from './commands/sandboxCommands';
 import { registerMessageCommands } from './commands/messageCommands';
-import { registerChangeCommands } from './commands/changeCommands';
+import { registerChangeCommands } from './commands/changes/changeCommands';
 import { ConversationChanges } from './state/conversationChanges';
 import { SteeringError } from './state/conversationSteering';
 import { ChangeDocuments } from './views/changeDocuments';

@@ -8,7 +8,7 @@ import { packagesLeftOut, wsClientAlias } from './packagesLeftOut.mjs';
  * services on first use; the services load ws when the first event socket opens, and git's side
  * of a change when one is first applied or saved.
  */
-const LOADED_LATER = { './services.js': './services.js', ws: './ws.js', '../changes': './changes.js' };
+const LOADED_LATER = { './services.js': './services.js', ws: './ws.js', '../../changes': './changes.js' };
 
 /** @type {import('esbuild').Plugin} */
 const bundlesLoadedLater = {

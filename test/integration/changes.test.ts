@@ -8,7 +8,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { AppConversation } from '../../src/api';
-import type { ApplyOutcome } from '../../src/commands/changeCommands';
+import type { ApplyOutcome } from '../../src/commands/changes/applyFlow';
 import type { ChangedFileNode, ChangesNode, OpenHandsNode } from '../../src/views/nodes';
 import { eventually, useFreshExtension } from './extensionApi';
 import { firstRunningConversation } from './conversations';

@@ -4,35 +4,28 @@
  * Apply Without Them or Review First. Review opens those files' diffs and applies nothing.
  */
 import * as vscode from 'vscode';
-import { codeRunningFiles, type CodeRunningFile, type GitChange } from '../../api';
+import type { CodeRunningFile, GitChange } from '../../api';
 import type { PlannedFile } from '../../changes';
 import { changeUri } from '../../views/changeDocuments';
-import {
-  codeRunningAnswers,
-  codeRunningStep,
-  type CodeRunningAnswer,
-  type CodeRunningStep,
-} from './codeRunningChoice';
+import { codeRunningAnswers, type CodeRunningAnswer } from './codeRunningChoice';
 
 /** Lines the question's detail lists before "and N more" (a modal grows with each). */
 const LISTED_FILES = 8;
 
 /**
- * Asks about the files of `applicable` that can run code (unless `preset` answers) and says what the
- * apply does next. Nothing is asked when none can.
+ * Asks about `marked`, the files of the `applicable` ones that can run code, and returns the
+ * answer (undefined: the dialog was dismissed). What it makes of the apply is `codeRunningStep`.
  */
 export async function askCodeRunning(
-  applicable: readonly PlannedFile[],
-  preset: CodeRunningAnswer | undefined,
-): Promise<CodeRunningStep> {
-  const marked = codeRunningFiles(applicable);
-  if (marked.length === 0 || preset) return codeRunningStep(preset, marked, applicable.length);
+  marked: readonly CodeRunningFile[],
+  applicable: number,
+): Promise<CodeRunningAnswer | undefined> {
   const labels: Record<CodeRunningAnswer, string> = {
     all: vscode.l10n.t('Apply All'),
     without: vscode.l10n.t('Apply Without Them'),
     review: vscode.l10n.t('Review First'),
   };
-  const answers = codeRunningAnswers(marked, applicable.length);
+  const answers = codeRunningAnswers(marked, applicable);
   const message =
     marked.length === 1
       ? vscode.l10n.t('One of the agent’s files can run code on your machine: {0}', marked[0]?.path ?? '')
@@ -52,8 +45,7 @@ export async function askCodeRunning(
     { modal: true, detail },
     ...answers.map((answer) => labels[answer]),
   );
-  const answer = answers.find((candidate) => labels[candidate] === choice);
-  return codeRunningStep(answer, marked, applicable.length);
+  return answers.find((candidate) => labels[candidate] === choice);
 }
 
 /** `path — reason`, one a line, the first few. */

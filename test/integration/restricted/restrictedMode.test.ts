@@ -7,7 +7,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { AppConversation } from '../../../src/api';
-import type { ApplyOutcome } from '../../../src/commands/changeCommands';
+import type { ApplyOutcome } from '../../../src/commands/changes/applyFlow';
 import type { OpenHandsExtensionApi } from '../../../src/extension';
 import { eventually, useFreshExtension } from '../extensionApi';
 

@@ -1,0 +1,128 @@
+/**
+ * Apply's dialogs, one a question: each says what it found and what each button does, and returns
+ * the user's answer (a dismissed dialog is a no). Which one to ask, and what an answer makes of the
+ * apply, is `applyDecisions.ts`.
+ */
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import type { AppConversation } from '../../api';
+import type { RefusedPath } from '../../changes';
+import { conversationTitle } from '../../state/names';
+import { listed } from './applyReport';
+import { localChanges } from './localChanges';
+
+/** The folder to apply to: the workspace's one, or a pick. */
+export async function pickFolder(): Promise<string | undefined> {
+  const folders = vscode.workspace.workspaceFolders ?? [];
+  if (folders.length === 1) return folders[0]?.uri.fsPath;
+  if (folders.length === 0) {
+    const chosen = await vscode.window.showOpenDialog({
+      canSelectFiles: false,
+      canSelectFolders: true,
+      title: vscode.l10n.t('The Local Repository to Apply the Agent’s Changes To'),
+      openLabel: vscode.l10n.t('Apply Here'),
+    });
+    return chosen?.[0]?.fsPath;
+  }
+  const chosen = await vscode.window.showWorkspaceFolderPick({
+    placeHolder: vscode.l10n.t('The local repository to apply the agent’s changes to'),
+    ignoreFocusOut: true,
+  });
+  return chosen?.uri.fsPath;
+}
+
+/** The folder's repository is not the conversation's: apply there anyway? */
+export async function askOtherRepository(
+  conversation: AppConversation,
+  root: string,
+  mismatch: { wanted?: string; found?: string },
+): Promise<boolean> {
+  const folder = path.basename(root);
+  const question = mismatch.wanted
+    ? vscode.l10n.t(
+        'The conversation works on {0}, but {1} is {2}. Apply the agent’s changes here anyway?',
+        mismatch.wanted,
+        folder,
+        mismatch.found ?? vscode.l10n.t('a repository without a matching remote'),
+      )
+    : vscode.l10n.t(
+        '“{0}” was not started on a repository, so it cannot be matched with {1}. Apply the agent’s changes to {1}?',
+        conversationTitle(conversation),
+        folder,
+      );
+  const apply = vscode.l10n.t('Apply to {0}', folder);
+  return (await vscode.window.showWarningMessage(question, { modal: true }, apply)) === apply;
+}
+
+/** Some of the selected files are refused: apply the others? */
+export async function askSkipRefused(refused: readonly RefusedPath[], selected: number): Promise<boolean> {
+  const others = selected - refused.length;
+  const apply =
+    others === 1 ? vscode.l10n.t('Apply the Other File') : vscode.l10n.t('Apply the Other {0} Files', others);
+  const choice = await vscode.window.showWarningMessage(
+    vscode.l10n.t('Some of the agent’s files would reach outside your repository and are never applied.'),
+    {
+      modal: true,
+      detail:
+        localChanges().describeRefusals(refused) +
+        '\n\n' +
+        vscode.l10n.t('Nothing has been changed yet. The other files can be applied without them.'),
+    },
+    apply,
+  );
+  return choice === apply;
+}
+
+/** The local HEAD is not the agent's base: apply anyway? */
+export async function askHead(question: {
+  head?: string;
+  baseCommit?: string;
+  baseKnownLocally: boolean;
+}): Promise<boolean> {
+  const head = question.head ? question.head.slice(0, 8) : vscode.l10n.t('no commit');
+  const base = question.baseCommit?.slice(0, 8) ?? '';
+  const detail = question.baseKnownLocally
+    ? vscode.l10n.t('Files you changed since can conflict.')
+    : vscode.l10n.t('That commit is not in this repository (fetch it for three-way merges).');
+  const apply = vscode.l10n.t('Apply Anyway');
+  const choice = await vscode.window.showWarningMessage(
+    vscode.l10n.t('Your HEAD ({0}) is not the commit the agent started from ({1}).', head, base),
+    { modal: true, detail },
+    apply,
+  );
+  return choice === apply;
+}
+
+/** Local edits to files the agent changed: stash them first? (No: Apply refuses.) */
+export async function askStash(dirty: readonly string[]): Promise<boolean> {
+  const stash = vscode.l10n.t('Stash and Apply');
+  const choice = await vscode.window.showWarningMessage(
+    vscode.l10n.t('You have uncommitted changes to files the agent changed: {0}', listed(dirty)),
+    {
+      modal: true,
+      detail: vscode.l10n.t(
+        'Stash them first (git stash; get them back with git stash pop), or commit them and apply again.',
+      ),
+    },
+    stash,
+  );
+  return choice === stash;
+}
+
+/** Some files conflict: apply the others and skip them? */
+export async function askSkipConflicts(conflicted: readonly string[], applicable: number): Promise<boolean> {
+  const others = applicable - conflicted.length;
+  const apply =
+    others === 1 ? vscode.l10n.t('Apply the Other File') : vscode.l10n.t('Apply the Other {0} Files', others);
+  const choice = await vscode.window.showWarningMessage(
+    vscode.l10n.t('These files conflict with your repository: {0}', listed(conflicted)),
+    {
+      modal: true,
+      detail: vscode.l10n.t(
+        'Nothing has been changed yet. The other files apply cleanly; the conflicting ones would be skipped.',
+      ),
+    },
+    apply,
+  );
+  return choice === apply;
+}
