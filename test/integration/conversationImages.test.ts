@@ -7,7 +7,8 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { ImageReply } from '../../src/webviews/conversation/shared/protocol';
-import { eventually, setSetting, useFreshExtension } from './extensionApi';
+import { setSetting, useFreshExtension } from './extensionApi';
+import { eventually } from '../shared/eventually';
 import { closePanels, openLive, panels, quietConversation } from './conversations';
 import { agentServer } from './serverControl';
 

@@ -3,7 +3,8 @@
 // older agent servers (query auth), a paused sandbox, and 10,000 events with the newest page first.
 import assert from 'node:assert/strict';
 import { AgentServerClient, EventFeed, type AgentEndpoint, type FeedTarget } from '../../../src/api';
-import { waitFor } from '../server/helpers';
+import { agentMessage, executionStatus, userMessage } from '../../shared/agentEvents';
+import { eventuallyDefined } from '../../shared/eventually';
 import { useFeedServer } from './feedFixture';
 
 interface Followed {
@@ -38,7 +39,7 @@ describe('EventFeed against the agent-server double', function () {
   }
 
   const whole = (feed: EventFeed) =>
-    waitFor(
+    eventuallyDefined(
       async () => (feed.current.status === 'live' && feed.current.historyComplete ? true : undefined),
       5000,
     );
@@ -52,7 +53,7 @@ describe('EventFeed against the agent-server double', function () {
     assert.ok(feed.current.executionStatus, 'the status from the snapshot');
     assert.deepEqual(logs, []);
     feed.dispose();
-    await waitFor(async () => (double.server.agent.socketCount(id) === 0 ? true : undefined));
+    await eventuallyDefined(async () => (double.server.agent.socketCount(id) === 0 ? true : undefined));
   });
 
   it('takes live events once, follows the status, and shows then drops the streaming reply', async () => {
@@ -60,27 +61,13 @@ describe('EventFeed against the agent-server double', function () {
     const { feed } = await follow(id);
     await whole(feed);
     double.server.agent.stream(id, ['Hel', 'lo']);
-    await waitFor(async () => (feed.current.streaming?.text === 'Hello' ? true : undefined));
+    await eventuallyDefined(async () => (feed.current.streaming?.text === 'Hello' ? true : undefined));
     double.server.agent.append(id, [
-      {
-        kind: 'ConversationStateUpdateEvent',
-        source: 'environment',
-        key: 'execution_status',
-        value: 'running',
-      },
-      {
-        kind: 'MessageEvent',
-        source: 'agent',
-        llm_message: { role: 'assistant', content: [{ type: 'text', text: 'Hello' }] },
-      },
-      {
-        kind: 'ConversationStateUpdateEvent',
-        source: 'environment',
-        key: 'execution_status',
-        value: 'finished',
-      },
+      executionStatus('running'),
+      agentMessage('Hello'),
+      executionStatus('finished'),
     ]);
-    await waitFor(async () => (held(feed).length === stored(id).length ? true : undefined));
+    await eventuallyDefined(async () => (held(feed).length === stored(id).length ? true : undefined));
     assert.deepEqual(held(feed), stored(id));
     assert.equal(feed.current.streaming, undefined, 'the final message replaces the streaming reply');
     assert.equal(feed.current.executionStatus, 'finished');
@@ -93,22 +80,11 @@ describe('EventFeed against the agent-server double', function () {
     const states: string[] = [];
     feed.onState((state) => states.push(state.status));
     double.server.agent.drop(id, { refuseMs: 300 });
-    await waitFor(async () => (feed.current.status === 'reconnecting' ? true : undefined));
+    await eventuallyDefined(async () => (feed.current.status === 'reconnecting' ? true : undefined));
     // stored while the feed cannot connect: only the backfill can bring these
-    double.server.agent.append(id, [
-      {
-        kind: 'MessageEvent',
-        source: 'user',
-        llm_message: { role: 'user', content: [{ type: 'text', text: 'while away 1' }] },
-      },
-      {
-        kind: 'MessageEvent',
-        source: 'user',
-        llm_message: { role: 'user', content: [{ type: 'text', text: 'while away 2' }] },
-      },
-    ]);
-    await waitFor(async () => (feed.current.status === 'live' ? true : undefined), 5000);
-    await waitFor(async () => (held(feed).length === stored(id).length ? true : undefined));
+    double.server.agent.append(id, [userMessage('while away 1'), userMessage('while away 2')]);
+    await eventuallyDefined(async () => (feed.current.status === 'live' ? true : undefined), 5000);
+    await eventuallyDefined(async () => (held(feed).length === stored(id).length ? true : undefined));
     assert.deepEqual(held(feed), stored(id), 'every event once, in storage order');
     assert.ok(states.includes('reconnecting'));
     assert.equal(double.server.agent.socketCount(id), 1, 'one socket again');
@@ -125,7 +101,7 @@ describe('EventFeed against the agent-server double', function () {
       logs.join('\n'),
     );
     double.server.agent.append(id, [{ kind: 'PauseEvent', source: 'user' }]);
-    await waitFor(async () => (held(feed).length === stored(id).length ? true : undefined));
+    await eventuallyDefined(async () => (held(feed).length === stored(id).length ? true : undefined));
   });
 
   it('says offline when there is nothing to follow, and starts when woken', async () => {
@@ -135,7 +111,7 @@ describe('EventFeed against the agent-server double', function () {
     const { feed } = await follow(id, async () =>
       paused ? { endpoint: undefined, reason: 'The sandbox is paused.' } : { endpoint },
     );
-    await waitFor(async () => (feed.current.status === 'offline' ? true : undefined));
+    await eventuallyDefined(async () => (feed.current.status === 'offline' ? true : undefined));
     assert.equal(feed.current.detail, 'The sandbox is paused.');
     assert.equal(double.server.agent.socketCount(id), 0);
     paused = false;
@@ -156,7 +132,7 @@ describe('EventFeed against the agent-server double', function () {
       maxRefusals: 2,
     });
     double.track(feed).start();
-    await waitFor(async () => (feed.current.status === 'failed' ? true : undefined), 5000);
+    await eventuallyDefined(async () => (feed.current.status === 'failed' ? true : undefined), 5000);
     assert.match(feed.current.detail ?? '', /refused/);
     assert.ok(!(feed.current.detail ?? '').includes('wrong-sandbox-key-123456'));
   });
@@ -185,7 +161,7 @@ describe('EventFeed against the agent-server double', function () {
     double.server.agent.seedEvents(id, 10_000);
     const { feed, batches } = await follow(id);
     const started = Date.now();
-    await waitFor(async () => (feed.events.size > 0 ? true : undefined));
+    await eventuallyDefined(async () => (feed.events.size > 0 ? true : undefined));
     const firstPaintMs = Date.now() - started;
     assert.deepEqual(batches[0], { prepended: 0, appended: 100 }, 'the newest 100 first');
     assert.deepEqual(held(feed), stored(id).slice(-100));

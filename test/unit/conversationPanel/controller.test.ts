@@ -18,7 +18,7 @@ import type { HostToWebview } from '../../../src/webviews/conversation/shared/pr
 import { STREAMING_ROW_ID } from '../../../src/webviews/conversation/shared/rows';
 import { RowStore } from '../../../src/webviews/conversation/webview/rowStore';
 import { fakeAgentServer, feedOver, userMessages } from '../api/fakeAgentServer';
-import { waitFor } from '../server/helpers';
+import { eventuallyDefined } from '../../shared/eventually';
 import { postingControllerDeps } from './controllerDeps';
 
 const API_KEY = 'app-api-key-controller-0001';
@@ -160,7 +160,9 @@ describe('conversation panel controller', () => {
       cleanup,
     );
     feed.start();
-    await waitFor(async () => (feed.current.historyComplete && feed.events.size === 9 ? true : undefined));
+    await eventuallyDefined(async () =>
+      feed.current.historyComplete && feed.events.size === 9 ? true : undefined,
+    );
     const paths = controller
       .rows()
       .flatMap((row) => (row.kind === 'action' && row.edit ? [row.edit.path] : []));
@@ -191,7 +193,9 @@ describe('conversation panel controller', () => {
       () => feed.dispose(),
     );
     feed.start();
-    await waitFor(async () => (feed.current.historyComplete && feed.events.size === 3 ? true : undefined));
+    await eventuallyDefined(async () =>
+      feed.current.historyComplete && feed.events.size === 3 ? true : undefined,
+    );
     const shown = () => JSON.stringify(posted.splice(0));
 
     controller.receive({ type: 'ready' });
@@ -203,7 +207,7 @@ describe('conversation panel controller', () => {
     target = { endpoint: undefined, reason: 'The sandbox is paused.' };
     conversationKey = undefined;
     agent.sockets[0]?.end();
-    await waitFor(async () => (feed.current.status === 'offline' ? true : undefined));
+    await eventuallyDefined(async () => (feed.current.status === 'offline' ? true : undefined));
     // the panel is shown again (its page is not retained while hidden): everything is sent again
     controller.receive({ type: 'ready' });
     const offline = shown();
@@ -233,7 +237,7 @@ describe('conversation panel controller', () => {
     const maxEventBytes = first ? new EventLog().sizeOf(first) : 0;
     const { agent, feed, posted, controller } = followed(userMessages(1), cleanup, { maxEventBytes });
     feed.start();
-    await waitFor(async () => (feed.current.status === 'live' ? true : undefined));
+    await eventuallyDefined(async () => (feed.current.status === 'live' ? true : undefined));
     // a hostile agent server names its model and its status after the keys
     agent.sockets[0]?.options.onEvent({
       id: 'state-1',
@@ -263,17 +267,19 @@ describe('conversation panel controller', () => {
     // the action's strings are cut on the way in, so "Show all" reads it again from the server
     const { agent, feed, posted, controller } = followed([action], cleanup, { maxStringChars: 20 });
     feed.start();
-    await waitFor(async () => (feed.current.status === 'live' && feed.events.size === 1 ? true : undefined));
+    await eventuallyDefined(async () =>
+      feed.current.status === 'live' && feed.events.size === 1 ? true : undefined,
+    );
     let release: (() => void) | undefined;
     agent.beforeGetEvent = () => new Promise<void>((resolve) => (release = resolve));
     controller.receive({ type: 'expand', id: action.id });
-    await waitFor(async () => (release ? true : undefined));
+    await eventuallyDefined(async () => (release ? true : undefined));
     // the command ends while the action is read whole
     agent.events.push(observation);
     agent.sockets[0]?.options.onEvent(observation);
     agent.beforeGetEvent = undefined;
     release?.();
-    const expanded = await waitFor(async () => {
+    const expanded = await eventuallyDefined(async () => {
       const message = posted.find((candidate) => candidate.type === 'expanded');
       return message?.type === 'expanded' ? message.row : undefined;
     });
@@ -284,7 +290,7 @@ describe('conversation panel controller', () => {
   it('holds older pages until the page has its first rows, posts the newest first and keeps every row in order', async () => {
     const { agent, feed, posted, controller } = followed(userMessages(1500), cleanup);
     feed.start();
-    await waitFor(async () => (feed.events.events.length >= 100 ? true : undefined));
+    await eventuallyDefined(async () => (feed.events.events.length >= 100 ? true : undefined));
     // the page is still loading: the newest page is read, the older ones wait for it
     await new Promise((resolve) => setTimeout(resolve, 300));
     assert.equal(agent.searches.length, 1, 'only the newest page before the page is ready');
@@ -298,7 +304,7 @@ describe('conversation panel controller', () => {
     const first = posted[1];
     assert.ok(first?.type === 'rows' && first.at === 'end');
     assert.equal(first.rows.at(-1)?.id, 'm1500');
-    await waitFor(async () => (feed.current.historyComplete ? true : undefined));
+    await eventuallyDefined(async () => (feed.current.historyComplete ? true : undefined));
     agent.sockets[0]?.options.onEvent(userMessages(1, 1501)[0] as AgentEvent);
     await new Promise((resolve) => setTimeout(resolve, 50));
     assert.deepEqual(
@@ -327,7 +333,7 @@ describe('conversation panel controller', () => {
   it('keeps the streaming reply the last row when another event comes while it streams', async () => {
     const { agent, feed, posted, controller } = followed(userMessages(1), cleanup);
     feed.start();
-    await waitFor(async () => (feed.current.historyComplete ? true : undefined));
+    await eventuallyDefined(async () => (feed.current.historyComplete ? true : undefined));
     controller.receive({ type: 'ready' });
     const live = (event: Partial<AgentEvent> & { id: string; kind: string }) =>
       agent.sockets[0]?.options.onEvent({ timestamp: '', source: 'agent', ...event });
@@ -342,23 +348,23 @@ describe('conversation panel controller', () => {
     // a long backoff: the header is read while the feed waits to reconnect
     const { agent, feed, controller } = followed(userMessages(1), cleanup, { initialBackoffMs: 60_000 });
     feed.start();
-    await waitFor(async () => (feed.current.status === 'live' ? true : undefined));
+    await eventuallyDefined(async () => (feed.current.status === 'live' ? true : undefined));
     agent.sockets[0]?.end(
       new SilentSocketError(
         { kind: 'timeout', message: 'The agent server went silent on the event socket of conversation x.' },
         15_400,
       ),
     );
-    await waitFor(async () => (feed.current.status === 'reconnecting' ? true : undefined));
+    await eventuallyDefined(async () => (feed.current.status === 'reconnecting' ? true : undefined));
     assert.equal(controller.header().feedDetail, 'No word from the sandbox for 15 s; reconnecting');
 
     feed.wake();
-    await waitFor(async () =>
+    await eventuallyDefined(async () =>
       feed.current.status === 'live' && agent.sockets.length === 2 ? true : undefined,
     );
     assert.equal(controller.header().feedDetail, null);
     agent.sockets[1]?.end(new ApiError({ kind: 'timeout', message: 'The handshake took too long.' }));
-    await waitFor(async () => (feed.current.status === 'reconnecting' ? true : undefined));
+    await eventuallyDefined(async () => (feed.current.status === 'reconnecting' ? true : undefined));
     assert.equal(controller.header().feedDetail, 'The sandbox did not answer in time');
   });
 });

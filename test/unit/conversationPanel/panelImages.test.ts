@@ -9,7 +9,7 @@ import type { HostToWebview, ImageReply } from '../../../src/webviews/conversati
 import { gifAnimation, pngBomb, webpClaiming } from '../../shared/imageBombs';
 import { paddedPng, SVG_WITH_SCRIPT } from '../../shared/images';
 import { fakeAgentServer, feedOver, userMessages } from '../api/fakeAgentServer';
-import { waitFor } from '../server/helpers';
+import { eventuallyDefined } from '../../shared/eventually';
 import { postingControllerDeps } from './controllerDeps';
 
 const CONVERSATION_ID = '0123456789abcdef0123456789abcdef';
@@ -78,7 +78,9 @@ describe('conversation panel images', () => {
       () => feed.dispose(),
     );
     feed.start();
-    await waitFor(async () => (feed.current.historyComplete && feed.events.size === 7 ? true : undefined));
+    await eventuallyDefined(async () =>
+      feed.current.historyComplete && feed.events.size === 7 ? true : undefined,
+    );
 
     // the log holds each screenshot's head: 300 KB of base64 is not kept three times over
     assert.ok(feed.events.bytes < 40_000, `the log holds ${feed.events.bytes} bytes`);
@@ -93,7 +95,9 @@ describe('conversation panel images', () => {
     const reply = async (event: string): Promise<ImageReply> => {
       posted.length = 0;
       controller.receive({ type: 'image', event, index: 0 });
-      return waitFor(async () => posted.find((message): message is ImageReply => message.type === 'image'));
+      return eventuallyDefined(async () =>
+        posted.find((message): message is ImageReply => message.type === 'image'),
+      );
     };
     const shown = await reply('obs-whole');
     assert.equal(shown.image?.mime, 'image/png');
@@ -151,8 +155,10 @@ describe('conversation panel images', () => {
       () => feed.dispose(),
     );
     feed.start();
-    await waitFor(async () => (feed.current.historyComplete && feed.events.size === 7 ? true : undefined));
-    await waitFor(async () => (feed.current.executionStatus === 'running' ? true : undefined));
+    await eventuallyDefined(async () =>
+      feed.current.historyComplete && feed.events.size === 7 ? true : undefined,
+    );
+    await eventuallyDefined(async () => (feed.current.executionStatus === 'running' ? true : undefined));
     assert.deepEqual(controller.header().browser, {
       rowId: 'act-two',
       image: { event: 'obs-two', index: 0, width: 320, height: 200, label: 'Screenshot: 320×200 PNG' },
@@ -170,7 +176,7 @@ describe('conversation panel images', () => {
     };
     agent.events.push(command);
     agent.sockets.at(-1)?.options.onEvent(command);
-    await waitFor(async () => (feed.events.size === 8 ? true : undefined));
+    await eventuallyDefined(async () => (feed.events.size === 8 ? true : undefined));
     assert.equal(controller.header().browser, null);
   });
 
@@ -190,7 +196,9 @@ describe('conversation panel images', () => {
       () => feed.dispose(),
     );
     feed.start();
-    await waitFor(async () => (feed.current.historyComplete && feed.events.size === 9 ? true : undefined));
+    await eventuallyDefined(async () =>
+      feed.current.historyComplete && feed.events.size === 9 ? true : undefined,
+    );
     const row = (id: string) => controller.rows().find((candidate) => candidate.id === id);
     // the PNG's head has its sides: the row says at once why it is not drawn, and asks nothing
     const png = row('act-png');
@@ -203,7 +211,9 @@ describe('conversation panel images', () => {
     const reply = async (event: string): Promise<ImageReply> => {
       posted.length = 0;
       controller.receive({ type: 'image', event, index: 0 });
-      return waitFor(async () => posted.find((message): message is ImageReply => message.type === 'image'));
+      return eventuallyDefined(async () =>
+        posted.find((message): message is ImageReply => message.type === 'image'),
+      );
     };
     assert.equal(
       (await reply('obs-gif')).problem,
@@ -231,7 +241,9 @@ describe('conversation panel images', () => {
     const feed = feedOver(agent, ENDPOINT);
     cleanup.push(() => feed.dispose());
     feed.start();
-    await waitFor(async () => (feed.current.historyComplete && feed.events.size === 3 ? true : undefined));
+    await eventuallyDefined(async () =>
+      feed.current.historyComplete && feed.events.size === 3 ? true : undefined,
+    );
     const images = new PanelImages((id) => feed.wholeEvent(id));
     const first = await images.image('obs-p', 0);
     assert.ok(!first.ok && /could not be read from the sandbox/.test(first.reason));
