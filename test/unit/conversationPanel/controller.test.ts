@@ -18,6 +18,7 @@ import type { HostToWebview } from '../../../src/webviews/conversation/shared/pr
 import { STREAMING_ROW_ID } from '../../../src/webviews/conversation/shared/rows';
 import { RowStore } from '../../../src/webviews/conversation/webview/rowStore';
 import { fakeAgentServer, feedOver, userMessages } from '../api/fakeAgentServer';
+import { actionEvent, observationEvent, withEnvelope } from '../../shared/agentEvents';
 import { eventuallyDefined } from '../../shared/eventually';
 import { postingControllerDeps } from './controllerDeps';
 
@@ -32,30 +33,17 @@ const ENDPOINT: AgentEndpoint = {
 
 /** `env` run by the agent: its output quotes the sandbox's key. */
 function envCommand(): AgentEvent[] {
-  const action: AgentEvent = {
-    id: 'a1',
-    timestamp: '2026-11-23T19:49:51.000001',
-    source: 'agent',
-    kind: 'ActionEvent',
-    action: { command: 'env', kind: 'TerminalAction' },
-    tool_name: 'terminal',
-    tool_call_id: 'call-1',
-  };
-  const observation: AgentEvent = {
-    id: 'o1',
-    timestamp: '2026-11-23T19:49:52.000001',
-    source: 'environment',
-    kind: 'ObservationEvent',
-    tool_name: 'terminal',
-    tool_call_id: 'call-1',
-    action_id: 'a1',
-    observation: {
-      content: [{ type: 'text', text: `HOME=/root\nSESSION_API_KEY=${SANDBOX_KEY}\n` }],
-      exit_code: 0,
-      kind: 'TerminalObservation',
-    },
-  };
-  return [action, observation];
+  const call = { tool: 'terminal', callId: 'call-1' };
+  const action = actionEvent(call, { command: 'env', kind: 'TerminalAction' });
+  const observation = observationEvent(call, 'a1', {
+    content: [{ type: 'text', text: `HOME=/root\nSESSION_API_KEY=${SANDBOX_KEY}\n` }],
+    exit_code: 0,
+    kind: 'TerminalObservation',
+  });
+  return [
+    withEnvelope(action, 'a1', '2026-11-23T19:49:51.000001'),
+    withEnvelope(observation, 'o1', '2026-11-23T19:49:52.000001'),
+  ];
 }
 
 function controllerDeps(
@@ -104,57 +92,40 @@ describe('conversation panel controller', () => {
 
   it('shows the files the agent edited relative to its workspace; a path outside it stays whole', async () => {
     const folder = '/tmp/double/openhands-sandboxes/sb1';
-    const edit = (n: number, path: string, workingDir?: string): AgentEvent[] => [
-      {
-        id: `cmd-${n}`,
-        timestamp: `2026-11-23T19:49:5${n}.000001`,
-        source: 'agent',
-        kind: 'ActionEvent',
-        action: { command: 'ls', kind: 'TerminalAction' },
-        tool_name: 'terminal',
-        tool_call_id: `call-cmd-${n}`,
-      },
-      {
-        id: `cmd-obs-${n}`,
-        timestamp: `2026-11-23T19:49:5${n}.000002`,
-        source: 'environment',
-        kind: 'ObservationEvent',
-        tool_name: 'terminal',
-        tool_call_id: `call-cmd-${n}`,
-        action_id: `cmd-${n}`,
-        observation: {
-          content: [{ type: 'text', text: '' }],
-          exit_code: 0,
-          kind: 'TerminalObservation',
-          ...(workingDir ? { metadata: { working_dir: workingDir } } : {}),
-        },
-      },
-      {
-        id: `edit-${n}`,
-        timestamp: `2026-11-23T19:49:5${n}.000003`,
-        source: 'agent',
-        kind: 'ActionEvent',
-        action: { command: 'create', path, file_text: 'x', kind: 'FileEditorAction' },
-        tool_name: 'file_editor',
-        tool_call_id: `call-edit-${n}`,
-      },
-      {
-        id: `edit-obs-${n}`,
-        timestamp: `2026-11-23T19:49:5${n}.000004`,
-        source: 'environment',
-        kind: 'ObservationEvent',
-        tool_name: 'file_editor',
-        tool_call_id: `call-edit-${n}`,
-        action_id: `edit-${n}`,
-        observation: {
-          kind: 'FileEditorObservation',
-          command: 'create',
-          path,
-          prev_exist: false,
-          new_content: 'x',
-        },
-      },
-    ];
+    const edit = (n: number, path: string, workingDir?: string): AgentEvent[] => {
+      const terminal = { tool: 'terminal', callId: `call-cmd-${n}` };
+      const editor = { tool: 'file_editor', callId: `call-edit-${n}` };
+      const time = (step: number) => `2026-11-23T19:49:5${n}.00000${step}`;
+      return [
+        withEnvelope(actionEvent(terminal, { command: 'ls', kind: 'TerminalAction' }), `cmd-${n}`, time(1)),
+        withEnvelope(
+          observationEvent(terminal, `cmd-${n}`, {
+            content: [{ type: 'text', text: '' }],
+            exit_code: 0,
+            kind: 'TerminalObservation',
+            ...(workingDir ? { metadata: { working_dir: workingDir } } : {}),
+          }),
+          `cmd-obs-${n}`,
+          time(2),
+        ),
+        withEnvelope(
+          actionEvent(editor, { command: 'create', path, file_text: 'x', kind: 'FileEditorAction' }),
+          `edit-${n}`,
+          time(3),
+        ),
+        withEnvelope(
+          observationEvent(editor, `edit-${n}`, {
+            kind: 'FileEditorObservation',
+            command: 'create',
+            path,
+            prev_exist: false,
+            new_content: 'x',
+          }),
+          `edit-obs-${n}`,
+          time(4),
+        ),
+      ];
+    };
     const { feed, posted, controller } = followed(
       [...userMessages(1), ...edit(1, `${folder}/src/app.ts`, folder), ...edit(2, '/etc/elsewhere.conf')],
       cleanup,

@@ -8,6 +8,7 @@ import { PanelImages } from '../../../src/webviews/conversation/host/panelImages
 import type { HostToWebview, ImageReply } from '../../../src/webviews/conversation/shared/protocol';
 import { gifAnimation, pngBomb, webpClaiming } from '../../shared/imageBombs';
 import { paddedPng, SVG_WITH_SCRIPT } from '../../shared/images';
+import { actionEvent, executionStatus, observationEvent, withEnvelope } from '../../shared/agentEvents';
 import { fakeAgentServer, feedOver, userMessages } from '../api/fakeAgentServer';
 import { eventuallyDefined } from '../../shared/eventually';
 import { postingControllerDeps } from './controllerDeps';
@@ -20,31 +21,17 @@ const ENDPOINT: AgentEndpoint = {
 };
 
 function screenshotRound(tag: string, screenshot: string): AgentEvent[] {
+  const call = { tool: 'browser_get_state', callId: `call-${tag}` };
+  const action = actionEvent(call, { kind: 'BrowserGetStateAction', include_screenshot: true });
+  const observation = observationEvent(call, `act-${tag}`, {
+    kind: 'BrowserObservation',
+    content: [{ type: 'text', text: `Page ${tag}` }],
+    is_error: false,
+    screenshot_data: screenshot,
+  });
   return [
-    {
-      id: `act-${tag}`,
-      timestamp: '2026-11-23T19:49:51.000001',
-      source: 'agent',
-      kind: 'ActionEvent',
-      action: { kind: 'BrowserGetStateAction', include_screenshot: true },
-      tool_name: 'browser_get_state',
-      tool_call_id: `call-${tag}`,
-    },
-    {
-      id: `obs-${tag}`,
-      timestamp: '2026-11-23T19:49:52.000001',
-      source: 'environment',
-      kind: 'ObservationEvent',
-      tool_name: 'browser_get_state',
-      tool_call_id: `call-${tag}`,
-      action_id: `act-${tag}`,
-      observation: {
-        kind: 'BrowserObservation',
-        content: [{ type: 'text', text: `Page ${tag}` }],
-        is_error: false,
-        screenshot_data: screenshot,
-      },
-    },
+    withEnvelope(action, `act-${tag}`, '2026-11-23T19:49:51.000001'),
+    withEnvelope(observation, `obs-${tag}`, '2026-11-23T19:49:52.000001'),
   ];
 }
 
@@ -124,23 +111,14 @@ describe('conversation panel images', () => {
   });
 
   it('shows the newest screenshot in the header while the agent browses, and not once it does something else', async () => {
-    const navigate: AgentEvent = {
-      id: 'act-nav',
-      timestamp: '2026-11-23T19:49:50.000001',
-      source: 'agent',
-      kind: 'ActionEvent',
-      action: { kind: 'BrowserNavigateAction', url: 'http://127.0.0.1:8011/shop', new_tab: false },
-      tool_name: 'browser_navigate',
-      tool_call_id: 'call-nav',
-    };
-    const running: AgentEvent = {
-      id: 'state-1',
-      timestamp: '2026-11-23T19:49:49.000001',
-      source: 'environment',
-      kind: 'ConversationStateUpdateEvent',
-      key: 'execution_status',
-      value: 'running',
-    };
+    const navigate = withEnvelope(
+      actionEvent(
+        { tool: 'browser_navigate', callId: 'call-nav' },
+        { kind: 'BrowserNavigateAction', url: 'http://127.0.0.1:8011/shop', new_tab: false },
+      ),
+      'act-nav',
+    );
+    const running = withEnvelope(executionStatus('running'), 'state-1', '2026-11-23T19:49:49.000001');
     const agent = fakeAgentServer([
       ...userMessages(1),
       running,
@@ -165,15 +143,11 @@ describe('conversation panel images', () => {
       url: 'http://127.0.0.1:8011/shop',
     });
     // the agent runs a command: it no longer browses
-    const command: AgentEvent = {
-      id: 'act-cmd',
-      timestamp: '2026-11-23T19:49:59.000001',
-      source: 'agent',
-      kind: 'ActionEvent',
-      action: { kind: 'TerminalAction', command: 'ls' },
-      tool_name: 'terminal',
-      tool_call_id: 'call-cmd',
-    };
+    const command = withEnvelope(
+      actionEvent({ tool: 'terminal', callId: 'call-cmd' }, { kind: 'TerminalAction', command: 'ls' }),
+      'act-cmd',
+      '2026-11-23T19:49:59.000001',
+    );
     agent.events.push(command);
     agent.sockets.at(-1)?.options.onEvent(command);
     await eventuallyDefined(async () => (feed.events.size === 8 ? true : undefined));
