@@ -4,6 +4,7 @@
 import type { FrameLocator } from 'playwright-core';
 import { waitForWorkbench } from '../../scripts/vscode/workbench';
 import { fixtureImage, paddedPng, SVG_WITH_SCRIPT } from '../shared/images';
+import { agentMessage, executionStatus, userMessage } from '../shared/agentEvents';
 import type { E2EContext } from './context';
 import {
   agentDouble,
@@ -100,12 +101,7 @@ export function conversationPanelSteps(runner: StepRunner, ctx: E2EContext): voi
       const { id } = conversation();
       const frame = panelFrame(ctx.page);
       await agentDouble.append(ctx.serverUrl, id, [
-        {
-          kind: 'ConversationStateUpdateEvent',
-          source: 'environment',
-          key: 'execution_status',
-          value: 'running',
-        },
+        executionStatus('running'),
         ...terminalRound(
           'ls -la src',
           'total 8\ndrwxr-xr-x 2 root root 4096 .\n-rw-r--r-- 1 root root 42 main.ts',
@@ -125,20 +121,8 @@ export function conversationPanelSteps(runner: StepRunner, ctx: E2EContext): voi
       await expectText(frame, 'Both commands ran; one of them failed.');
       await ctx.screenshot('conversation-panel-live-streaming');
       await agentDouble.append(ctx.serverUrl, id, [
-        {
-          kind: 'MessageEvent',
-          source: 'agent',
-          llm_message: {
-            role: 'assistant',
-            content: [{ type: 'text', text: 'Both commands ran; **one of them failed**.' }],
-          },
-        },
-        {
-          kind: 'ConversationStateUpdateEvent',
-          source: 'environment',
-          key: 'execution_status',
-          value: 'finished',
-        },
+        agentMessage('Both commands ran; **one of them failed**.'),
+        executionStatus('finished'),
       ]);
       await eventually('the streaming bubble replaced by the message', async () =>
         (await frame.locator('.streaming').count()) === 0 &&
@@ -155,19 +139,13 @@ export function conversationPanelSteps(runner: StepRunner, ctx: E2EContext): voi
     async () => {
       const { id, execution_status: before } = conversation();
       const frame = panelFrame(ctx.page);
-      const status = (value: string) => ({
-        kind: 'ConversationStateUpdateEvent',
-        source: 'environment',
-        key: 'execution_status',
-        value,
-      });
       // a screenshot the size of a real one (300 KB): the log holds its head, the page gets it whole
       const png = paddedPng(300_000).toString('base64');
       const svg = Buffer.from(SVG_WITH_SCRIPT).toString('base64');
       const cut = paddedPng(200_000).subarray(0, 150_000).toString('base64');
       await agentDouble.append(ctx.serverUrl, id, [
         // the agent works: while its newest step is a browser step, the header shows what it sees
-        status('running'),
+        executionStatus('running'),
         ...browserRound(
           { kind: 'BrowserNavigateAction', url: 'http://127.0.0.1:8011/shop', new_tab: false },
           'Navigated to http://127.0.0.1:8011/shop',
@@ -246,7 +224,7 @@ export function conversationPanelSteps(runner: StepRunner, ctx: E2EContext): voi
       await ctx.screenshot('conversation-panel-screenshot-opened');
       await tab.first().locator('.codicon-close').click();
       // the agent finished: the strip goes
-      await agentDouble.append(ctx.serverUrl, id, [status(before ?? 'finished')]);
+      await agentDouble.append(ctx.serverUrl, id, [executionStatus(before ?? 'finished')]);
       await strip.waitFor({ state: 'detached', timeout: 10_000 });
     },
     { needs: [LIVE] },
@@ -260,13 +238,7 @@ export function conversationPanelSteps(runner: StepRunner, ctx: E2EContext): voi
       await agentDouble.drop(ctx.serverUrl, id, 2500);
       await waitForFeed(frame, 'reconnecting', 10_000);
       await ctx.screenshot('conversation-panel-reconnecting');
-      await agentDouble.append(ctx.serverUrl, id, [
-        {
-          kind: 'MessageEvent',
-          source: 'user',
-          llm_message: { role: 'user', content: [{ type: 'text', text: 'Sent while the panel was away' }] },
-        },
-      ]);
+      await agentDouble.append(ctx.serverUrl, id, [userMessage('Sent while the panel was away')]);
       await waitForFeed(frame, 'live', 20_000);
       await expectText(frame, 'Sent while the panel was away');
       const ids = await renderedRowIds(frame);

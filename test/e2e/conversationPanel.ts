@@ -2,6 +2,7 @@
 // agent-server double behind it (through the test server's /__control/agent routes).
 import { randomUUID } from 'node:crypto';
 import type { FrameLocator, Page } from 'playwright-core';
+import { terminalAction, terminalObservation } from '../shared/agentEvents';
 import { eventually } from './wait';
 
 /** The document inside the active conversation panel's webview. */
@@ -117,34 +118,13 @@ export function terminalRound(
   tag: string,
 ): Record<string, unknown>[] {
   const actionId = randomUUID();
-  const call = `call_${tag}`;
-  return [
-    {
-      id: actionId,
-      kind: 'ActionEvent',
-      source: 'agent',
-      thought: [{ type: 'text', text: `Running ${command}` }],
-      action: { command, is_input: false, reset: false, kind: 'TerminalAction' },
-      tool_name: 'terminal',
-      tool_call_id: call,
-      security_risk: 'LOW',
-      summary: `Run ${command}`,
-    },
-    {
-      kind: 'ObservationEvent',
-      source: 'environment',
-      tool_name: 'terminal',
-      tool_call_id: call,
-      action_id: actionId,
-      observation: {
-        content: [{ type: 'text', text: output }],
-        is_error: false,
-        command,
-        exit_code: exitCode,
-        kind: 'TerminalObservation',
-      },
-    },
-  ];
+  const callId = `call_${tag}`;
+  const action = terminalAction(command, callId, {
+    thought: [{ type: 'text', text: `Running ${command}` }],
+    security_risk: 'LOW',
+    summary: `Run ${command}`,
+  });
+  return [{ ...action, id: actionId }, terminalObservation(command, output, exitCode, { callId, actionId })];
 }
 
 /**

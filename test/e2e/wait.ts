@@ -1,19 +1,18 @@
-// Polling assertions for UI state (playwright-core ships no `expect`): retry until the probe returns a
-// value, and on timeout say what was expected and what was last seen.
+// Polling assertions for UI state (playwright-core ships no `expect`), on the tests' one polling loop
+// (test/shared/eventually.ts) with the UI's terms: a probe that throws or answers `undefined` means the
+// element is not there yet; on timeout the message says what was expected and what was last seen.
+import { eventuallyDefined, type EventuallyOptions } from '../shared/eventually';
 
-export async function eventually<T>(
+export function eventually<T>(
   description: string,
   probe: () => Promise<T | undefined>,
-  options: { timeoutMs?: number; intervalMs?: number; lastSeen?: () => Promise<string> } = {},
+  options: Pick<EventuallyOptions, 'timeoutMs' | 'intervalMs' | 'lastSeen'> = {},
 ): Promise<T> {
-  const deadline = Date.now() + (options.timeoutMs ?? 10_000);
-  for (;;) {
-    const value = await probe().catch(() => undefined);
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) {
-      const seen = options.lastSeen ? await options.lastSeen().catch(() => 'n/a') : undefined;
-      throw new Error(`timed out waiting for ${description}${seen ? `; last seen: ${seen}` : ''}`);
-    }
-    await new Promise((r) => setTimeout(r, options.intervalMs ?? 100));
-  }
+  return eventuallyDefined(probe, {
+    timeoutMs: 10_000,
+    intervalMs: 100,
+    ...options,
+    description,
+    retryErrors: true,
+  });
 }

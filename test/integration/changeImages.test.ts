@@ -8,7 +8,8 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { AppConversation } from '../../src/api';
-import { eventually, useFreshExtension } from './extensionApi';
+import { useFreshExtension } from './extensionApi';
+import { eventually } from '../shared/eventually';
 import { firstRunningConversation } from './conversations';
 import { agentServer } from './serverControl';
 

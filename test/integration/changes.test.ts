@@ -7,10 +7,12 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import type { AppConversation } from '../../src/api';
+import type { AgentEvent, AppConversation } from '../../src/api';
 import type { ApplyOutcome } from '../../src/commands/changes/applyFlow';
 import type { ChangedFileNode, ChangesNode, OpenHandsNode } from '../../src/views/nodes';
-import { eventually, useFreshExtension } from './extensionApi';
+import { useFreshExtension } from './extensionApi';
+import { eventually } from '../shared/eventually';
+import { actionEvent, observationEvent, withEnvelope } from '../shared/agentEvents';
 import { firstRunningConversation } from './conversations';
 import { agentServer } from './serverControl';
 import { git, isAgentServerFile, treeOf } from '../shared/sandboxWorkspace';
@@ -344,32 +346,24 @@ describe("the agent's changes in a real VS Code", function () {
     );
     // one edit inside the workspace (of a file the change lists), one outside it
     await agentServer.workspace(conversation.id, { 'src/named.ts': 'export const named = 2;\n' });
-    const edit = (id: string, file: string): Record<string, unknown>[] => [
-      {
-        kind: 'ActionEvent',
-        id: `action-${id}`,
-        source: 'agent',
-        tool_name: 'file_editor',
-        tool_call_id: `call-${id}`,
-        action: { kind: 'FileEditorAction', command: 'create', path: file, file_text: 'x\n' },
-      },
-      {
-        kind: 'ObservationEvent',
-        id: `observation-${id}`,
-        source: 'environment',
-        tool_name: 'file_editor',
-        tool_call_id: `call-${id}`,
-        action_id: `action-${id}`,
-        observation: {
-          kind: 'FileEditorObservation',
-          command: 'create',
-          path: file,
-          prev_exist: false,
-          old_content: null,
-          new_content: 'export const named = 2;\n',
-        },
-      },
-    ];
+    const edit = (id: string, file: string): AgentEvent[] => {
+      const call = { tool: 'file_editor', callId: `call-${id}` };
+      const action = actionEvent(call, {
+        kind: 'FileEditorAction',
+        command: 'create',
+        path: file,
+        file_text: 'x\n',
+      });
+      const observation = observationEvent(call, `action-${id}`, {
+        kind: 'FileEditorObservation',
+        command: 'create',
+        path: file,
+        prev_exist: false,
+        old_content: null,
+        new_content: 'export const named = 2;\n',
+      });
+      return [withEnvelope(action, `action-${id}`), withEnvelope(observation, `observation-${id}`)];
+    };
     const outside = path.join(os.tmpdir(), 'outside-the-workspace.txt');
     await agentServer.append(conversation.id, [
       ...edit('inside', `${sample.dir}/src/named.ts`),
@@ -410,14 +404,11 @@ describe("the agent's changes in a real VS Code", function () {
     // the agent writes one more file and says so with a file_editor observation
     await agentServer.workspace(conversation.id, { 'later.txt': 'written later\n' });
     await agentServer.append(conversation.id, [
-      {
-        kind: 'ObservationEvent',
-        source: 'environment',
-        tool_name: 'file_editor',
-        tool_call_id: 'call-later',
-        action_id: 'action-later',
-        observation: { kind: 'FileEditorObservation', command: 'create', path: `${sample.dir}/later.txt` },
-      },
+      observationEvent({ tool: 'file_editor', callId: 'call-later' }, 'action-later', {
+        kind: 'FileEditorObservation',
+        command: 'create',
+        path: `${sample.dir}/later.txt`,
+      }),
     ]);
     const followed = await eventually(
       () => panelApi.snapshot(conversation.id)?.header.changes,

@@ -7,13 +7,18 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { ImageReply } from '../../src/webviews/conversation/shared/protocol';
-import { eventually, setSetting, useFreshExtension } from './extensionApi';
+import { setSetting, useFreshExtension } from './extensionApi';
+import { eventually } from '../shared/eventually';
+import { actionEvent, observationEvent } from '../shared/agentEvents';
 import { closePanels, openLive, panels, quietConversation } from './conversations';
 import { agentServer } from './serverControl';
 
 // compiled to out/test/integration: the fixtures stay in the repository's test folder
 const IMAGES = path.join(__dirname, '..', '..', '..', 'test', 'fixtures', 'images');
 const fixture = (name: string) => fs.readFileSync(path.join(IMAGES, name));
+
+/** The browser step's action, which the screenshot's row is named by. */
+const LOOK_ACTION_ID = 'a0b1c2d3-0000-4000-8000-00000000a001';
 
 describe('images in a real VS Code', () => {
   const t = useFreshExtension();
@@ -35,33 +40,23 @@ describe('images in a real VS Code', () => {
     const png = fixture('page.png');
     // 8 KB of base64, past the log's image head: only the agent server holds it whole
     const padded = png.toString('base64');
+    const look = { tool: 'browser_get_state', callId: 'call_look' };
     await agentServer.append(conversation.id, [
       {
-        id: 'a0b1c2d3-0000-4000-8000-00000000a001',
-        kind: 'ActionEvent',
-        source: 'agent',
-        action: { kind: 'BrowserGetStateAction', include_screenshot: true },
-        tool_name: 'browser_get_state',
-        tool_call_id: 'call_look',
+        ...actionEvent(look, { kind: 'BrowserGetStateAction', include_screenshot: true }),
+        id: LOOK_ACTION_ID,
       },
-      {
-        kind: 'ObservationEvent',
-        source: 'environment',
-        tool_name: 'browser_get_state',
-        tool_call_id: 'call_look',
-        action_id: 'a0b1c2d3-0000-4000-8000-00000000a001',
-        observation: {
-          kind: 'BrowserObservation',
-          content: [{ type: 'text', text: 'Page: Shop' }],
-          is_error: false,
-          screenshot_data: padded,
-        },
-      },
+      observationEvent(look, LOOK_ACTION_ID, {
+        kind: 'BrowserObservation',
+        content: [{ type: 'text', text: 'Page: Shop' }],
+        is_error: false,
+        screenshot_data: padded,
+      }),
     ]);
     const observation = (await agentServer.events(conversation.id)).find(
       (event) =>
         event.kind === 'ObservationEvent' &&
-        (event as Record<string, unknown>)['action_id'] === 'a0b1c2d3-0000-4000-8000-00000000a001',
+        (event as Record<string, unknown>)['action_id'] === LOOK_ACTION_ID,
     );
     assert.ok(observation);
     const row = await eventually(

@@ -3,8 +3,10 @@
 // a dropped socket recovered without duplicates; a paused sandbox shown as offline with Resume.
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
+import { agentMessage, userMessage } from '../shared/agentEvents';
 import { EXTENSION_ID } from './env';
-import { eventually, useFreshExtension } from './extensionApi';
+import { useFreshExtension } from './extensionApi';
+import { eventually } from '../shared/eventually';
 import { closePanels, liveSnapshot, panels, quietConversation } from './conversations';
 import { agentServer } from './serverControl';
 
@@ -50,13 +52,7 @@ describe('conversation panel in a real VS Code', () => {
     const conversation = running();
     await vscode.commands.executeCommand('openhands.openConversation', conversation.id);
     const before = await live(conversation.id);
-    await agentServer.append(conversation.id, [
-      {
-        kind: 'MessageEvent',
-        source: 'agent',
-        llm_message: { role: 'assistant', content: [{ type: 'text', text: 'A live **reply**.' }] },
-      },
-    ]);
+    await agentServer.append(conversation.id, [agentMessage('A live **reply**.')]);
     const after = await eventually(
       () => panels(t.api).snapshot(conversation.id),
       (snapshot) => (snapshot?.rows.length ?? 0) > (before?.rows.length ?? 0),
@@ -74,13 +70,7 @@ describe('conversation panel in a real VS Code', () => {
       () => panels(t.api).snapshot(conversation.id),
       (snapshot) => snapshot?.header.feed === 'reconnecting',
     );
-    await agentServer.append(conversation.id, [
-      {
-        kind: 'MessageEvent',
-        source: 'user',
-        llm_message: { role: 'user', content: [{ type: 'text', text: 'sent while the panel was away' }] },
-      },
-    ]);
+    await agentServer.append(conversation.id, [userMessage('sent while the panel was away')]);
     const stored = await agentServer.events(conversation.id);
     const back = await eventually(
       () => panels(t.api).snapshot(conversation.id),

@@ -4,7 +4,7 @@ import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { AppConversation } from '../../src/api';
 import type { OpenHandsExtensionApi } from '../../src/extension';
-import { eventually } from './extensionApi';
+import { eventually } from '../shared/eventually';
 
 export function panels(api: OpenHandsExtensionApi) {
   const panelApi = api.conversationPanels;

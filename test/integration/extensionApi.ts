@@ -34,21 +34,6 @@ export function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
-export async function eventually<T>(
-  probe: () => T | Promise<T>,
-  ok: (value: T) => boolean,
-  timeoutMs = 8000,
-): Promise<T> {
-  const end = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (ok(value)) return value;
-    if (Date.now() > end)
-      throw new Error(`condition not met within ${timeoutMs} ms; last: ${JSON.stringify(value)}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
-
 /**
  * For a describe block: the running extension, pointed at the seeded test server, reset and loaded
  * again before each test so every test starts from the same data.

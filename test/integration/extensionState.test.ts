@@ -5,7 +5,8 @@ import { readFile } from 'node:fs/promises';
 import * as vscode from 'vscode';
 import type { SandboxInfo } from '../../src/api';
 import { SecretsManager } from '../../src/core/secretsManager';
-import { eventually, setSetting, sleep, useFreshExtension } from './extensionApi';
+import { setSetting, sleep, useFreshExtension } from './extensionApi';
+import { eventually } from '../shared/eventually';
 import { openHandsExtension } from './manifest';
 import { server } from './serverControl';
 

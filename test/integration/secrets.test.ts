@@ -1,4 +1,5 @@
 import * as assert from 'node:assert/strict';
+import { eventually } from '../shared/eventually';
 import { extensionApi as api } from './extensionApi';
 
 // Servers nobody else uses, so this cannot disturb the sidebar tests' connection.
@@ -22,12 +23,10 @@ describe('SecretStorage', () => {
       await apiKeys.clear(SERVER_A);
       assert.equal(await apiKeys.get(SERVER_A), undefined);
       // SecretStorage reports changes asynchronously.
-      const deadline = Date.now() + 5000;
-      while (!changed.includes(SERVER_A) && Date.now() < deadline)
-        await new Promise((r) => setTimeout(r, 50));
-      assert.ok(
-        changed.includes(SERVER_A),
-        `onDidChange did not fire for ${SERVER_A} (got ${changed.join(', ')})`,
+      await eventually(
+        () => [...changed],
+        (seen) => seen.includes(SERVER_A),
+        { description: `onDidChange to fire for ${SERVER_A}`, timeoutMs: 5000 },
       );
     } finally {
       listener.dispose();

@@ -3,7 +3,8 @@
 import * as assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import * as vscode from 'vscode';
-import { eventually, useFreshExtension } from './extensionApi';
+import { useFreshExtension } from './extensionApi';
+import { eventually } from '../shared/eventually';
 import { server } from './serverControl';
 
 describe('server text in errors and in the log (issue 9, item 16)', () => {

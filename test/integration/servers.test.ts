@@ -10,7 +10,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { selfSignedCertificate, startTestServer, type TestServer } from '../server';
 import { testServerUrl } from './env';
-import { eventually, setSetting, useFreshExtension, useTestServerSettings } from './extensionApi';
+import { setSetting, useFreshExtension, useTestServerSettings } from './extensionApi';
+import { eventually } from '../shared/eventually';
 
 interface ConnectResult {
   outcome: string;

@@ -2,7 +2,8 @@ import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { SandboxInfo } from '../../src/api';
 import type { OpenHandsExtensionApi } from '../../src/extension';
-import { eventually, expectNoConversationStarted, useFreshExtension } from './extensionApi';
+import { expectNoConversationStarted, useFreshExtension } from './extensionApi';
+import { eventually } from '../shared/eventually';
 import { server } from './serverControl';
 
 function itemOf(api: OpenHandsExtensionApi, sandbox: SandboxInfo): vscode.TreeItem {

@@ -1,7 +1,8 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { OpenHandsNode } from '../../src/views/nodes';
-import { eventually, setSetting, useFreshExtension } from './extensionApi';
+import { setSetting, useFreshExtension } from './extensionApi';
+import { eventually } from '../shared/eventually';
 import { server } from './serverControl';
 
 /** Every change event a provider fires while `work` runs: `undefined` for "the whole view". */

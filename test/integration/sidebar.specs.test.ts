@@ -1,7 +1,8 @@
 // The server's sandbox specs (images) have no view of their own: Start Sandbox… offers them.
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import { eventually, useFreshExtension } from './extensionApi';
+import { useFreshExtension } from './extensionApi';
+import { eventually } from '../shared/eventually';
 import { openHandsExtension, type Manifest } from './manifest';
 import { server } from './serverControl';
 

@@ -1,7 +1,8 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import { testServerUrl } from './env';
-import { eventually, useFreshExtension, setSetting, useTestServerSettings } from './extensionApi';
+import { useFreshExtension, setSetting, useTestServerSettings } from './extensionApi';
+import { eventually } from '../shared/eventually';
 import { server } from './serverControl';
 
 describe('sidebar: connection states, welcome views, stale data', () => {

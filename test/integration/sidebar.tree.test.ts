@@ -4,7 +4,8 @@ import type { OpenHandsExtensionApi } from '../../src/extension';
 import type { AppConversation } from '../../src/api';
 import { conversationTitle, readableSandboxName } from '../../src/state/names';
 import type { OpenHandsNode } from '../../src/views/nodes';
-import { eventually, setSetting, useFreshExtension } from './extensionApi';
+import { setSetting, useFreshExtension } from './extensionApi';
+import { eventually } from '../shared/eventually';
 import { openHandsExtension } from './manifest';
 import { server } from './serverControl';
 

@@ -6,7 +6,8 @@ import * as vscode from 'vscode';
 import type { AppConversation } from '../../src/api';
 import type { ShownNotification } from '../../src/views/conversationNotifier';
 import type { Header } from '../../src/webviews/conversation/shared/protocol';
-import { eventually, setSetting, useFreshExtension } from './extensionApi';
+import { setSetting, useFreshExtension } from './extensionApi';
+import { eventually } from '../shared/eventually';
 import { openLive as openLiveIn, panels } from './conversations';
 import { agentServer, server, type RecordedRequest } from './serverControl';
 

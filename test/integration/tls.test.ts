@@ -9,7 +9,8 @@ import type { RememberedServer } from '../../src/core/servers';
 import { testServer } from '../../src/state/serverTest';
 import { certificateAuthority, selfSignedCertificate, startTestServer, type TestServer } from '../server';
 import { closePanels, firstRunningConversation, openLive } from './conversations';
-import { eventually, setSetting, useFreshExtension, useTestServerSettings } from './extensionApi';
+import { setSetting, useFreshExtension, useTestServerSettings } from './extensionApi';
+import { eventually } from '../shared/eventually';
 
 describe('connection: an https:// server with its own certificate', () => {
   const t = useFreshExtension();

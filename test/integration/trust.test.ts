@@ -5,7 +5,8 @@ import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import * as os from 'node:os';
 import * as vscode from 'vscode';
-import { eventually, setSetting, sleep, useFreshExtension, useTestServerSettings } from './extensionApi';
+import { setSetting, sleep, useFreshExtension, useTestServerSettings } from './extensionApi';
+import { eventually } from '../shared/eventually';
 
 /** An address of this machine that is not loopback, so http:// to it counts as "another host". */
 function nonLoopbackAddress(): string | undefined {

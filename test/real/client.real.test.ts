@@ -33,6 +33,7 @@ import {
 } from '../../src/api';
 import { Transcript } from '../../src/webviews/conversation/host/transcript';
 import type { AppConversation, AppConversationStartTask, SandboxInfo } from '../../src/api/models';
+import { eventuallyDefined } from '../shared/eventually';
 import { agentEvents, realRequest, realServerEnv, scriptedRequests, sleep, type RealServerEnv } from './env';
 import {
   SCRIPTED_CHANGES,
@@ -98,21 +99,9 @@ async function rejection(call: () => Promise<unknown>): Promise<ApiError> {
   assert.fail('expected the call to fail');
 }
 
-async function until<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs: number): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  let last: unknown;
-  for (;;) {
-    try {
-      const value = await probe();
-      if (value !== undefined) return value;
-    } catch (error) {
-      last = error;
-    }
-    if (Date.now() > deadline) {
-      throw new Error(`timed out waiting for ${what}${last ? ` (last error: ${String(last)})` : ''}`);
-    }
-    await sleep(500);
-  }
+/** The real server is slow: its probes every half second, a failing probe meaning not yet. */
+function until<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs: number): Promise<T> {
+  return eventuallyDefined(probe, { description: what, timeoutMs, intervalMs: 500, retryErrors: true });
 }
 
 /** The fields of the agent server's events these tests read (events are loose objects). */

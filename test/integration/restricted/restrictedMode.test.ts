@@ -9,7 +9,8 @@ import * as vscode from 'vscode';
 import type { AppConversation } from '../../../src/api';
 import type { ApplyOutcome } from '../../../src/commands/changes/applyFlow';
 import type { OpenHandsExtensionApi } from '../../../src/extension';
-import { eventually, useFreshExtension } from '../extensionApi';
+import { useFreshExtension } from '../extensionApi';
+import { eventually } from '../../shared/eventually';
 
 function workspaceFolder(): vscode.WorkspaceFolder {
   const folder = vscode.workspace.workspaceFolders?.[0];

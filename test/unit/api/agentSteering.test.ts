@@ -17,7 +17,8 @@ import {
 } from '../../../src/api';
 import type { ExecutionStatus, TestServer } from '../../server';
 import { needsConfirmation } from '../../server/agentServer/runner';
-import { startFastServer, waitFor } from '../server/helpers';
+import { startFastServer } from '../server/helpers';
+import { eventuallyDefined } from '../../shared/eventually';
 
 const ALREADY_RUNNING = 'Conversation already running. Wait for completion or pause first.';
 const INTERRUPTED = 'Tool call interrupted before completion. The conversation was paused.';
@@ -114,7 +115,7 @@ describe('AgentServerClient steering against the agent-server double', function 
       onEvent: (event) => frames.push(event),
     });
     sockets.push(socket);
-    await waitFor(async () => (frames.length > 0 ? true : undefined));
+    await eventuallyDefined(async () => (frames.length > 0 ? true : undefined));
     return { hex, endpoint, client: new AgentServerClient({ endpoint, timeoutMs: 5000 }), frames };
   }
 
@@ -134,7 +135,7 @@ describe('AgentServerClient steering against the agent-server double', function 
     server.state.conversations.find((conversation) => conversation.id === target.hex)?.execution_status;
 
   async function until(target: Steered, status: ExecutionStatus, timeoutMs = 5000): Promise<void> {
-    await waitFor(async () => (statusOf(target) === status ? true : undefined), timeoutMs);
+    await eventuallyDefined(async () => (statusOf(target) === status ? true : undefined), timeoutMs);
     // The agent server's own view and the app server's agree.
     assert.equal((await target.client.getConversation()).execution_status, status);
     const [view] = await app.getConversations([target.hex]);
@@ -148,7 +149,7 @@ describe('AgentServerClient steering against the agent-server double', function 
 
   /** Waits until the socket got a full_state with this status after `count` earlier ones. */
   const fullStateAfter = (target: Steered, count: number, status: ExecutionStatus): Promise<true> =>
-    waitFor(async () =>
+    eventuallyDefined(async () =>
       fullStates(target)
         .slice(count)
         .some((value) => value['execution_status'] === status)
@@ -172,7 +173,7 @@ describe('AgentServerClient steering against the agent-server double', function 
 
   /** The run's newest stored action while it has no observation yet (the run's steps must be slow). */
   const actionInFlight = (target: Steered): Promise<AgentEvent> =>
-    waitFor(async () => {
+    eventuallyDefined(async () => {
       const events = server.agent.events(target.hex);
       const action = events.filter((event) => event.kind === 'ActionEvent').at(-1);
       const observed = events.some((event) => event['action_id'] === action?.id);

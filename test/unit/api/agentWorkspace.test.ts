@@ -14,6 +14,7 @@ import {
   relativeToWorkspace,
   workspacePath,
 } from '../../../src/api';
+import { executionStatus, numberedEvents } from '../../shared/agentEvents';
 
 const FIXTURES = path.join(__dirname, '..', '..', 'fixtures', 'agent-server', 'git');
 
@@ -21,8 +22,10 @@ function fixture(name: string): Record<string, { body?: unknown }> {
   return JSON.parse(readFileSync(path.join(FIXTURES, name), 'utf8')) as Record<string, { body?: unknown }>;
 }
 
+const numbered = numberedEvents();
+/** A bare event: only the fields the function under test reads. */
 function event(kind: string, fields: Record<string, unknown>): AgentEvent {
-  return { id: `e-${Math.random()}`, timestamp: '', source: 'environment', kind, ...fields };
+  return numbered({ source: 'environment', ...fields, kind });
 }
 
 const PROCESS_SANDBOX: ConversationInfo = {
@@ -129,8 +132,7 @@ describe('the agent workspace as the client reads it', () => {
   it('reads again after an edit, a command or the agent stopping; not after its thoughts', () => {
     const observation = (kind: string, tool: string) =>
       event('ObservationEvent', { tool_name: tool, observation: { kind } });
-    const status = (value: string) =>
-      event('ConversationStateUpdateEvent', { key: 'execution_status', value });
+    const status = (value: string) => numbered(executionStatus(value));
     assert.equal(mayChangeWorkspace(observation('FileEditorObservation', 'file_editor')), true);
     assert.equal(mayChangeWorkspace(observation('TerminalObservation', 'terminal')), true);
     assert.equal(mayChangeWorkspace(observation('ThinkObservation', 'think')), false);

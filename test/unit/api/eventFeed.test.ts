@@ -3,7 +3,8 @@
 // older agent servers (query auth), a paused sandbox, and 10,000 events with the newest page first.
 import assert from 'node:assert/strict';
 import { AgentServerClient, EventFeed, type AgentEndpoint, type FeedTarget } from '../../../src/api';
-import { waitFor } from '../server/helpers';
+import { agentMessage, executionStatus, userMessage } from '../../shared/agentEvents';
+import { eventuallyDefined } from '../../shared/eventually';
 import { useFeedServer } from './feedFixture';
 
 interface Followed {
@@ -42,7 +43,7 @@ describe('EventFeed against the agent-server double', function () {
   }
 
   const whole = (feed: EventFeed) =>
-    waitFor(
+    eventuallyDefined(
       async () => (feed.current.status === 'live' && feed.current.historyComplete ? true : undefined),
       5000,
     );
@@ -56,7 +57,7 @@ describe('EventFeed against the agent-server double', function () {
     assert.ok(feed.current.executionStatus, 'the status from the snapshot');
     assert.deepEqual(logs, []);
     feed.dispose();
-    await waitFor(async () => (double.server.agent.socketCount(id) === 0 ? true : undefined));
+    await eventuallyDefined(async () => (double.server.agent.socketCount(id) === 0 ? true : undefined));
   });
 
   it('takes live events once, follows the status, and shows then drops the streaming reply', async () => {
@@ -64,27 +65,13 @@ describe('EventFeed against the agent-server double', function () {
     const { feed } = await follow(id);
     await whole(feed);
     double.server.agent.stream(id, ['Hel', 'lo']);
-    await waitFor(async () => (feed.current.streaming?.text === 'Hello' ? true : undefined));
+    await eventuallyDefined(async () => (feed.current.streaming?.text === 'Hello' ? true : undefined));
     double.server.agent.append(id, [
-      {
-        kind: 'ConversationStateUpdateEvent',
-        source: 'environment',
-        key: 'execution_status',
-        value: 'running',
-      },
-      {
-        kind: 'MessageEvent',
-        source: 'agent',
-        llm_message: { role: 'assistant', content: [{ type: 'text', text: 'Hello' }] },
-      },
-      {
-        kind: 'ConversationStateUpdateEvent',
-        source: 'environment',
-        key: 'execution_status',
-        value: 'finished',
-      },
+      executionStatus('running'),
+      agentMessage('Hello'),
+      executionStatus('finished'),
     ]);
-    await waitFor(async () => (held(feed).length === stored(id).length ? true : undefined));
+    await eventuallyDefined(async () => (held(feed).length === stored(id).length ? true : undefined));
     assert.deepEqual(held(feed), stored(id));
     assert.equal(feed.current.streaming, undefined, 'the final message replaces the streaming reply');
     assert.equal(feed.current.executionStatus, 'finished');
@@ -97,22 +84,11 @@ describe('EventFeed against the agent-server double', function () {
     const states: string[] = [];
     feed.onState((state) => states.push(state.status));
     double.server.agent.drop(id, { refuseMs: 300 });
-    await waitFor(async () => (feed.current.status === 'reconnecting' ? true : undefined));
+    await eventuallyDefined(async () => (feed.current.status === 'reconnecting' ? true : undefined));
     // stored while the feed cannot connect: only the backfill can bring these
-    double.server.agent.append(id, [
-      {
-        kind: 'MessageEvent',
-        source: 'user',
-        llm_message: { role: 'user', content: [{ type: 'text', text: 'while away 1' }] },
-      },
-      {
-        kind: 'MessageEvent',
-        source: 'user',
-        llm_message: { role: 'user', content: [{ type: 'text', text: 'while away 2' }] },
-      },
-    ]);
-    await waitFor(async () => (feed.current.status === 'live' ? true : undefined), 5000);
-    await waitFor(async () => (held(feed).length === stored(id).length ? true : undefined));
+    double.server.agent.append(id, [userMessage('while away 1'), userMessage('while away 2')]);
+    await eventuallyDefined(async () => (feed.current.status === 'live' ? true : undefined), 5000);
+    await eventuallyDefined(async () => (held(feed).length === stored(id).length ? true : undefined));
     assert.deepEqual(held(feed), stored(id), 'every event once, in storage order');
     assert.ok(states.includes('reconnecting'));
     assert.equal(double.server.agent.socketCount(id), 1, 'one socket again');
@@ -129,7 +105,7 @@ describe('EventFeed against the agent-server double', function () {
       logs.join('\n'),
     );
     double.server.agent.append(id, [{ kind: 'PauseEvent', source: 'user' }]);
-    await waitFor(async () => (held(feed).length === stored(id).length ? true : undefined));
+    await eventuallyDefined(async () => (held(feed).length === stored(id).length ? true : undefined));
   });
 
   it('says offline when there is nothing to follow, and starts when woken', async () => {
@@ -139,7 +115,7 @@ describe('EventFeed against the agent-server double', function () {
     const { feed } = await follow(id, async () =>
       paused ? { endpoint: undefined, reason: 'The sandbox is paused.' } : { endpoint },
     );
-    await waitFor(async () => (feed.current.status === 'offline' ? true : undefined));
+    await eventuallyDefined(async () => (feed.current.status === 'offline' ? true : undefined));
     assert.equal(feed.current.detail, 'The sandbox is paused.');
     assert.equal(double.server.agent.socketCount(id), 0);
     paused = false;
@@ -160,7 +136,7 @@ describe('EventFeed against the agent-server double', function () {
       maxRefusals: 2,
     });
     double.track(feed).start();
-    await waitFor(async () => (feed.current.status === 'failed' ? true : undefined), 5000);
+    await eventuallyDefined(async () => (feed.current.status === 'failed' ? true : undefined), 5000);
     assert.match(feed.current.detail ?? '', /refused/);
     assert.ok(!(feed.current.detail ?? '').includes('wrong-sandbox-key-123456'));
   });
@@ -189,7 +165,7 @@ describe('EventFeed against the agent-server double', function () {
     double.server.agent.seedEvents(id, 10_000);
     const { feed, batches, heldAtFirstBatch } = await follow(id);
     const started = Date.now();
-    await waitFor(async () => (feed.events.size > 0 ? true : undefined));
+    await eventuallyDefined(async () => (feed.events.size > 0 ? true : undefined));
     const firstPaintMs = Date.now() - started;
     assert.deepEqual(batches[0], { prepended: 0, appended: 100 }, 'the newest 100 first');
     // as the first batch left them: by the time the poll above sees it, older pages may have come too

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { AgentServerClient, EventFeed, type AgentEndpoint, type EventFeedOptions } from '../../../src/api';
 import type { EventInput } from '../../server/agentServer/agentServer';
 import type { SocketHostility } from '../../server/agentServer/settings';
-import { waitFor } from '../server/helpers';
+import { eventuallyDefined } from '../../shared/eventually';
 import { useFeedServer } from './feedFixture';
 
 const SCALE = 25;
@@ -90,16 +90,16 @@ describe('EventFeed against a hostile agent-server double', function () {
         if (state.status === 'reconnecting' && state.retryAt !== undefined)
           delays.push(state.retryAt - Date.now());
       });
-      await waitFor(async () => (delays.length >= 4 ? true : undefined), 5000);
+      await eventuallyDefined(async () => (delays.length >= 4 ? true : undefined), 5000);
       assert.ok((delays[3] ?? 0) > 4 * (1000 / SCALE), `the fourth wait is ${delays[3]} ms`);
       // the server behaves: the next connection lasts, and its drop starts the schedule again
       double.server.agent.setOptions({ wsHostility: null });
       feed.wake();
-      await waitFor(async () => (feed.current.status === 'live' ? true : undefined), 5000);
+      await eventuallyDefined(async () => (feed.current.status === 'live' ? true : undefined), 5000);
       await sleep((10_000 / SCALE) * 1.5);
       delays.length = 0;
       double.server.agent.drop(endpoint.conversationId);
-      await waitFor(async () => (delays.length >= 1 ? true : undefined), 5000);
+      await eventuallyDefined(async () => (delays.length >= 1 ? true : undefined), 5000);
       assert.ok((delays[0] ?? Infinity) <= 1.25 * (1000 / SCALE) + 5, `the first wait is ${delays[0]} ms`);
     });
   });
@@ -110,7 +110,7 @@ describe('EventFeed against a hostile agent-server double', function () {
       double.server.agent.seedEvents(id, 500);
       double.server.agent.setOptions({ pagingHostility: 'empty' });
       const feed = follow(endpoint);
-      await waitFor(async () => (feed.current.status === 'live' ? true : undefined));
+      await eventuallyDefined(async () => (feed.current.status === 'live' ? true : undefined));
       await sleep(1000);
       assert.ok(searches(id) <= 3, `${searches(id)} pages read`);
       assert.equal(feed.current.historyComplete, false);
@@ -123,7 +123,7 @@ describe('EventFeed against a hostile agent-server double', function () {
       double.server.agent.seedEvents(id, 500);
       double.server.agent.setOptions({ pagingHostility: 'repeat' });
       const feed = follow(endpoint);
-      await waitFor(async () => (feed.current.status === 'live' ? true : undefined));
+      await eventuallyDefined(async () => (feed.current.status === 'live' ? true : undefined));
       await sleep(1000);
       assert.ok(searches(id) <= 3, `${searches(id)} pages read`);
       assert.match(feed.current.notice ?? '', /incomplete/i);
@@ -133,14 +133,14 @@ describe('EventFeed against a hostile agent-server double', function () {
     it('a reconnect whose older catch-up pages repeat the newest for ever: goes live with what it read, and says so', async () => {
       const { id, endpoint } = await runningConversation();
       const feed = follow(endpoint, { initialBackoffMs: 50, maxBackoffMs: 100 });
-      await waitFor(async () => (feed.current.historyComplete ? true : undefined));
+      await eventuallyDefined(async () => (feed.current.historyComplete ? true : undefined));
       double.server.agent.drop(id, { refuseMs: 300 });
-      await waitFor(async () => (feed.current.status === 'reconnecting' ? true : undefined));
+      await eventuallyDefined(async () => (feed.current.status === 'reconnecting' ? true : undefined));
       // more than a page stored meanwhile, and every older page repeats the newest
       double.server.agent.append(id, messages(150, 10));
       double.server.agent.setOptions({ pagingHostility: 'repeat' });
       const readsBefore = searches(id);
-      await waitFor(async () => (feed.current.status === 'live' ? true : undefined), 5000);
+      await eventuallyDefined(async () => (feed.current.status === 'live' ? true : undefined), 5000);
       await sleep(1000);
       assert.ok(searches(id) - readsBefore <= 3, `${searches(id) - readsBefore} pages read`);
       assert.match(feed.current.notice ?? '', /incomplete/i);
@@ -151,7 +151,7 @@ describe('EventFeed against a hostile agent-server double', function () {
       const { id, endpoint } = await runningConversation();
       double.server.agent.seedEvents(id, 2000);
       const feed = follow(endpoint, { maxHistoryPages: 5 });
-      await waitFor(async () => (feed.current.notice ? true : undefined), 5000);
+      await eventuallyDefined(async () => (feed.current.notice ? true : undefined), 5000);
       await sleep(300);
       // the newest page, then five older ones
       assert.equal(searches(id), 6);
@@ -170,10 +170,13 @@ describe('EventFeed against a hostile agent-server double', function () {
       let peak = 0;
       const sampler = setInterval(() => (peak = Math.max(peak, feed.bufferedBytes)), 2);
       try {
-        await waitFor(async () => (double.server.agent.socketCount(id) === 1 ? true : undefined));
+        await eventuallyDefined(async () => (double.server.agent.socketCount(id) === 1 ? true : undefined));
         await sleep(100);
         double.server.agent.append(id, messages(200, 16 * 1024));
-        await waitFor(async () => (/buffer/i.test(feed.current.detail ?? '') ? true : undefined), 5000);
+        await eventuallyDefined(
+          async () => (/buffer/i.test(feed.current.detail ?? '') ? true : undefined),
+          5000,
+        );
         assert.equal(feed.current.status, 'reconnecting');
         assert.match(feed.current.detail ?? '', /256 KB/);
       } finally {
@@ -181,7 +184,7 @@ describe('EventFeed against a hostile agent-server double', function () {
       }
       assert.ok(peak <= maxBufferedBytes, `${peak} bytes buffered`);
       // nothing is lost: the next connection reads them over REST
-      await waitFor(
+      await eventuallyDefined(
         async () =>
           feed.current.status === 'live' &&
           feed.current.historyComplete &&
@@ -198,7 +201,7 @@ describe('EventFeed against a hostile agent-server double', function () {
       const maxBufferedBytes = 256 * 1024;
       double.server.faults.add({ kind: 'latency', ms: 1500, times: 1, match: { path: /\/events\/search$/ } });
       const feed = follow(endpoint, { maxBufferedBytes, initialBackoffMs: 50, maxBackoffMs: 100 });
-      await waitFor(async () => (double.server.agent.socketCount(id) === 1 ? true : undefined));
+      await eventuallyDefined(async () => (double.server.agent.socketCount(id) === 1 ? true : undefined));
       await sleep(100);
       // 20 frames of about 9 KB (180 KB, under the limit), each about 170 KB on the heap
       const emptyArrays = Array.from({ length: 20 }, () => ({
@@ -207,10 +210,13 @@ describe('EventFeed against a hostile agent-server double', function () {
         observation: { kind: 'X', items: Array.from({ length: 3000 }, () => []) },
       }));
       double.server.agent.append(id, emptyArrays);
-      await waitFor(async () => (/buffer/i.test(feed.current.detail ?? '') ? true : undefined), 5000);
+      await eventuallyDefined(
+        async () => (/buffer/i.test(feed.current.detail ?? '') ? true : undefined),
+        5000,
+      );
       assert.match(feed.current.detail ?? '', /256 KB/);
       // nothing is lost: the next connection reads them over REST
-      await waitFor(
+      await eventuallyDefined(
         async () =>
           feed.current.status === 'live' && held(feed).length === stored(id).length ? true : undefined,
         8000,
@@ -221,9 +227,9 @@ describe('EventFeed against a hostile agent-server double', function () {
       const { id, endpoint } = await runningConversation();
       const maxEventBytes = 1024 * 1024;
       const feed = follow(endpoint, { maxEventBytes });
-      await waitFor(async () => (feed.current.historyComplete ? true : undefined));
+      await eventuallyDefined(async () => (feed.current.historyComplete ? true : undefined));
       double.server.agent.append(id, messages(200, 16 * 1024));
-      await waitFor(async () => (feed.current.notice ? true : undefined), 5000);
+      await eventuallyDefined(async () => (feed.current.notice ? true : undefined), 5000);
       assert.ok(feed.events.bytes <= maxEventBytes, `${feed.events.bytes} bytes held`);
       assert.ok(feed.events.size < stored(id).length);
       assert.match(feed.current.notice ?? '', /1 MB/);
@@ -235,10 +241,10 @@ describe('EventFeed against a hostile agent-server double', function () {
     double.server.agent.setOptions({ wsDropFullState: true });
     const feed = follow(endpoint);
     const started = Date.now();
-    await waitFor(async () => (feed.current.status === 'live' ? true : undefined), 6000);
+    await eventuallyDefined(async () => (feed.current.status === 'live' ? true : undefined), 6000);
     assert.ok(Date.now() - started < 5000, `live after ${Date.now() - started} ms`);
     assert.deepEqual(held(feed), stored(id));
     double.server.agent.append(id, messages(1, 10));
-    await waitFor(async () => (held(feed).length === stored(id).length ? true : undefined));
+    await eventuallyDefined(async () => (held(feed).length === stored(id).length ? true : undefined));
   });
 });

@@ -15,7 +15,8 @@ import {
 } from '../../../src/api';
 import { Transcript } from '../../../src/webviews/conversation/host/transcript';
 import type { EventInput } from '../../server/agentServer/agentServer';
-import { waitFor } from '../server/helpers';
+import { agentMessage as note } from '../../shared/agentEvents';
+import { eventuallyDefined } from '../../shared/eventually';
 import { useFeedServer } from './feedFixture';
 
 const MB = 1024 * 1024;
@@ -65,7 +66,7 @@ describe('EventFeed with events of megabytes (pictures)', function () {
 
   /** Waits until the feed is live and holds exactly what the double stores (in its order, once). */
   const holdsAll = (feed: EventFeed, id: string) =>
-    waitFor(async () => {
+    eventuallyDefined(async () => {
       const done = feed.current.status === 'live' && feed.current.historyComplete;
       return done && held(feed).join() === stored(id).join() ? true : undefined;
     }, 30_000);
@@ -190,7 +191,7 @@ describe('EventFeed with events of megabytes (pictures)', function () {
     // a skim reads 3.5 MB at most: the 4 MB event cannot be stepped past
     const { feed, socketsOpened } = await follow(id, undefined, 3.5 * MB);
     const newer = stored(id).slice(-2);
-    await waitFor(
+    await eventuallyDefined(
       async () => (feed.current.notice && held(feed).join() === newer.join() ? true : undefined),
       30_000,
     );
@@ -228,14 +229,6 @@ function screenshot(index: number): EventInput {
     tool_call_id: `call-${index}`,
     action_id: `no-action-${index}`,
     observation: { kind: 'BrowserObservation', output: `screenshot ${index}`, screenshot_data: PICTURE },
-  };
-}
-
-function note(text: string): EventInput {
-  return {
-    kind: 'MessageEvent',
-    source: 'agent',
-    llm_message: { role: 'assistant', content: [{ type: 'text', text }] },
   };
 }
 

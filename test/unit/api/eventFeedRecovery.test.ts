@@ -2,7 +2,7 @@
 // a read of the history that fails or is cut short is taken up again; a hostile frame is logged safely.
 import assert from 'node:assert/strict';
 import { ApiError, EventFeed, type AgentEndpoint, type EventLog } from '../../../src/api';
-import { waitFor } from '../server/helpers';
+import { eventuallyDefined } from '../../shared/eventually';
 import { fakeAgentServer, userMessages, type FakeAgentServer } from './fakeAgentServer';
 
 const ENDPOINT: AgentEndpoint = {
@@ -33,7 +33,7 @@ describe('EventFeed: history read again after a failure, hostile frames', () => 
 
   const ids = (feed: EventFeed) => feed.events.events.map((event) => event.id);
   const complete = (feed: EventFeed) =>
-    waitFor(async () => (feed.current.historyComplete ? true : undefined), 2000);
+    eventuallyDefined(async () => (feed.current.historyComplete ? true : undefined), 2000);
 
   it('carries on reading older pages on the next connection when one failed', async () => {
     const agent = fakeAgentServer(userMessages(250));
@@ -46,11 +46,11 @@ describe('EventFeed: history read again after a failure, hostile frames', () => 
       }
     };
     const feed = follow(agent);
-    await waitFor(async () => (failed && feed.current.status === 'live' ? true : undefined));
+    await eventuallyDefined(async () => (failed && feed.current.status === 'live' ? true : undefined));
     assert.equal(feed.events.size, 100, 'the newest page is held');
     // the socket drops: the next connection must read the rest
     agent.sockets[0]?.end();
-    await waitFor(async () => (agent.sockets.length === 2 ? true : undefined));
+    await eventuallyDefined(async () => (agent.sockets.length === 2 ? true : undefined));
     await complete(feed);
     assert.deepEqual(
       ids(feed),
@@ -66,7 +66,7 @@ describe('EventFeed: history read again after a failure, hostile frames', () => 
         ? undefined
         : new Promise<void>((_, reject) => signal?.addEventListener('abort', () => reject(signal.reason)));
     const first = follow(agent);
-    await waitFor(async () => (first.current.status === 'live' ? true : undefined));
+    await eventuallyDefined(async () => (first.current.status === 'live' ? true : undefined));
     assert.equal(first.events.size, 100);
     first.dispose();
     agent.beforeSearch = undefined;
@@ -91,16 +91,16 @@ describe('EventFeed: history read again after a failure, hostile frames', () => 
     });
     feeds.push(feed);
     feed.start();
-    await waitFor(async () => (feed.current.status === 'live' ? true : undefined));
+    await eventuallyDefined(async () => (feed.current.status === 'live' ? true : undefined));
     // still running: a recheck comes back live at once, on a new socket, without a backoff
     feed.recheck();
-    await waitFor(async () =>
+    await eventuallyDefined(async () =>
       agent.sockets.length === 2 && feed.current.status === 'live' ? true : undefined,
     );
     assert.equal(agent.sockets[0]?.closed, true);
     running = false;
     feed.recheck();
-    await waitFor(async () => (feed.current.status === 'offline' ? true : undefined));
+    await eventuallyDefined(async () => (feed.current.status === 'offline' ? true : undefined));
     assert.equal(feed.current.detail, 'The sandbox is paused.');
     assert.equal(feed.events.size, 3, 'what it held stays');
     assert.equal(agent.sockets.at(-1)?.closed, true);
@@ -117,7 +117,7 @@ describe('EventFeed: history read again after a failure, hostile frames', () => 
     });
     feeds.push(feed);
     feed.start();
-    await waitFor(async () => (feed.current.status === 'live' ? true : undefined));
+    await eventuallyDefined(async () => (feed.current.status === 'live' ? true : undefined));
     agent.sockets[0]?.options.onEvent({
       id: 'err-1',
       timestamp: '',

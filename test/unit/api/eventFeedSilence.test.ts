@@ -3,17 +3,12 @@
 // and WebSocket: the feed says it is reconnecting and why, and reads back what it missed, once, in order.
 import assert from 'node:assert/strict';
 import { AgentServerClient, EventFeed, type FeedState } from '../../../src/api';
-import { waitFor } from '../server/helpers';
+import { userMessage } from '../../shared/agentEvents';
+import { eventuallyDefined } from '../../shared/eventually';
 import { useFeedServer } from './feedFixture';
 
 const PING_INTERVAL_MS = 50;
 const PONG_TIMEOUT_MS = 100;
-
-const userMessage = (text: string) => ({
-  kind: 'MessageEvent',
-  source: 'user',
-  llm_message: { role: 'user', content: [{ type: 'text', text }] },
-});
 
 describe('EventFeed: a silent socket', function () {
   this.timeout(20_000);
@@ -36,16 +31,16 @@ describe('EventFeed: a silent socket', function () {
     const states: FeedState[] = [];
     feed.onState((state) => states.push(state));
     feed.start();
-    await waitFor(async () =>
+    await eventuallyDefined(async () =>
       feed.current.status === 'live' && feed.current.historyComplete ? true : undefined,
     );
     double.server.agent.append(id, [userMessage('before the silence')]);
-    await waitFor(async () => (held(feed).length === stored(id).length ? true : undefined));
+    await eventuallyDefined(async () => (held(feed).length === stored(id).length ? true : undefined));
 
     assert.equal(double.server.agent.silence(id), 1);
     // published to the silenced socket, which never delivers them: only the read back can
     double.server.agent.append(id, [userMessage('while silent 1'), userMessage('while silent 2')]);
-    const dropped = await waitFor(
+    const dropped = await eventuallyDefined(
       async () => states.find((state) => state.status === 'reconnecting' && state.silentMs !== undefined),
       5000,
     );
@@ -57,8 +52,8 @@ describe('EventFeed: a silent socket', function () {
     assert.match(dropped.detail ?? '', /went silent/);
     assert.ok(!(dropped.detail ?? '').includes(endpoint.sessionApiKey ?? '<none>'), 'the key leaked');
 
-    await waitFor(async () => (feed.current.status === 'live' ? true : undefined), 5000);
-    await waitFor(async () => (held(feed).length === stored(id).length ? true : undefined), 5000);
+    await eventuallyDefined(async () => (feed.current.status === 'live' ? true : undefined), 5000);
+    await eventuallyDefined(async () => (held(feed).length === stored(id).length ? true : undefined), 5000);
     assert.deepEqual(held(feed), stored(id), 'every event once, in storage order');
     assert.equal(feed.current.silentMs, undefined, 'live again: no silence to tell');
     assert.equal(double.server.agent.socketCount(id), 1, 'one socket again');

@@ -13,6 +13,7 @@ import {
   type EventSocket,
   type EventSocketOptions,
 } from '../../../src/api';
+import { userMessage, withEnvelope } from '../../shared/agentEvents';
 
 export interface FakeSocket {
   options: EventSocketOptions;
@@ -99,13 +100,9 @@ function page(events: readonly AgentEvent[], query: EventSearchQuery): AgentEven
 
 /** `count` stored user messages, `m1`…: plain events the transcript shows one row each. */
 export function userMessages(count: number, from = 1): AgentEvent[] {
-  return Array.from({ length: count }, (_, i) => ({
-    id: `m${from + i}`,
-    timestamp: '2026-11-23T19:49:50.000001',
-    source: 'user',
-    kind: 'MessageEvent',
-    llm_message: { role: 'user', content: [{ type: 'text', text: `message ${from + i}` }] },
-  }));
+  return Array.from({ length: count }, (_, i) =>
+    withEnvelope(userMessage(`message ${from + i}`), `m${from + i}`),
+  );
 }
 
 /** A feed that follows `endpoint` through this agent server (`options` add or replace settings). */

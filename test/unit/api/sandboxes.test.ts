@@ -1,16 +1,7 @@
 import assert from 'node:assert/strict';
 import { ApiError, collectAll } from '../../../src/api';
+import { eventually } from '../../shared/eventually';
 import { useTestServer } from './harness';
-
-async function until<T>(probe: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 3000): Promise<T> {
-  const end = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (done(value)) return value;
-    if (Date.now() > end) throw new Error(`condition not met; last value ${JSON.stringify(value)}`);
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-}
 
 describe('OpenHandsClient: sandboxes', () => {
   const t = useTestServer({ seed: { sandboxes: 7, conversations: 12, seed: 3 } });
@@ -74,7 +65,7 @@ describe('OpenHandsClient: sandboxes', () => {
     const request = t.server.requests.find((r) => r.method === 'POST' && r.path === '/api/v1/sandboxes');
     assert.deepEqual(request?.query.sandbox_spec_id, [spec.id]);
     assert.equal(request?.body, undefined);
-    const [running] = await until(
+    const [running] = await eventually(
       () => t.client.getSandboxes([sandbox.id]),
       ([s]) => s?.status === 'RUNNING',
     );
@@ -94,13 +85,13 @@ describe('OpenHandsClient: sandboxes', () => {
     const running = (await t.client.searchSandboxes()).items.find((s) => s.status === 'RUNNING');
     assert.ok(running, 'the seed has a running sandbox');
     assert.deepEqual(await t.client.pauseSandbox(running.id), { success: true });
-    await until(
+    await eventually(
       () => t.client.getSandboxes([running.id]),
       ([s]) => s?.status === 'PAUSED',
     );
     assert.equal((await t.client.pauseSandbox(running.id)).success, true, 'pausing a paused sandbox is fine');
     assert.equal((await t.client.resumeSandbox(running.id)).success, true);
-    const [resumed] = await until(
+    const [resumed] = await eventually(
       () => t.client.getSandboxes([running.id]),
       ([s]) => s?.status === 'RUNNING',
     );

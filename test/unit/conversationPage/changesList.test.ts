@@ -1,7 +1,7 @@
 // The conversation panel's list of the agent's changed files in real Chromium: the fold with the
 // count, each file with its status letter (a click asks the host for its diff), the buttons (Open
 // All, Apply, Save as Patch), the empty and failed states, and hostile paths shown as text.
-// Skipped only when /usr/bin/chromium is absent.
+// Without Chromium it fails on CI and skips elsewhere (test/shared/chromium.ts).
 import assert from 'node:assert/strict';
 import type { Header, PanelChanges, WebviewToHost } from '../../../src/webviews/conversation/shared/protocol';
 import { header, resendMessages } from './fixtureRows';

@@ -4,7 +4,7 @@
 // reload, Resume and Send, the approval card (Approve, Reject with a reason, Send and Run), the
 // outbox (a failed message back in the input, dismissed once), the agent's controls (continue after a
 // reject, Pause, Stop, Continue, confirmation mode) and hostile texts from the host shown as text.
-// Skipped only when /usr/bin/chromium is absent.
+// Without Chromium it fails on CI and skips elsewhere (test/shared/chromium.ts).
 import { fixtureImage, SVG_WITH_SCRIPT } from '../../shared/images';
 import assert from 'node:assert/strict';
 import type {

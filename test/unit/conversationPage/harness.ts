@@ -9,17 +9,19 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import * as esbuild from 'esbuild';
 import { chromium, type Browser, type Page } from 'playwright-core';
+import { CHROMIUM_PATH, chromiumVerdict } from '../../shared/chromium';
 import { pageBuildOptions } from '../../../scripts/build/pages.mjs';
 import { webviewDocument } from '../../../src/webviews/kit/host/document';
 import type { HostToWebview, WebviewToHost } from '../../../src/webviews/conversation/shared/protocol';
 
-export const CHROMIUM_PATH = '/usr/bin/chromium';
+export { CHROMIUM_PATH };
 export const ORIGIN = 'https://conversation-harness.test';
 export const DIST_WEBVIEW = path.resolve(__dirname, '..', '..', '..', 'dist', 'webview');
 const NONCE = 'aGFybmVzcy1ub25jZS0xMjM0NTY';
 
+/** For the benches, which skip quietly; the test suites use `requireChromium` (test/shared/chromium.ts). */
 export function hasChromium(): boolean {
-  return existsSync(CHROMIUM_PATH);
+  return chromiumVerdict() === 'run';
 }
 
 export function hasBundle(dir = DIST_WEBVIEW): boolean {

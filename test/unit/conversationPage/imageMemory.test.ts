@@ -13,7 +13,7 @@ import type { HostToWebview } from '../../../src/webviews/conversation/shared/pr
 import type { Row } from '../../../src/webviews/conversation/shared/rows';
 import { fakeAgentServer, feedOver } from '../api/fakeAgentServer';
 import { postingControllerDeps } from '../conversationPanel/controllerDeps';
-import { waitFor } from '../server/helpers';
+import { eventuallyDefined } from '../../shared/eventually';
 import { animatedWebp, apng, gifAnimation, pngBomb, webpClaiming } from '../../shared/imageBombs';
 import { fixtureImage } from '../../shared/images';
 import { header, resendMessages } from './fixtureRows';
@@ -94,7 +94,9 @@ describe('conversation page: what pictures cost the renderer (issue 34)', functi
       () => feed.dispose(),
     );
     feed.start();
-    await waitFor(async () => (feed.current.historyComplete && feed.events.size === 1 ? true : undefined));
+    await eventuallyDefined(async () =>
+      feed.current.historyComplete && feed.events.size === 1 ? true : undefined,
+    );
 
     const h = await page({ height });
     const before = await rendererMemory(h);
@@ -119,7 +121,7 @@ describe('conversation page: what pictures cost the renderer (issue 34)', functi
           ),
         })),
       );
-    await waitFor(async () => {
+    await eventuallyDefined(async () => {
       await relay();
       const figures = await shown();
       return figures.length >= pictures && figures.every((figure) => figure.settled) ? true : undefined;

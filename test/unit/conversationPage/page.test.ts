@@ -2,7 +2,7 @@
 // VS Code's document and CSP): the protocol (ready, epoch/rev, gaps, malformed messages, expand),
 // the header and its not-live banner, the rows in the host's order, and the virtual list (only the
 // rows near the viewport, stuck to the bottom, the reader's place kept when rows arrive above and
-// below, "↓ N new"), and what it keeps in setState. Skipped only when /usr/bin/chromium is absent.
+// below, "↓ N new"), and what it keeps in setState. Without Chromium it fails on CI and skips elsewhere (test/shared/chromium.ts).
 import assert from 'node:assert/strict';
 import type { Header, WebviewToHost } from '../../../src/webviews/conversation/shared/protocol';
 import type { Row } from '../../../src/webviews/conversation/shared/rows';

@@ -5,13 +5,13 @@ import assert from 'node:assert/strict';
 import type { Browser } from 'playwright-core';
 import {
   buildPage,
-  hasChromium,
   launchChromium,
   openHarness,
   type Harness,
   type HarnessOptions,
   type HarnessWindow,
 } from './harness';
+import { requireChromium } from '../../shared/chromium';
 
 /** Registers the suite's hooks (call it inside `describe`); `page` opens a harness closed after the test. */
 export function usePages(): { page(options?: Omit<HarnessOptions, 'browser' | 'dir'>): Promise<Harness> } {
@@ -20,7 +20,7 @@ export function usePages(): { page(options?: Omit<HarnessOptions, 'browser' | 'd
   const open: Harness[] = [];
 
   before(async function () {
-    if (!hasChromium()) return this.skip();
+    requireChromium(this);
     dir = await buildPage();
     browser = await launchChromium();
   });

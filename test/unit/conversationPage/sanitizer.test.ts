@@ -1,20 +1,13 @@
 // Markdown from the agent in real Chromium (the harness: the built page, VS Code's CSP): nothing of
 // the HTML it holds survives (no script, frame, style, form, image, event attribute, srcset), links
 // stay only for http(s) and mailto, and clicking one posts openLink instead of navigating.
-// Skipped only when /usr/bin/chromium is absent.
+// Without Chromium it fails on CI and skips elsewhere (test/shared/chromium.ts).
 import assert from 'node:assert/strict';
 import type { Browser } from 'playwright-core';
 import type { Row } from '../../../src/webviews/conversation/shared/rows';
 import { header, resendMessages } from './fixtureRows';
-import {
-  buildPage,
-  hasChromium,
-  launchChromium,
-  openHarness,
-  ORIGIN,
-  type Harness,
-  type HarnessWindow,
-} from './harness';
+import { buildPage, launchChromium, openHarness, ORIGIN, type Harness, type HarnessWindow } from './harness';
+import { requireChromium } from '../../shared/chromium';
 
 const HOSTILE = [
   'Hostile payloads follow.',
@@ -71,7 +64,7 @@ describe('conversation page in Chromium: sanitised markdown', function () {
   let harness: Harness | undefined;
 
   before(async function () {
-    if (!hasChromium()) return this.skip();
+    requireChromium(this);
     dir = await buildPage();
     browser = await launchChromium();
   });

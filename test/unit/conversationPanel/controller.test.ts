@@ -18,7 +18,8 @@ import type { HostToWebview } from '../../../src/webviews/conversation/shared/pr
 import { STREAMING_ROW_ID } from '../../../src/webviews/conversation/shared/rows';
 import { RowStore } from '../../../src/webviews/conversation/webview/rowStore';
 import { fakeAgentServer, feedOver, userMessages } from '../api/fakeAgentServer';
-import { waitFor } from '../server/helpers';
+import { actionEvent, observationEvent, withEnvelope } from '../../shared/agentEvents';
+import { eventuallyDefined } from '../../shared/eventually';
 import { postingControllerDeps } from './controllerDeps';
 
 const API_KEY = 'app-api-key-controller-0001';
@@ -32,30 +33,17 @@ const ENDPOINT: AgentEndpoint = {
 
 /** `env` run by the agent: its output quotes the sandbox's key. */
 function envCommand(): AgentEvent[] {
-  const action: AgentEvent = {
-    id: 'a1',
-    timestamp: '2026-11-23T19:49:51.000001',
-    source: 'agent',
-    kind: 'ActionEvent',
-    action: { command: 'env', kind: 'TerminalAction' },
-    tool_name: 'terminal',
-    tool_call_id: 'call-1',
-  };
-  const observation: AgentEvent = {
-    id: 'o1',
-    timestamp: '2026-11-23T19:49:52.000001',
-    source: 'environment',
-    kind: 'ObservationEvent',
-    tool_name: 'terminal',
-    tool_call_id: 'call-1',
-    action_id: 'a1',
-    observation: {
-      content: [{ type: 'text', text: `HOME=/root\nSESSION_API_KEY=${SANDBOX_KEY}\n` }],
-      exit_code: 0,
-      kind: 'TerminalObservation',
-    },
-  };
-  return [action, observation];
+  const call = { tool: 'terminal', callId: 'call-1' };
+  const action = actionEvent(call, { command: 'env', kind: 'TerminalAction' });
+  const observation = observationEvent(call, 'a1', {
+    content: [{ type: 'text', text: `HOME=/root\nSESSION_API_KEY=${SANDBOX_KEY}\n` }],
+    exit_code: 0,
+    kind: 'TerminalObservation',
+  });
+  return [
+    withEnvelope(action, 'a1', '2026-11-23T19:49:51.000001'),
+    withEnvelope(observation, 'o1', '2026-11-23T19:49:52.000001'),
+  ];
 }
 
 function controllerDeps(
@@ -104,63 +92,48 @@ describe('conversation panel controller', () => {
 
   it('shows the files the agent edited relative to its workspace; a path outside it stays whole', async () => {
     const folder = '/tmp/double/openhands-sandboxes/sb1';
-    const edit = (n: number, path: string, workingDir?: string): AgentEvent[] => [
-      {
-        id: `cmd-${n}`,
-        timestamp: `2026-11-23T19:49:5${n}.000001`,
-        source: 'agent',
-        kind: 'ActionEvent',
-        action: { command: 'ls', kind: 'TerminalAction' },
-        tool_name: 'terminal',
-        tool_call_id: `call-cmd-${n}`,
-      },
-      {
-        id: `cmd-obs-${n}`,
-        timestamp: `2026-11-23T19:49:5${n}.000002`,
-        source: 'environment',
-        kind: 'ObservationEvent',
-        tool_name: 'terminal',
-        tool_call_id: `call-cmd-${n}`,
-        action_id: `cmd-${n}`,
-        observation: {
-          content: [{ type: 'text', text: '' }],
-          exit_code: 0,
-          kind: 'TerminalObservation',
-          ...(workingDir ? { metadata: { working_dir: workingDir } } : {}),
-        },
-      },
-      {
-        id: `edit-${n}`,
-        timestamp: `2026-11-23T19:49:5${n}.000003`,
-        source: 'agent',
-        kind: 'ActionEvent',
-        action: { command: 'create', path, file_text: 'x', kind: 'FileEditorAction' },
-        tool_name: 'file_editor',
-        tool_call_id: `call-edit-${n}`,
-      },
-      {
-        id: `edit-obs-${n}`,
-        timestamp: `2026-11-23T19:49:5${n}.000004`,
-        source: 'environment',
-        kind: 'ObservationEvent',
-        tool_name: 'file_editor',
-        tool_call_id: `call-edit-${n}`,
-        action_id: `edit-${n}`,
-        observation: {
-          kind: 'FileEditorObservation',
-          command: 'create',
-          path,
-          prev_exist: false,
-          new_content: 'x',
-        },
-      },
-    ];
+    const edit = (n: number, path: string, workingDir?: string): AgentEvent[] => {
+      const terminal = { tool: 'terminal', callId: `call-cmd-${n}` };
+      const editor = { tool: 'file_editor', callId: `call-edit-${n}` };
+      const time = (step: number) => `2026-11-23T19:49:5${n}.00000${step}`;
+      return [
+        withEnvelope(actionEvent(terminal, { command: 'ls', kind: 'TerminalAction' }), `cmd-${n}`, time(1)),
+        withEnvelope(
+          observationEvent(terminal, `cmd-${n}`, {
+            content: [{ type: 'text', text: '' }],
+            exit_code: 0,
+            kind: 'TerminalObservation',
+            ...(workingDir ? { metadata: { working_dir: workingDir } } : {}),
+          }),
+          `cmd-obs-${n}`,
+          time(2),
+        ),
+        withEnvelope(
+          actionEvent(editor, { command: 'create', path, file_text: 'x', kind: 'FileEditorAction' }),
+          `edit-${n}`,
+          time(3),
+        ),
+        withEnvelope(
+          observationEvent(editor, `edit-${n}`, {
+            kind: 'FileEditorObservation',
+            command: 'create',
+            path,
+            prev_exist: false,
+            new_content: 'x',
+          }),
+          `edit-obs-${n}`,
+          time(4),
+        ),
+      ];
+    };
     const { feed, posted, controller } = followed(
       [...userMessages(1), ...edit(1, `${folder}/src/app.ts`, folder), ...edit(2, '/etc/elsewhere.conf')],
       cleanup,
     );
     feed.start();
-    await waitFor(async () => (feed.current.historyComplete && feed.events.size === 9 ? true : undefined));
+    await eventuallyDefined(async () =>
+      feed.current.historyComplete && feed.events.size === 9 ? true : undefined,
+    );
     const paths = controller
       .rows()
       .flatMap((row) => (row.kind === 'action' && row.edit ? [row.edit.path] : []));
@@ -191,7 +164,9 @@ describe('conversation panel controller', () => {
       () => feed.dispose(),
     );
     feed.start();
-    await waitFor(async () => (feed.current.historyComplete && feed.events.size === 3 ? true : undefined));
+    await eventuallyDefined(async () =>
+      feed.current.historyComplete && feed.events.size === 3 ? true : undefined,
+    );
     const shown = () => JSON.stringify(posted.splice(0));
 
     controller.receive({ type: 'ready' });
@@ -203,7 +178,7 @@ describe('conversation panel controller', () => {
     target = { endpoint: undefined, reason: 'The sandbox is paused.' };
     conversationKey = undefined;
     agent.sockets[0]?.end();
-    await waitFor(async () => (feed.current.status === 'offline' ? true : undefined));
+    await eventuallyDefined(async () => (feed.current.status === 'offline' ? true : undefined));
     // the panel is shown again (its page is not retained while hidden): everything is sent again
     controller.receive({ type: 'ready' });
     const offline = shown();
@@ -233,7 +208,7 @@ describe('conversation panel controller', () => {
     const maxEventBytes = first ? new EventLog().sizeOf(first) : 0;
     const { agent, feed, posted, controller } = followed(userMessages(1), cleanup, { maxEventBytes });
     feed.start();
-    await waitFor(async () => (feed.current.status === 'live' ? true : undefined));
+    await eventuallyDefined(async () => (feed.current.status === 'live' ? true : undefined));
     // a hostile agent server names its model and its status after the keys
     agent.sockets[0]?.options.onEvent({
       id: 'state-1',
@@ -263,17 +238,19 @@ describe('conversation panel controller', () => {
     // the action's strings are cut on the way in, so "Show all" reads it again from the server
     const { agent, feed, posted, controller } = followed([action], cleanup, { maxStringChars: 20 });
     feed.start();
-    await waitFor(async () => (feed.current.status === 'live' && feed.events.size === 1 ? true : undefined));
+    await eventuallyDefined(async () =>
+      feed.current.status === 'live' && feed.events.size === 1 ? true : undefined,
+    );
     let release: (() => void) | undefined;
     agent.beforeGetEvent = () => new Promise<void>((resolve) => (release = resolve));
     controller.receive({ type: 'expand', id: action.id });
-    await waitFor(async () => (release ? true : undefined));
+    await eventuallyDefined(async () => (release ? true : undefined));
     // the command ends while the action is read whole
     agent.events.push(observation);
     agent.sockets[0]?.options.onEvent(observation);
     agent.beforeGetEvent = undefined;
     release?.();
-    const expanded = await waitFor(async () => {
+    const expanded = await eventuallyDefined(async () => {
       const message = posted.find((candidate) => candidate.type === 'expanded');
       return message?.type === 'expanded' ? message.row : undefined;
     });
@@ -284,7 +261,7 @@ describe('conversation panel controller', () => {
   it('holds older pages until the page has its first rows, posts the newest first and keeps every row in order', async () => {
     const { agent, feed, posted, controller } = followed(userMessages(1500), cleanup);
     feed.start();
-    await waitFor(async () => (feed.events.events.length >= 100 ? true : undefined));
+    await eventuallyDefined(async () => (feed.events.events.length >= 100 ? true : undefined));
     // the page is still loading: the newest page is read, the older ones wait for it
     await new Promise((resolve) => setTimeout(resolve, 300));
     assert.equal(agent.searches.length, 1, 'only the newest page before the page is ready');
@@ -298,7 +275,7 @@ describe('conversation panel controller', () => {
     const first = posted[1];
     assert.ok(first?.type === 'rows' && first.at === 'end');
     assert.equal(first.rows.at(-1)?.id, 'm1500');
-    await waitFor(async () => (feed.current.historyComplete ? true : undefined));
+    await eventuallyDefined(async () => (feed.current.historyComplete ? true : undefined));
     agent.sockets[0]?.options.onEvent(userMessages(1, 1501)[0] as AgentEvent);
     await new Promise((resolve) => setTimeout(resolve, 50));
     assert.deepEqual(
@@ -327,7 +304,7 @@ describe('conversation panel controller', () => {
   it('keeps the streaming reply the last row when another event comes while it streams', async () => {
     const { agent, feed, posted, controller } = followed(userMessages(1), cleanup);
     feed.start();
-    await waitFor(async () => (feed.current.historyComplete ? true : undefined));
+    await eventuallyDefined(async () => (feed.current.historyComplete ? true : undefined));
     controller.receive({ type: 'ready' });
     const live = (event: Partial<AgentEvent> & { id: string; kind: string }) =>
       agent.sockets[0]?.options.onEvent({ timestamp: '', source: 'agent', ...event });
@@ -342,23 +319,23 @@ describe('conversation panel controller', () => {
     // a long backoff: the header is read while the feed waits to reconnect
     const { agent, feed, controller } = followed(userMessages(1), cleanup, { initialBackoffMs: 60_000 });
     feed.start();
-    await waitFor(async () => (feed.current.status === 'live' ? true : undefined));
+    await eventuallyDefined(async () => (feed.current.status === 'live' ? true : undefined));
     agent.sockets[0]?.end(
       new SilentSocketError(
         { kind: 'timeout', message: 'The agent server went silent on the event socket of conversation x.' },
         15_400,
       ),
     );
-    await waitFor(async () => (feed.current.status === 'reconnecting' ? true : undefined));
+    await eventuallyDefined(async () => (feed.current.status === 'reconnecting' ? true : undefined));
     assert.equal(controller.header().feedDetail, 'No word from the sandbox for 15 s; reconnecting');
 
     feed.wake();
-    await waitFor(async () =>
+    await eventuallyDefined(async () =>
       feed.current.status === 'live' && agent.sockets.length === 2 ? true : undefined,
     );
     assert.equal(controller.header().feedDetail, null);
     agent.sockets[1]?.end(new ApiError({ kind: 'timeout', message: 'The handshake took too long.' }));
-    await waitFor(async () => (feed.current.status === 'reconnecting' ? true : undefined));
+    await eventuallyDefined(async () => (feed.current.status === 'reconnecting' ? true : undefined));
     assert.equal(controller.header().feedDetail, 'The sandbox did not answer in time');
   });
 });

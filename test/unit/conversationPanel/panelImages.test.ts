@@ -8,8 +8,9 @@ import { PanelImages } from '../../../src/webviews/conversation/host/panelImages
 import type { HostToWebview, ImageReply } from '../../../src/webviews/conversation/shared/protocol';
 import { gifAnimation, pngBomb, webpClaiming } from '../../shared/imageBombs';
 import { paddedPng, SVG_WITH_SCRIPT } from '../../shared/images';
+import { actionEvent, executionStatus, observationEvent, withEnvelope } from '../../shared/agentEvents';
 import { fakeAgentServer, feedOver, userMessages } from '../api/fakeAgentServer';
-import { waitFor } from '../server/helpers';
+import { eventuallyDefined } from '../../shared/eventually';
 import { postingControllerDeps } from './controllerDeps';
 
 const CONVERSATION_ID = '0123456789abcdef0123456789abcdef';
@@ -20,31 +21,17 @@ const ENDPOINT: AgentEndpoint = {
 };
 
 function screenshotRound(tag: string, screenshot: string): AgentEvent[] {
+  const call = { tool: 'browser_get_state', callId: `call-${tag}` };
+  const action = actionEvent(call, { kind: 'BrowserGetStateAction', include_screenshot: true });
+  const observation = observationEvent(call, `act-${tag}`, {
+    kind: 'BrowserObservation',
+    content: [{ type: 'text', text: `Page ${tag}` }],
+    is_error: false,
+    screenshot_data: screenshot,
+  });
   return [
-    {
-      id: `act-${tag}`,
-      timestamp: '2026-11-23T19:49:51.000001',
-      source: 'agent',
-      kind: 'ActionEvent',
-      action: { kind: 'BrowserGetStateAction', include_screenshot: true },
-      tool_name: 'browser_get_state',
-      tool_call_id: `call-${tag}`,
-    },
-    {
-      id: `obs-${tag}`,
-      timestamp: '2026-11-23T19:49:52.000001',
-      source: 'environment',
-      kind: 'ObservationEvent',
-      tool_name: 'browser_get_state',
-      tool_call_id: `call-${tag}`,
-      action_id: `act-${tag}`,
-      observation: {
-        kind: 'BrowserObservation',
-        content: [{ type: 'text', text: `Page ${tag}` }],
-        is_error: false,
-        screenshot_data: screenshot,
-      },
-    },
+    withEnvelope(action, `act-${tag}`, '2026-11-23T19:49:51.000001'),
+    withEnvelope(observation, `obs-${tag}`, '2026-11-23T19:49:52.000001'),
   ];
 }
 
@@ -78,7 +65,9 @@ describe('conversation panel images', () => {
       () => feed.dispose(),
     );
     feed.start();
-    await waitFor(async () => (feed.current.historyComplete && feed.events.size === 7 ? true : undefined));
+    await eventuallyDefined(async () =>
+      feed.current.historyComplete && feed.events.size === 7 ? true : undefined,
+    );
 
     // the log holds each screenshot's head: 300 KB of base64 is not kept three times over
     assert.ok(feed.events.bytes < 40_000, `the log holds ${feed.events.bytes} bytes`);
@@ -93,7 +82,9 @@ describe('conversation panel images', () => {
     const reply = async (event: string): Promise<ImageReply> => {
       posted.length = 0;
       controller.receive({ type: 'image', event, index: 0 });
-      return waitFor(async () => posted.find((message): message is ImageReply => message.type === 'image'));
+      return eventuallyDefined(async () =>
+        posted.find((message): message is ImageReply => message.type === 'image'),
+      );
     };
     const shown = await reply('obs-whole');
     assert.equal(shown.image?.mime, 'image/png');
@@ -120,23 +111,14 @@ describe('conversation panel images', () => {
   });
 
   it('shows the newest screenshot in the header while the agent browses, and not once it does something else', async () => {
-    const navigate: AgentEvent = {
-      id: 'act-nav',
-      timestamp: '2026-11-23T19:49:50.000001',
-      source: 'agent',
-      kind: 'ActionEvent',
-      action: { kind: 'BrowserNavigateAction', url: 'http://127.0.0.1:8011/shop', new_tab: false },
-      tool_name: 'browser_navigate',
-      tool_call_id: 'call-nav',
-    };
-    const running: AgentEvent = {
-      id: 'state-1',
-      timestamp: '2026-11-23T19:49:49.000001',
-      source: 'environment',
-      kind: 'ConversationStateUpdateEvent',
-      key: 'execution_status',
-      value: 'running',
-    };
+    const navigate = withEnvelope(
+      actionEvent(
+        { tool: 'browser_navigate', callId: 'call-nav' },
+        { kind: 'BrowserNavigateAction', url: 'http://127.0.0.1:8011/shop', new_tab: false },
+      ),
+      'act-nav',
+    );
+    const running = withEnvelope(executionStatus('running'), 'state-1', '2026-11-23T19:49:49.000001');
     const agent = fakeAgentServer([
       ...userMessages(1),
       running,
@@ -151,26 +133,24 @@ describe('conversation panel images', () => {
       () => feed.dispose(),
     );
     feed.start();
-    await waitFor(async () => (feed.current.historyComplete && feed.events.size === 7 ? true : undefined));
-    await waitFor(async () => (feed.current.executionStatus === 'running' ? true : undefined));
+    await eventuallyDefined(async () =>
+      feed.current.historyComplete && feed.events.size === 7 ? true : undefined,
+    );
+    await eventuallyDefined(async () => (feed.current.executionStatus === 'running' ? true : undefined));
     assert.deepEqual(controller.header().browser, {
       rowId: 'act-two',
       image: { event: 'obs-two', index: 0, width: 320, height: 200, label: 'Screenshot: 320×200 PNG' },
       url: 'http://127.0.0.1:8011/shop',
     });
     // the agent runs a command: it no longer browses
-    const command: AgentEvent = {
-      id: 'act-cmd',
-      timestamp: '2026-11-23T19:49:59.000001',
-      source: 'agent',
-      kind: 'ActionEvent',
-      action: { kind: 'TerminalAction', command: 'ls' },
-      tool_name: 'terminal',
-      tool_call_id: 'call-cmd',
-    };
+    const command = withEnvelope(
+      actionEvent({ tool: 'terminal', callId: 'call-cmd' }, { kind: 'TerminalAction', command: 'ls' }),
+      'act-cmd',
+      '2026-11-23T19:49:59.000001',
+    );
     agent.events.push(command);
     agent.sockets.at(-1)?.options.onEvent(command);
-    await waitFor(async () => (feed.events.size === 8 ? true : undefined));
+    await eventuallyDefined(async () => (feed.events.size === 8 ? true : undefined));
     assert.equal(controller.header().browser, null);
   });
 
@@ -190,7 +170,9 @@ describe('conversation panel images', () => {
       () => feed.dispose(),
     );
     feed.start();
-    await waitFor(async () => (feed.current.historyComplete && feed.events.size === 9 ? true : undefined));
+    await eventuallyDefined(async () =>
+      feed.current.historyComplete && feed.events.size === 9 ? true : undefined,
+    );
     const row = (id: string) => controller.rows().find((candidate) => candidate.id === id);
     // the PNG's head has its sides: the row says at once why it is not drawn, and asks nothing
     const png = row('act-png');
@@ -203,7 +185,9 @@ describe('conversation panel images', () => {
     const reply = async (event: string): Promise<ImageReply> => {
       posted.length = 0;
       controller.receive({ type: 'image', event, index: 0 });
-      return waitFor(async () => posted.find((message): message is ImageReply => message.type === 'image'));
+      return eventuallyDefined(async () =>
+        posted.find((message): message is ImageReply => message.type === 'image'),
+      );
     };
     assert.equal(
       (await reply('obs-gif')).problem,
@@ -231,7 +215,9 @@ describe('conversation panel images', () => {
     const feed = feedOver(agent, ENDPOINT);
     cleanup.push(() => feed.dispose());
     feed.start();
-    await waitFor(async () => (feed.current.historyComplete && feed.events.size === 3 ? true : undefined));
+    await eventuallyDefined(async () =>
+      feed.current.historyComplete && feed.events.size === 3 ? true : undefined,
+    );
     const images = new PanelImages((id) => feed.wholeEvent(id));
     const first = await images.image('obs-p', 0);
     assert.ok(!first.ok && /could not be read from the sandbox/.test(first.reason));

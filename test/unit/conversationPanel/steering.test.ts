@@ -6,7 +6,14 @@ import type { AgentEndpoint, AgentEvent } from '../../../src/api';
 import { ConversationController } from '../../../src/webviews/conversation/host/controller';
 import type { Header, HostToWebview } from '../../../src/webviews/conversation/shared/protocol';
 import { fakeAgentServer, feedOver, userMessages, type FakeAgentServer } from '../api/fakeAgentServer';
-import { waitFor } from '../server/helpers';
+import {
+  executionStatus,
+  numberedEvents,
+  stateUpdate,
+  terminalAction as terminalActionBody,
+  userMessage,
+} from '../../shared/agentEvents';
+import { eventuallyDefined } from '../../shared/eventually';
 import { recordingSteering, type SteeringCall } from './steeringFake';
 
 const SANDBOX_KEY = 'sandbox-key-steering-5a4b3c2d1e';
@@ -17,39 +24,13 @@ const ENDPOINT: AgentEndpoint = {
   sessionApiKey: SANDBOX_KEY,
 };
 
-let next = 100;
-function event(fields: Partial<AgentEvent> & { kind: string }): AgentEvent {
-  next++;
-  return {
-    id: `e${next}`,
-    timestamp: `2026-11-23T20:00:${String(next % 60).padStart(2, '0')}.000001`,
-    source: 'environment',
-    ...fields,
-  };
-}
-
-function status(value: string): AgentEvent {
-  return event({ kind: 'ConversationStateUpdateEvent', key: 'execution_status', value });
-}
-
-function userMessage(text: string): AgentEvent {
-  return event({
-    kind: 'MessageEvent',
-    source: 'user',
-    llm_message: { role: 'user', content: [{ type: 'text', text }] },
-  });
-}
+const event = numberedEvents('e', 101);
+const status = (value: string): AgentEvent => event(executionStatus(value));
 
 function terminalAction(command: string, risk = 'HIGH'): AgentEvent {
-  return event({
-    kind: 'ActionEvent',
-    source: 'agent',
-    tool_name: 'terminal',
-    tool_call_id: `call-${next}`,
-    action: { command, is_input: false, kind: 'TerminalAction' },
-    security_risk: risk,
-    summary: `Run ${command}`,
-  });
+  return event(
+    terminalActionBody(command, `call-${command}`, { security_risk: risk, summary: `Run ${command}` }),
+  );
 }
 
 describe('conversation panel: steering the agent', () => {
@@ -87,7 +68,7 @@ describe('conversation panel: steering the agent', () => {
       () => feed.dispose(),
     );
     feed.start();
-    await waitFor(async () =>
+    await eventuallyDefined(async () =>
       feed.current.status === 'live' && feed.current.historyComplete ? true : undefined,
     );
     const headers = () =>
@@ -116,9 +97,11 @@ describe('conversation panel: steering the agent', () => {
     call?.onStep?.('connecting');
     assert.equal(headers().at(-1)?.controls.outbox[0]?.state, 'connecting');
     call?.resolve();
-    await waitFor(async () => (headers().at(-1)?.controls.outbox[0]?.state === 'sent' ? true : undefined));
+    await eventuallyDefined(async () =>
+      headers().at(-1)?.controls.outbox[0]?.state === 'sent' ? true : undefined,
+    );
     // the echo: the user message as the server stored it
-    live(userMessage('Now add a test'));
+    live(event(userMessage('Now add a test')));
     assert.deepEqual(headers().at(-1)?.controls.outbox, []);
     assert.deepEqual(controller.header().controls.outbox, []);
   });
@@ -127,7 +110,9 @@ describe('conversation panel: steering the agent', () => {
     const { controller, calls, headers } = await open(userMessages(1));
     controller.receive({ type: 'send', text: 'Deploy it', resume: false });
     calls[0]?.reject(new Error(`The agent server refused the key ${SANDBOX_KEY}.`));
-    await waitFor(async () => (headers().at(-1)?.controls.outbox[0]?.state === 'failed' ? true : undefined));
+    await eventuallyDefined(async () =>
+      headers().at(-1)?.controls.outbox[0]?.state === 'failed' ? true : undefined,
+    );
     const failed = headers().at(-1)?.controls.outbox[0];
     assert.equal(failed?.text, 'Deploy it');
     assert.match(failed?.reason ?? '', /refused the key \[redacted\]/);
@@ -160,6 +145,7 @@ describe('conversation panel: steering the agent', () => {
     live(
       event({
         kind: 'UserRejectObservation',
+        source: 'environment',
         tool_name: 'terminal',
         tool_call_id: String(action['tool_call_id']),
         action_id: action.id,
@@ -182,13 +168,13 @@ describe('conversation panel: steering the agent', () => {
     assert.equal(calls.length, 1);
     assert.deepEqual(calls[0]?.args, ['use the staging database']);
     calls[0]?.resolve();
-    await waitFor(async () => (headers().at(-1)?.controls.busy === null ? true : undefined));
+    await eventuallyDefined(async () => (headers().at(-1)?.controls.busy === null ? true : undefined));
     live(status('idle'));
     assert.equal(controller.header().controls.rejected, true);
 
     controller.receive({ type: 'continue' });
     calls[1]?.reject(new Error('The agent server cannot be reached.'));
-    await waitFor(async () => (headers().at(-1)?.controls.error ? true : undefined));
+    await eventuallyDefined(async () => (headers().at(-1)?.controls.error ? true : undefined));
     assert.equal(headers().at(-1)?.controls.error, 'The agent server cannot be reached.');
     assert.equal(headers().at(-1)?.controls.busy, null);
 
@@ -196,19 +182,13 @@ describe('conversation panel: steering the agent', () => {
     assert.equal(headers().at(-1)?.controls.error, null, 'a new attempt clears the old failure');
     calls[2]?.resolve();
     live(status('running'));
-    await waitFor(async () => (controller.header().controls.rejected === false ? true : undefined));
+    await eventuallyDefined(async () => (controller.header().controls.rejected === false ? true : undefined));
   });
 
   it("follows the conversation's confirmation policy, and turns it on and off", async () => {
     const { controller, calls, live } = await open(userMessages(1));
     assert.equal(controller.header().controls.confirmationPolicy, null);
-    live(
-      event({
-        kind: 'ConversationStateUpdateEvent',
-        key: 'confirmation_policy',
-        value: { kind: 'AlwaysConfirm' },
-      }),
-    );
+    live(event(stateUpdate('confirmation_policy', { kind: 'AlwaysConfirm' })));
     assert.equal(controller.header().controls.confirmationPolicy, 'AlwaysConfirm');
     controller.receive({ type: 'setConfirmation', on: false });
     assert.deepEqual(calls[0]?.args, [false]);

@@ -8,45 +8,30 @@ import type { AgentEvent } from '../../../src/api';
 import { compactDiff } from '../../../src/webviews/conversation/host/lineDiff';
 import { DISPLAY_LIMITS, Transcript } from '../../../src/webviews/conversation/host/transcript';
 import { oversizedEvent } from '../../../src/api/agentServer/oversizedEvent';
+import {
+  agentMessage,
+  numberedEvents,
+  terminalAction,
+  terminalObservation,
+  userMessage,
+} from '../../shared/agentEvents';
 
-let counter = 0;
+const numbered = numberedEvents();
 function event(kind: string, fields: Record<string, unknown>, source = 'agent'): AgentEvent {
-  counter++;
-  return {
-    id: `e${counter}`,
-    timestamp: `2026-11-23T19:49:${String(counter % 60).padStart(2, '0')}.000001`,
-    source,
-    ...fields,
-    kind,
-  };
+  return numbered({ source, ...fields, kind });
 }
 
+let toolCalls = 0;
 function terminalPair(command: string, output: string, exitCode: number): [AgentEvent, AgentEvent] {
-  const action = event('ActionEvent', {
-    thought: [{ type: 'text', text: 'Let me look.' }],
-    action: { command, is_input: false, reset: false, kind: 'TerminalAction' },
-    tool_name: 'terminal',
-    tool_call_id: `call-${counter}`,
-    security_risk: 'LOW',
-    summary: `terminal: ${command}`,
-  });
-  const observation = event(
-    'ObservationEvent',
-    {
-      tool_name: 'terminal',
-      tool_call_id: action['tool_call_id'],
-      observation: {
-        content: [{ type: 'text', text: output }],
-        is_error: false,
-        command,
-        exit_code: exitCode,
-        kind: 'TerminalObservation',
-      },
-      action_id: action.id,
-    },
-    'environment',
+  const callId = `call-${++toolCalls}`;
+  const action = numbered(
+    terminalAction(command, callId, {
+      thought: [{ type: 'text', text: 'Let me look.' }],
+      security_risk: 'LOW',
+      summary: `terminal: ${command}`,
+    }),
   );
-  return [action, observation];
+  return [action, numbered(terminalObservation(command, output, exitCode, { callId, actionId: action.id }))];
 }
 
 describe('conversation transcript', () => {
@@ -73,14 +58,8 @@ describe('conversation transcript', () => {
 
   it('keeps storage order, never timestamp order', () => {
     const transcript = new Transcript();
-    const late = event(
-      'MessageEvent',
-      { llm_message: { role: 'user', content: [{ type: 'text', text: 'first' }] } },
-      'user',
-    );
-    const early = event('MessageEvent', {
-      llm_message: { role: 'assistant', content: [{ type: 'text', text: 'second' }] },
-    });
+    const late = numbered(userMessage('first'));
+    const early = numbered(agentMessage('second'));
     early.timestamp = '2000-01-01T00:00:00';
     transcript.append([late, early]);
     assert.deepEqual(
@@ -422,7 +401,7 @@ describe('compact diff', () => {
       event('ActionEvent', {
         action,
         tool_name: toolName(action['kind']),
-        tool_call_id: `call-${counter}`,
+        tool_call_id: `call-${++toolCalls}`,
         security_risk: 'LOW',
         summary: `${toolName(action['kind'])}: ${JSON.stringify(action)}`,
       });
@@ -460,7 +439,7 @@ describe('compact diff', () => {
       const action = event('ActionEvent', {
         action: { kind: 'BrowserGetStateAction', include_screenshot: true },
         tool_name: 'browser_get_state',
-        tool_call_id: `call-${counter}`,
+        tool_call_id: `call-${++toolCalls}`,
         security_risk: 'LOW',
       });
       const observation = event(

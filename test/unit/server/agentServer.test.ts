@@ -5,7 +5,8 @@ import path from 'node:path';
 import type { AppConversation, ExecutionStatus, SandboxRecord, TestServer } from '../../server';
 import type { AgentEvent } from '../../server/agentServer/events';
 import { dashedUuid } from '../../server/ids';
-import { getJson, postJson, startFastServer, waitFor } from './helpers';
+import { getJson, postJson, startFastServer } from './helpers';
+import { eventuallyDefined } from '../../shared/eventually';
 
 const APP_KEY = 'app-server-key';
 const ACTION_EVENT = 'openhands.sdk.event.llm_convertible.action.ActionEvent';
@@ -77,7 +78,7 @@ const statusOf = (server: TestServer, hex: string): ExecutionStatus | undefined 
   server.state.conversations.find((conversation) => conversation.id === hex)?.execution_status;
 
 const untilStatus = (server: TestServer, hex: string, status: ExecutionStatus): Promise<true> =>
-  waitFor(async () => (statusOf(server, hex) === status ? true : undefined));
+  eventuallyDefined(async () => (statusOf(server, hex) === status ? true : undefined));
 
 describe('test server: agent-server double (REST)', () => {
   let server: TestServer;
@@ -301,7 +302,7 @@ describe('test server: agent-server double (REST)', () => {
       { role: 'user', content: [{ type: 'text', text: 'Go' }], run: true },
       target.headers,
     );
-    await waitFor(async () =>
+    await eventuallyDefined(async () =>
       server.agent.events(target.hex).some((event) => event.kind === 'ObservationEvent') ? true : undefined,
     );
     assert.deepEqual((await postJson(`${target.base}/pause`, {}, target.headers)).body, { success: true });
@@ -330,7 +331,7 @@ describe('test server: agent-server double (REST)', () => {
       { role: 'user', content: [{ type: 'text', text: 'Go' }], run: true },
       target.headers,
     );
-    const action = await waitFor(async () => {
+    const action = await eventuallyDefined(async () => {
       const events = server.agent.events(target.hex);
       return events[events.length - 2]?.kind === 'ActionEvent' ? events[events.length - 2] : undefined;
     });
@@ -517,7 +518,7 @@ describe('test server: agent-server double (seeded transcripts and control)', ()
     const started = await postJson<{ id: string }>(`${server.url}/api/v1/app-conversations`, {
       initial_message: { content: [{ type: 'text', text: 'Fix the flaky login test' }] },
     });
-    const ready = await waitFor(async () => {
+    const ready = await eventuallyDefined(async () => {
       const tasks = await getJson<({ status: string; app_conversation_id: string | null } | null)[]>(
         `${server.url}/api/v1/app-conversations/start-tasks?ids=${started.body.id}`,
       );

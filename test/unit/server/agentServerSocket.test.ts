@@ -4,7 +4,8 @@ import { WebSocket, type ClientOptions } from 'ws';
 import type { SandboxRecord, TestServer } from '../../server';
 import type { AgentEvent } from '../../server/agentServer/events';
 import { dashedUuid } from '../../server/ids';
-import { postJson, startFastServer, waitFor } from './helpers';
+import { postJson, startFastServer } from './helpers';
+import { eventuallyDefined } from '../../shared/eventually';
 
 const AUTH_TIMEOUT_MS = 150;
 
@@ -36,7 +37,7 @@ function probe(url: string, options: ClientOptions = {}): Probe {
 }
 
 const frameCount = (target: Probe, count: number): Promise<true> =>
-  waitFor(async () => (target.frames.length >= count ? true : undefined));
+  eventuallyDefined(async () => (target.frames.length >= count ? true : undefined));
 
 describe('test server: agent-server double (WebSocket)', function () {
   this.timeout(10_000);
@@ -105,7 +106,7 @@ describe('test server: agent-server double (WebSocket)', function () {
     // A later auth frame is ignored; a Message frame is sent with run=true.
     client.ws.send(authFrame());
     client.ws.send(JSON.stringify({ role: 'user', content: [{ type: 'text', text: 'From the socket' }] }));
-    await waitFor(async () =>
+    await eventuallyDefined(async () =>
       client.frames.some((frame) => frame['key'] === 'full_state' && frame !== fullState) ? true : undefined,
     );
     const live = client.frames.slice(1).map((frame) => frame.kind);
@@ -205,7 +206,7 @@ describe('test server: agent-server double (WebSocket)', function () {
       };
       setImmediate(tick);
     });
-    await waitFor(
+    await eventuallyDefined(
       async () => (liveIds.length === 40 && client.frames.length >= 3001 + 40 ? true : undefined),
       5000,
     );
@@ -263,7 +264,7 @@ describe('test server: agent-server double (WebSocket)', function () {
 
     second.ws.close();
     await second.closed;
-    await waitFor(async () => (server.agent.socketCount(hex) === 1 ? true : undefined));
+    await eventuallyDefined(async () => (server.agent.socketCount(hex) === 1 ? true : undefined));
 
     assert.equal(server.agent.drop(dashedUuid(hex), { refuseMs: 150 }), 1);
     assert.equal((await first.closed).code, 1006);

@@ -14,7 +14,8 @@ import {
   SAMPLE_NOTES,
   sampleBigText,
 } from '../../server/agentServer/sampleWorkspace';
-import { getJson, postJson, startFastServer, waitFor } from './helpers';
+import { getJson, postJson, startFastServer } from './helpers';
+import { eventuallyDefined } from '../../shared/eventually';
 
 interface Change {
   status: string;
@@ -352,7 +353,7 @@ describe('test server: agent-server double, git and file routes', () => {
   it("the scripted agent's edit lands in the sandbox directory and shows in git/changes", async () => {
     const target = freshConversation();
     assert.deepEqual((await postJson(`${target.control}/run`, {})).body, { outcome: 'started' });
-    await waitFor(async () =>
+    await eventuallyDefined(async () =>
       server.state.conversations.find((conversation) => conversation.id === target.hex)?.execution_status ===
       'finished'
         ? true

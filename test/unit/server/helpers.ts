@@ -41,14 +41,3 @@ export function postJson<T>(
     body: JSON.stringify(body),
   });
 }
-
-/** Polls until `check` returns a value (not undefined) or the deadline passes. */
-export async function waitFor<T>(check: () => Promise<T | undefined>, timeoutMs = 3000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await check();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error('waitFor timed out');
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-}

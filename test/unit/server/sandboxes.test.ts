@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import type { SandboxInfo, TestServer } from '../../server';
-import { getJson, startFastServer, waitFor } from './helpers';
+import { getJson, startFastServer } from './helpers';
+import { eventuallyDefined } from '../../shared/eventually';
 
 describe('test server: sandbox lifecycle', () => {
   let server: TestServer;
@@ -19,15 +20,15 @@ describe('test server: sandbox lifecycle', () => {
     const started = (await post('/api/v1/sandboxes')).body as SandboxInfo;
     assert.equal(started.status, 'STARTING');
     assert.equal(started.session_api_key, null);
-    await waitFor(async () => ((await statusOf(started.id)) === 'RUNNING' ? true : undefined));
+    await eventuallyDefined(async () => ((await statusOf(started.id)) === 'RUNNING' ? true : undefined));
 
     assert.deepEqual((await post(`/api/v1/sandboxes/${started.id}/pause`)).body, { success: true });
     assert.equal(await statusOf(started.id), 'RUNNING', 'still running until the pause lands');
-    await waitFor(async () => ((await statusOf(started.id)) === 'PAUSED' ? true : undefined));
+    await eventuallyDefined(async () => ((await statusOf(started.id)) === 'PAUSED' ? true : undefined));
     assert.equal((await post(`/api/v1/sandboxes/${started.id}/pause`)).status, 200);
 
     assert.deepEqual((await post(`/api/v1/sandboxes/${started.id}/resume`)).body, { success: true });
-    await waitFor(async () => ((await statusOf(started.id)) === 'RUNNING' ? true : undefined));
+    await eventuallyDefined(async () => ((await statusOf(started.id)) === 'RUNNING' ? true : undefined));
     assert.deepEqual((await post('/api/v1/sandboxes/oh-agent-server-nope/pause')).body, {
       detail: 'Not Found',
     });
@@ -35,11 +36,11 @@ describe('test server: sandbox lifecycle', () => {
 
   it('pauses the oldest running sandbox beyond the maximum, and deletes by the sandbox_id query', async () => {
     const first = (await post('/api/v1/sandboxes')).body as SandboxInfo;
-    await waitFor(async () => ((await statusOf(first.id)) === 'RUNNING' ? true : undefined));
+    await eventuallyDefined(async () => ((await statusOf(first.id)) === 'RUNNING' ? true : undefined));
     const second = (await post('/api/v1/sandboxes')).body as SandboxInfo;
     const third = (await post('/api/v1/sandboxes')).body as SandboxInfo;
-    await waitFor(async () => ((await statusOf(third.id)) === 'RUNNING' ? true : undefined));
-    await waitFor(async () => ((await statusOf(first.id)) === 'PAUSED' ? true : undefined));
+    await eventuallyDefined(async () => ((await statusOf(third.id)) === 'RUNNING' ? true : undefined));
+    await eventuallyDefined(async () => ((await statusOf(first.id)) === 'PAUSED' ? true : undefined));
     assert.equal(await statusOf(second.id), 'RUNNING');
 
     const deleted = await getJson(`${server.url}/api/v1/sandboxes/ignored?sandbox_id=${second.id}`, {

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import type { AppConversation, AppConversationStartTask, TestServer } from '../../server';
-import { getJson, postJson, startFastServer, waitFor } from './helpers';
+import { getJson, postJson, startFastServer } from './helpers';
+import { eventuallyDefined } from '../../shared/eventually';
 
 describe('test server: start tasks', () => {
   let server: TestServer;
@@ -30,7 +31,7 @@ describe('test server: start tasks', () => {
     assert.match(started.body.id, /^[0-9a-f]{32}$/);
 
     const seen = new Set<string>();
-    const ready = await waitFor(async () => {
+    const ready = await eventuallyDefined(async () => {
       const task = await taskById(started.body.id);
       seen.add(task.status);
       return task.status === 'READY' || task.status === 'ERROR' ? task : undefined;
@@ -54,7 +55,7 @@ describe('test server: start tasks', () => {
         conversation.title ?? '',
       ),
     );
-    const titled = await waitFor(async () => {
+    const titled = await eventuallyDefined(async () => {
       const reply = await getJson<(AppConversation | null)[]>(
         `${server.url}/api/v1/app-conversations?ids=${conversation.id}`,
       );
@@ -69,7 +70,7 @@ describe('test server: start tasks', () => {
       title: 'ignored by the server',
       initial_message: { content: [{ text: 'Write docs' }] },
     });
-    const ready = await waitFor(async () => {
+    const ready = await eventuallyDefined(async () => {
       const task = await taskById(started.body.id);
       return task.status === 'READY' ? task : undefined;
     });
@@ -105,7 +106,7 @@ describe('test server: start tasks', () => {
   it('ends in ERROR with the given detail after failNextStartTasks', async () => {
     server.failNextStartTasks('', 1);
     const started = await postJson<AppConversationStartTask>(`${server.url}/api/v1/app-conversations`, {});
-    const finished = await waitFor(async () => {
+    const finished = await eventuallyDefined(async () => {
       const task = await taskById(started.body.id);
       return task.status === 'READY' || task.status === 'ERROR' ? task : undefined;
     });
@@ -117,7 +118,7 @@ describe('test server: start tasks', () => {
     const unknown = await postJson<AppConversationStartTask>(`${server.url}/api/v1/app-conversations`, {
       sandbox_id: 'oh-agent-server-doesnotexist',
     });
-    const failed = await waitFor(async () => {
+    const failed = await eventuallyDefined(async () => {
       const task = await taskById(unknown.body.id);
       return task.status === 'ERROR' ? task : undefined;
     });
@@ -134,7 +135,7 @@ describe('test server: start tasks', () => {
     const resumed = await postJson<AppConversationStartTask>(`${server.url}/api/v1/app-conversations`, {
       sandbox_id: 'oh-agent-server-paused1',
     });
-    const ready = await waitFor(async () => {
+    const ready = await eventuallyDefined(async () => {
       const task = await taskById(resumed.body.id);
       return task.status === 'READY' ? task : undefined;
     });

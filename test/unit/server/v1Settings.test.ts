@@ -1,7 +1,8 @@
 // The openhands-ai 1.11.0 settings and secrets routes, as the real server answered them under test:real.
 import assert from 'node:assert/strict';
 import type { TestServer } from '../../server';
-import { getJson, postJson, startFastServer, waitFor } from './helpers';
+import { getJson, postJson, startFastServer } from './helpers';
+import { eventuallyDefined } from '../../shared/eventually';
 
 interface V1Settings {
   agent_settings: {
@@ -97,7 +98,7 @@ describe('test server: /api/v1/settings and /api/v1/secrets/git-providers (openh
   it('without settings a start still ends READY, on the SDK default model (no settings assert in 1.11.0)', async () => {
     server.state.settings = null;
     const task = await postJson<{ id: string }>(`${server.url}/api/v1/app-conversations`, {});
-    const ready = await waitFor(async () => {
+    const ready = await eventuallyDefined(async () => {
       const reply = await getJson<{ status: string; app_conversation_id: string | null }[]>(
         `${server.url}/api/v1/app-conversations/start-tasks?ids=${task.body.id}`,
       );

@@ -1,0 +1,117 @@
+// Agent-server events as the tests write them: one builder per kind, shaped as agent server 1.34 stores
+// them (MessageEvent, ActionEvent, ObservationEvent, ConversationStateUpdateEvent). A builder gives the
+// body (what the test server's `append` takes, filling in id and time); `withEnvelope` or `numberedEvents`
+// completes it into the `AgentEvent` the client reads. Plain objects only: unit, integration and e2e use it.
+import type { AgentEvent } from '../../src/api';
+
+/** An event without its id and time. */
+export type EventBody = Pick<AgentEvent, 'kind' | 'source'> & Record<string, unknown>;
+
+/** A tool's call as an action and its observation both name it. */
+export interface ToolCall {
+  tool: string;
+  callId: string;
+}
+
+/** What an action or observation carries, named by its own `kind` (`TerminalAction`, `BrowserObservation`…). */
+export type ToolPayload = { kind: string } & Record<string, unknown>;
+
+export const EVENT_TIME = '2026-11-23T19:49:50.000001';
+
+export function withEnvelope(body: EventBody, id: string, timestamp = EVENT_TIME): AgentEvent {
+  return { ...body, id, timestamp };
+}
+
+/**
+ * Completes bodies with ids `<prefix><n>` and times a second apart (within one minute), in the order
+ * they are asked for, as a conversation's events follow each other.
+ */
+export function numberedEvents(prefix = 'e', start = 1): (body: EventBody) => AgentEvent {
+  let next = start;
+  return (body) => {
+    const n = next++;
+    return withEnvelope(body, `${prefix}${n}`, `2026-11-23T19:49:${String(n % 60).padStart(2, '0')}.000001`);
+  };
+}
+
+export function userMessage(text: string): EventBody {
+  return {
+    kind: 'MessageEvent',
+    source: 'user',
+    llm_message: { role: 'user', content: [{ type: 'text', text }] },
+  };
+}
+
+export function agentMessage(text: string): EventBody {
+  return {
+    kind: 'MessageEvent',
+    source: 'agent',
+    llm_message: { role: 'assistant', content: [{ type: 'text', text }] },
+  };
+}
+
+/** A change of the conversation's state (`execution_status`, `confirmation_policy`, `full_state`…). */
+export function stateUpdate(key: string, value: unknown): EventBody {
+  return { kind: 'ConversationStateUpdateEvent', source: 'environment', key, value };
+}
+
+export function executionStatus(status: string): EventBody {
+  return stateUpdate('execution_status', status);
+}
+
+/** An agent's tool call; `fields` adds the rest (`thought`, `summary`, `security_risk`…). */
+export function actionEvent(
+  call: ToolCall,
+  action: ToolPayload,
+  fields: Record<string, unknown> = {},
+): EventBody {
+  return {
+    kind: 'ActionEvent',
+    source: 'agent',
+    tool_name: call.tool,
+    tool_call_id: call.callId,
+    action,
+    ...fields,
+  };
+}
+
+/** What the tool gave back for the action `actionId`. */
+export function observationEvent(call: ToolCall, actionId: string, observation: ToolPayload): EventBody {
+  return {
+    kind: 'ObservationEvent',
+    source: 'environment',
+    tool_name: call.tool,
+    tool_call_id: call.callId,
+    action_id: actionId,
+    observation,
+  };
+}
+
+/** A terminal command as the agent's `TerminalAction`. */
+export function terminalAction(
+  command: string,
+  callId: string,
+  fields: Record<string, unknown> = {},
+): EventBody {
+  return actionEvent(
+    { tool: 'terminal', callId },
+    { command, is_input: false, reset: false, kind: 'TerminalAction' },
+    fields,
+  );
+}
+
+/** The terminal's output for the action `actionId`. */
+export function terminalObservation(
+  command: string,
+  output: string,
+  exitCode: number,
+  call: { callId: string; actionId: string },
+): EventBody {
+  return observationEvent({ tool: 'terminal', callId: call.callId }, call.actionId, {
+    content: [{ type: 'text', text: output }],
+    is_error: false,
+    command,
+    exit_code: exitCode,
+    kind: 'TerminalObservation',
+  });
+}
