@@ -107,6 +107,9 @@ export class ConversationFeeds implements vscode.Disposable {
       const feed = new EventFeed({
         resolve: (signal) => this.resolve(id, signal),
         clientFor: (endpoint) => this.clientFor(endpoint),
+        // an event read whole goes where steering last found the server, and finds it again when it moved
+        reach: (call, client) =>
+          this.locator.withAgent(id, call, { client: this.locator.remembered(id) ?? client }),
         tls: this.connection.tls,
         events: kept,
         log: (message) => this.log.info(message),

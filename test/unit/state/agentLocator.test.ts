@@ -3,7 +3,9 @@
 import assert from 'node:assert/strict';
 import {
   AgentServerClient,
+  agentEndpointOf,
   ApiError,
+  EventFeed,
   normalizeUuid,
   type AgentEndpoint,
   type AppConversation,
@@ -11,6 +13,13 @@ import {
 import { AgentLocator } from '../../../src/state/agentLocator';
 import type { ConversationRecord, SandboxRecord } from '../../server';
 import { useTestServer } from '../api/harness';
+import { waitFor } from '../server/helpers';
+
+/** A screenshot of 200 KB of base64: the feed's log holds its head only, so a picture is read whole. */
+const SCREENSHOT = Buffer.concat([
+  Buffer.from('89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c489', 'hex'),
+  Buffer.alloc(150_000),
+]).toString('base64');
 
 /** What the locator throws for a conversation it cannot reach (the extension's is a `SteeringError`). */
 class Unreachable extends Error {
@@ -128,6 +137,54 @@ describe('AgentLocator: where a conversation’s agent server is, and what each 
     assert.equal(outcome.result.conversation?.sandbox_status, 'PAUSED');
     assert.deepEqual([outcome.app, outcome.agent], [1, 0]);
     assert.equal(located.remembered(conversation.id), undefined);
+  });
+
+  it('a picture read whole goes where the feed found the server, and finds it again after a resume', async () => {
+    const { conversation, sandbox } = running();
+    const located = locator();
+    const id = conversation.id;
+    const [stored] = t.server.agent.append(id, [
+      {
+        kind: 'ObservationEvent',
+        source: 'environment',
+        tool_name: 'browser',
+        tool_call_id: 'call-shot',
+        action_id: 'no-action',
+        observation: { kind: 'BrowserObservation', output: 'a page', screenshot_data: SCREENSHOT },
+      },
+    ]);
+    const shot = stored?.id;
+    assert.ok(typeof shot === 'string');
+    // wired as `ConversationFeeds` wires it
+    const feed = new EventFeed({
+      resolve: async (signal) => {
+        const known = await located.ask(id, signal);
+        const endpoint = known && agentEndpointOf(known);
+        return endpoint ? { endpoint } : { endpoint: undefined, reason: 'offline' };
+      },
+      clientFor: (endpoint) => new AgentServerClient({ endpoint, timeoutMs: 2000 }),
+      reach: (call, client) => located.withAgent(id, call, { client: located.remembered(id) ?? client }),
+    });
+    feed.start();
+    try {
+      await waitFor(async () =>
+        feed.current.status === 'live' && feed.current.historyComplete && feed.events.has(shot)
+          ? true
+          : undefined,
+      );
+      assert.ok(feed.events.wasCut(shot), 'the log holds the screenshot’s head only');
+      const screenshotOf = (event: unknown) =>
+        (event as { observation?: { screenshot_data?: string } } | undefined)?.observation?.screenshot_data;
+      const live = await counted(() => feed.wholeEvent(shot));
+      assert.equal(screenshotOf(live.result), SCREENSHOT);
+      assert.deepEqual([live.app, live.agent], [0, 1], 'one request');
+      sandbox.session_api_key = 'session-key-after-the-resume';
+      const after = await counted(() => feed.wholeEvent(shot));
+      assert.equal(screenshotOf(after.result), SCREENSHOT, 'read whole with the new key');
+      assert.deepEqual([after.app, after.agent], [1, 2], 'refused, asked, read again');
+    } finally {
+      feed.dispose();
+    }
   });
 
   it('a conversation the app server does not know says so', async () => {
