@@ -415,23 +415,25 @@ describe("the agent's changes in a real VS Code", function () {
     };
   }
 
-  it('a re-read of an open panel’s list is one request, straight to the agent server', async () => {
+  /** Opens the panel and waits until it is quiet: its list read, its feed live and holding every event. */
+  async function openQuiet(): Promise<void> {
     await vscode.commands.executeCommand('openhands.openConversation', conversation.id);
+    const stored = (await agentServer.events(conversation.id)).length;
     await eventually(
-      () => t.api.conversationPanels?.snapshot(conversation.id)?.header.changes?.state,
-      (state) => state === 'ready',
+      () => t.api.conversationPanels?.snapshot(conversation.id)?.header,
+      (header) =>
+        header?.changes?.state === 'ready' && header.feed === 'live' && header.eventCount === stored,
       15_000,
     );
+  }
+
+  it('a re-read of an open panel’s list is one request, straight to the agent server', async () => {
+    await openQuiet();
     assert.deepEqual(await reread(), { asked: 0, agent: ['GET /api/git/changes'], state: 'ready' });
   });
 
   it('after the sandbox comes back with a new key, the re-read finds it and reads the list', async () => {
-    await vscode.commands.executeCommand('openhands.openConversation', conversation.id);
-    await eventually(
-      () => t.api.conversationPanels?.snapshot(conversation.id)?.header.changes?.state,
-      (state) => state === 'ready',
-      15_000,
-    );
+    await openQuiet();
     // what a pause and a resume leave: the same sandbox, another session key
     await server.patchSandbox(conversation.sandbox_id, { session_api_key: 'session-key-after-the-resume' });
     const after = await reread();
