@@ -105,7 +105,6 @@ export async function startServices(
     store,
     feeds,
     log,
-    locate: (id, signal) => steering.locate(id, signal),
     isOffline: (error) => error instanceof SteeringError,
   });
   const changeDocuments = new ChangeDocuments(changes);

@@ -23,6 +23,7 @@ import {
   workspacePath,
 } from '../api';
 import type { Log } from '../core/log';
+import { isStaleAddress } from './agentAddresses';
 import type { ConversationFeeds } from './conversationFeeds';
 import type { OpenHandsStore } from './store';
 
@@ -74,9 +75,7 @@ export interface ChangesDeps {
   store: OpenHandsStore;
   feeds: ConversationFeeds;
   log: Log;
-  /** The conversation's agent server now; throws with a user-facing message when it cannot be reached. */
-  locate(conversationId: string, signal?: AbortSignal): Promise<AgentServerClient>;
-  /** Whether a failure of `locate` means the sandbox is not running (rather than an error). */
+  /** Whether a failure to locate the agent server means the sandbox is not running (rather than an error). */
   isOffline(error: unknown): boolean;
 }
 
@@ -96,6 +95,11 @@ interface Entry {
   timer?: ReturnType<typeof setTimeout>;
   /** The agent's and the sandbox's status when last seen in the store: a change of either reads again. */
   statusKey?: string;
+  /**
+   * The workspace's directory as the agent server at `baseUrl` named it: a re-read from the same
+   * server reuses it (the workspace does not move), so it is one request.
+   */
+  workspace?: { baseUrl: string; dir: string };
 }
 
 export class ConversationChanges implements vscode.Disposable {
@@ -194,13 +198,22 @@ export class ConversationChanges implements vscode.Disposable {
 
   /** Both sides of one changed file, for the diff editor. */
   async sides(conversationId: string, change: GitChange): Promise<FileSides> {
-    let client: AgentServerClient;
     try {
-      client = await this.deps.locate(conversationId);
+      return await this.deps.feeds.locator.withAgent(conversationId, (client) =>
+        this.sidesFrom(client, conversationId, change),
+      );
     } catch (error) {
       if (change.status === 'DELETED') return { kind: 'deleted' };
       return { kind: 'unavailable', message: messageOf(error) };
     }
+  }
+
+  /** Both sides as this agent server has them; a moved or gone server is thrown, for the locator. */
+  private async sidesFrom(
+    client: AgentServerClient,
+    conversationId: string,
+    change: GitChange,
+  ): Promise<FileSides> {
     if (change.status === 'DELETED') return this.deletedSides(client, conversationId, change.path);
     const dir = this.latest(conversationId)?.workspaceDir ?? '.';
     const bytes = () => this.fileBytes(client, conversationId, dir, change.path, MAX_IMAGE_BYTES);
@@ -214,6 +227,7 @@ export class ConversationChanges implements vscode.Disposable {
       }
       return { kind: 'text', original: diff.original ?? '', modified, ...notAnImage(change.path, modified) };
     } catch (error) {
+      if (isStaleAddress(error)) throw error;
       if (error instanceof ApiError && error.status === 400 && /too large/i.test(error.message)) {
         // the diff route stops at 1 MiB; a picture may be larger
         const read = IMAGE_FILE_NAME.test(change.path) ? await bytes() : undefined;
@@ -302,17 +316,22 @@ export class ConversationChanges implements vscode.Disposable {
 
   /** The whole change as one patch, without the agent server's own files, and the files it covers. */
   async delta(conversationId: string, signal?: AbortSignal): Promise<ConversationDelta> {
-    const client = await this.deps.locate(conversationId, signal);
     const state = await this.refresh(conversationId);
     const files = state.kind === 'ready' ? state.set.files : (this.latest(conversationId)?.files ?? []);
-    const dir = await this.absoluteDir(client, conversationId, files, signal);
-    if (!dir)
-      throw new ApiError({
-        kind: 'validation',
-        message: vscode.l10n.t("The sandbox does not say where the conversation's workspace is."),
-      });
-    const delta = await client.workspaceDelta(dir, { exclude: AGENT_SERVER_EXCLUDES, signal });
-    return { ...delta, files };
+    return this.deps.feeds.locator.withAgent(
+      conversationId,
+      async (client) => {
+        const dir = await this.absoluteDir(client, conversationId, files, signal);
+        if (!dir)
+          throw new ApiError({
+            kind: 'validation',
+            message: vscode.l10n.t("The sandbox does not say where the conversation's workspace is."),
+          });
+        const delta = await client.workspaceDelta(dir, { exclude: AGENT_SERVER_EXCLUDES, signal });
+        return { ...delta, files };
+      },
+      { signal },
+    );
   }
 
   /**
@@ -343,10 +362,9 @@ export class ConversationChanges implements vscode.Disposable {
 
   private async read(id: string, previous: ChangeSet | undefined): Promise<ChangesState> {
     try {
-      const client = await this.deps.locate(id);
-      const info = await client.getConversation();
-      const workspaceDir = info.workspace?.working_dir || '.';
-      const files = await this.listChanges(client, id, workspaceDir);
+      const { files, workspaceDir } = await this.deps.feeds.locator.withAgent(id, (client) =>
+        this.readList(client, id),
+      );
       // the workspace does not move: a folder once known stays
       const folder = previous?.workspaceDir === workspaceDir ? previous.folder : undefined;
       return {
@@ -365,6 +383,22 @@ export class ConversationChanges implements vscode.Disposable {
         this.deps.log.warn(`Reading the changes of conversation ${id} failed: ${messageOf(error)}`);
       return { kind: 'failed', message: messageOf(error), offline, previous };
     }
+  }
+
+  /** The changed files and the directory they are relative to, as this agent server says. */
+  private async readList(
+    client: AgentServerClient,
+    id: string,
+  ): Promise<{ files: GitChange[]; workspaceDir: string }> {
+    const entry = this.entries.get(id);
+    const baseUrl = client.endpoint.baseUrl;
+    let workspaceDir = entry?.workspace?.baseUrl === baseUrl ? entry.workspace.dir : undefined;
+    if (workspaceDir === undefined) {
+      const info = await client.getConversation();
+      workspaceDir = info.workspace?.working_dir || '.';
+      if (entry) entry.workspace = { baseUrl, dir: workspaceDir };
+    }
+    return { files: await this.listChanges(client, id, workspaceDir), workspaceDir };
   }
 
   /**

@@ -17,8 +17,9 @@ import {
   normalizeUuid,
 } from '../api';
 import type { Log } from '../core/log';
-import { AgentAddresses } from './agentAddresses';
+import { AgentLocator } from './agentLocator';
 import type { Connection } from './connection';
+import { SteeringError } from './steeringError';
 import type { OpenHandsStore } from './store';
 
 export interface FeedLease extends vscode.Disposable {
@@ -57,8 +58,15 @@ export class ConversationFeeds implements vscode.Disposable {
   /** Newer events of any open feed (what the agent did next), for those that follow its work. */
   readonly onDidAppendEvents = this.appended.event;
   private readonly disposables: vscode.Disposable[] = [];
-  /** Where the agent servers of running sandboxes are, as the feeds and steering last read it. */
-  readonly addresses = new AgentAddresses();
+  /** Where each conversation's agent server is, for the feeds, steering and the changes. */
+  readonly locator = new AgentLocator({
+    appClient: () => this.connection.requireClient(),
+    clientFor: (endpoint) => this.clientFor(endpoint),
+    unreachable: (conversation) =>
+      conversation
+        ? new SteeringError(offlineReason(conversation), canResume(conversation))
+        : new SteeringError(vscode.l10n.t('The OpenHands server does not know this conversation.')),
+  });
 
   constructor(
     private readonly connection: Connection,
@@ -72,14 +80,14 @@ export class ConversationFeeds implements vscode.Disposable {
       // where their conversation is again
       connection.onDidChange(() => {
         this.kept.clear();
-        this.addresses.clear();
+        this.locator.addresses.clear();
         for (const open of this.open.values()) open.feed.wake();
       }),
       // a sandbox that came back: its offline feeds start again without waiting for the user; one
       // that stopped: its feeds say so now rather than when the silent socket times out
       store.onDidChange(() => {
         this.followSandboxes();
-        this.addresses.forgetStopped(
+        this.locator.addresses.forgetStopped(
           (sandboxId, id) =>
             this.store.findSandbox(sandboxId)?.status ?? this.store.findConversation(id)?.sandbox_status,
         );
@@ -99,6 +107,9 @@ export class ConversationFeeds implements vscode.Disposable {
       const feed = new EventFeed({
         resolve: (signal) => this.resolve(id, signal),
         clientFor: (endpoint) => this.clientFor(endpoint),
+        // an event read whole goes where steering last found the server, and finds it again when it moved
+        reach: (call, client) =>
+          this.locator.withAgent(id, call, { client: this.locator.remembered(id) ?? client }),
         tls: this.connection.tls,
         events: kept,
         log: (message) => this.log.info(message),
@@ -171,13 +182,11 @@ export class ConversationFeeds implements vscode.Disposable {
 
   /** Where the agent server of a conversation is now; asked on every (re)connect. */
   private async resolve(id: string, signal: AbortSignal): Promise<FeedTarget> {
-    const client = this.connection.requireClient();
-    const [conversation] = await client.getConversations([id], { signal });
+    const conversation = await this.locator.ask(id, signal);
     if (conversation && this.open.has(id)) {
       this.conversations.set(id, conversation);
       this.changed.fire(id);
     }
-    if (conversation) this.addresses.remember(conversation);
     if (!conversation) {
       return {
         endpoint: undefined,
@@ -223,4 +232,10 @@ export function offlineReason(conversation: AppConversation): string {
     default:
       return vscode.l10n.t("This conversation's sandbox cannot be reached.");
   }
+}
+
+/** Whether resuming the sandbox would let the conversation be reached. */
+function canResume(conversation: AppConversation): boolean {
+  const status = conversation.sandbox_status;
+  return status === 'PAUSED' || status === 'MISSING' || status === 'ERROR';
 }

@@ -1,39 +1,28 @@
 /**
  * What the user tells a conversation's agent: a message, approve or reject what waits for
- * confirmation, pause, stop, continue, the confirmation policy. Each call goes straight to the agent
- * server where it last was while its sandbox runs (`AgentAddresses`), and asks the app server again
- * when there is none or the call finds it gone (a resumed sandbox has a new URL and key). Sending
+ * confirmation, pause, stop, continue, the confirmation policy. Each call goes to the agent server
+ * through the `AgentLocator` (the address remembered while its sandbox runs; the app server asked
+ * when there is none or the call finds it gone: a resumed sandbox has a new URL and key). Sending
  * to a paused sandbox can resume it first and wait until its agent server answers. No UI: callers
  * show progress (`onStep`) and failures (every failure is an `ApiError` or a `SteeringError` whose
  * message is fit for the user and holds no secret).
  */
 import * as vscode from 'vscode';
 import {
-  agentEndpointOf,
   ApiError,
   sleep,
-  type AgentEndpoint,
   type AgentServerClient,
   type AppConversation,
   type ConfirmationPolicy,
 } from '../api';
 import type { Log } from '../core/log';
-import { isStaleAddress } from './agentAddresses';
-import { offlineReason, type ConversationFeeds } from './conversationFeeds';
+import type { ConversationFeeds } from './conversationFeeds';
 import type { SandboxActions } from './sandboxActions';
 import type { Connection } from './connection';
+import { SteeringError } from './steeringError';
 import type { OpenHandsStore } from './store';
 
-/** A conversation that cannot be steered now, and why; `canResume` when resuming its sandbox would help. */
-export class SteeringError extends Error {
-  constructor(
-    message: string,
-    readonly canResume = false,
-  ) {
-    super(message);
-    this.name = 'SteeringError';
-  }
-}
+export { SteeringError };
 
 /** What a send is doing now: resuming the sandbox, waiting for its agent server, sending. */
 export type SendStep = 'resuming' | 'connecting' | 'sending';
@@ -130,55 +119,26 @@ export class ConversationSteering {
     await this.withAgent(conversationId, (client) => client.setConfirmationPolicy(policy));
   }
 
-  /**
-   * A call to the conversation's agent server: where it last was, else where the app server says it
-   * is now. A call to a remembered address that finds the server moved or gone (nothing done) goes
-   * once more, to the address the app server gives now.
-   */
-  private async withAgent<T>(
+  private withAgent<T>(
     conversationId: string,
     call: (client: AgentServerClient) => Promise<T>,
     options: { client?: AgentServerClient; signal?: AbortSignal } = {},
   ): Promise<T> {
-    const first = options.client ?? this.remembered(conversationId);
-    if (!first) return call(await this.locate(conversationId, options.signal));
-    try {
-      return await call(first);
-    } catch (error) {
-      if (!isStaleAddress(error)) throw error;
-      this.feeds.addresses.forget(conversationId);
-      const now = await this.locate(conversationId, options.signal);
-      if (sameEndpoint(now.endpoint, first.endpoint)) throw error;
-      return call(now);
-    }
+    return this.feeds.locator.withAgent(conversationId, call, options);
   }
 
   private remembered(conversationId: string): AgentServerClient | undefined {
-    const endpoint = this.feeds.addresses.get(conversationId);
-    return endpoint ? this.feeds.clientFor(endpoint) : undefined;
+    return this.feeds.locator.remembered(conversationId);
   }
 
   /** The agent server of a conversation now, or why it cannot be reached. */
-  async locate(conversationId: string, signal?: AbortSignal): Promise<AgentServerClient> {
-    const conversation = await this.read(conversationId, signal);
-    this.feeds.addresses.remember(conversation);
-    const endpoint = agentEndpointOf(conversation);
-    if (conversation.sandbox_status !== 'RUNNING' || !endpoint) {
-      const status = conversation.sandbox_status;
-      throw new SteeringError(
-        offlineReason(conversation),
-        status === 'PAUSED' || status === 'MISSING' || status === 'ERROR',
-      );
-    }
-    return this.feeds.clientFor(endpoint);
+  locate(conversationId: string, signal?: AbortSignal): Promise<AgentServerClient> {
+    return this.feeds.locator.locate(conversationId, signal);
   }
 
   private async read(conversationId: string, signal?: AbortSignal): Promise<AppConversation> {
-    const [conversation] = await this.connection
-      .requireClient()
-      .getConversations([conversationId], { signal });
-    if (!conversation)
-      throw new SteeringError(vscode.l10n.t('The OpenHands server does not know this conversation.'));
+    const conversation = await this.feeds.locator.ask(conversationId, signal);
+    if (!conversation) throw this.feeds.locator.unreachable(undefined);
     return conversation;
   }
 
@@ -222,8 +182,4 @@ export class ConversationSteering {
   dispose(): void {
     this.steered.dispose();
   }
-}
-
-function sameEndpoint(a: AgentEndpoint, b: AgentEndpoint): boolean {
-  return a.baseUrl === b.baseUrl && a.sessionApiKey === b.sessionApiKey;
 }

@@ -14,7 +14,7 @@ import { useFreshExtension } from './extensionApi';
 import { eventually } from '../shared/eventually';
 import { actionEvent, observationEvent, withEnvelope } from '../shared/agentEvents';
 import { firstRunningConversation } from './conversations';
-import { agentServer } from './serverControl';
+import { agentServer, server, type RecordedRequest } from './serverControl';
 import { git, isAgentServerFile, treeOf } from '../shared/sandboxWorkspace';
 
 /** A local clone of the sandbox's repository at its base commit: what a user has on their machine. */
@@ -389,6 +389,69 @@ describe("the agent's changes in a real VS Code", function () {
       (files) => files.includes('src/named.ts'),
       15_000,
     );
+  });
+
+  /** A re-read of the open panel's list, and the requests it made about this conversation. */
+  async function reread(): Promise<{ asked: number; agent: string[]; state: string }> {
+    const id = conversation.id.replace(/-/g, '');
+    const names = (request: RecordedRequest) =>
+      JSON.stringify(request.query).replace(/-/g, '').includes(id) || request.path.includes(id);
+    await server.clearRequests();
+    const state = await t.api.changes.refresh(conversation.id);
+    const requests = await server.requests();
+    return {
+      // where is the agent server? (the batch get of this conversation)
+      asked: requests.filter((r) => r.path.startsWith('/api/v1/app-conversations') && names(r)).length,
+      agent: requests
+        .filter((r) => r.path.startsWith(`/__sandboxes/${conversation.sandbox_id}/agent-server/`))
+        .map((r) => `${r.method} ${r.path.replace(/^.*\/agent-server/, '')}`),
+      state: state.kind,
+    };
+  }
+
+  /** Opens the panel and waits until it is quiet: its list read, its feed live and holding every event. */
+  async function openQuiet(): Promise<void> {
+    await vscode.commands.executeCommand('openhands.openConversation', conversation.id);
+    const stored = (await agentServer.events(conversation.id)).length;
+    await eventually(
+      () => t.api.conversationPanels?.snapshot(conversation.id)?.header,
+      (header) =>
+        header?.changes?.state === 'ready' && header.feed === 'live' && header.eventCount === stored,
+      15_000,
+    );
+  }
+
+  it('a re-read of an open panel’s list is one request, straight to the agent server', async () => {
+    await openQuiet();
+    assert.deepEqual(await reread(), { asked: 0, agent: ['GET /api/git/changes'], state: 'ready' });
+  });
+
+  it('after the sandbox comes back with a new key, the re-read finds it and reads the list', async () => {
+    await openQuiet();
+    // what a pause and a resume leave: the same sandbox, another session key
+    await server.patchSandbox(conversation.sandbox_id, { session_api_key: 'session-key-after-the-resume' });
+    const after = await reread();
+    assert.deepEqual(
+      after,
+      {
+        asked: 1,
+        // refused with the old key, the app server asked once, read with the new one (same
+        // server: the workspace's folder is known)
+        agent: ['GET /api/git/changes', 'GET /api/git/changes'],
+        state: 'ready',
+      },
+      JSON.stringify(after),
+    );
+    assert.deepEqual(
+      t.api.changes
+        .latest(conversation.id)
+        ?.files.map((file) => file.path)
+        .sort(),
+      agentFiles()
+        .map((change) => change.path)
+        .sort(),
+    );
+    assert.deepEqual(await reread(), { asked: 0, agent: ['GET /api/git/changes'], state: 'ready' });
   });
 
   it('the panel lists the changes and follows the agent’s next edit without polling', async () => {

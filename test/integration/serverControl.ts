@@ -38,6 +38,9 @@ export const server = {
   /** Changes a conversation's stored fields (as the server would, e.g. a title or an agent's status). */
   patchConversation: (id: string, fields: Record<string, unknown>) =>
     control('POST', `state/conversations/${id}`, fields),
+  /** Changes a sandbox's stored fields: a new `session_api_key` is what a pause and a resume leave. */
+  patchSandbox: (id: string, fields: { status?: string; session_api_key?: string }) =>
+    control('POST', `state/sandboxes/${id}`, fields),
   /** Deletes a conversation as another client would. */
   deleteConversation: (id: string) => control('DELETE', `state/conversations/${id}`),
   /** TCP connections the server accepted since its last reset (this file's own requests too). */

@@ -404,7 +404,7 @@ describe('steering the agent from a real VS Code', function () {
     assert.equal(t.api.watch.followingCount, 0);
   });
 
-  it('Pause in an open panel is one round trip: straight to the agent server, the app server not asked', async () => {
+  it('Approve and Pause in an open panel are one round trip each: straight to the agent server, the app server not asked', async () => {
     const conversation = await resting(1);
     await openLive(conversation.id);
     const id = conversation.id.replace(/-/g, '');
@@ -422,6 +422,7 @@ describe('steering the agent from a real VS Code', function () {
         ).length,
       };
     };
+    assert.deepEqual(await roundTrips(() => t.api.steering.approve(conversation.id)), { asked: 0, sent: 1 });
     assert.deepEqual(await roundTrips(() => t.api.steering.pause(conversation.id)), { asked: 0, sent: 1 });
   });
 });

@@ -62,6 +62,12 @@ export interface FeedState {
 export interface EventFeedOptions {
   resolve(signal: AbortSignal): Promise<FeedTarget>;
   clientFor(endpoint: AgentEndpoint): AgentServerClient;
+  /**
+   * How a read beside the connection (an event whole, for its pictures) reaches the agent server,
+   * starting at `client`: the state layer's locator, which finds the server again when it moved.
+   * Unset: `client` alone.
+   */
+  reach?<T>(call: (client: AgentServerClient) => Promise<T>, client: AgentServerClient): Promise<T>;
   tls?: TlsOptions;
   connectTimeoutMs?: number;
   /** The socket's keepalive (`EventSocketOptions`): ping after this much silence… */
@@ -240,8 +246,9 @@ export class EventFeed {
     const event = this.heldEvent(id);
     if (!event || !this.events.wasCut(id)) return event;
     if (!this.client) return undefined;
+    const read = (client: AgentServerClient) => client.getEvent(id, { signal: this.lifetime.signal });
     try {
-      return await this.client.getEvent(id, { signal: this.lifetime.signal });
+      return await (this.options.reach ? this.options.reach(read, this.client) : read(this.client));
     } catch (error) {
       this.options.log?.(`Conversation feed: event ${id} could not be read whole: ${messageOf(error)}`);
       return undefined;
