@@ -13,7 +13,7 @@ import {
 import { AgentLocator } from '../../../src/state/agentLocator';
 import type { ConversationRecord, SandboxRecord } from '../../server';
 import { useTestServer } from '../api/harness';
-import { waitFor } from '../server/helpers';
+import { eventuallyDefined } from '../../shared/eventually';
 
 /** A screenshot of 200 KB of base64: the feed's log holds its head only, so a picture is read whole. */
 const SCREENSHOT = Buffer.concat([
@@ -167,7 +167,7 @@ describe('AgentLocator: where a conversation’s agent server is, and what each 
     });
     feed.start();
     try {
-      await waitFor(async () =>
+      await eventuallyDefined(async () =>
         feed.current.status === 'live' && feed.current.historyComplete && feed.events.has(shot)
           ? true
           : undefined,
