@@ -9,7 +9,7 @@ import type { HostToWebview, ImageReply } from '../../../src/webviews/conversati
 import { gifAnimation, pngBomb, webpClaiming } from '../../shared/imageBombs';
 import { paddedPng, SVG_WITH_SCRIPT } from '../../shared/images';
 import { actionEvent, executionStatus, observationEvent, withEnvelope } from '../../shared/agentEvents';
-import { fakeAgentServer, feedOver, userMessages } from '../api/fakeAgentServer';
+import { fakeAgentServer, feedOver, userMessages, type FakeAgentServer } from '../api/fakeAgentServer';
 import { eventuallyDefined } from '../../shared/eventually';
 import { postingControllerDeps } from './controllerDeps';
 
@@ -46,6 +46,21 @@ describe('conversation panel images', () => {
     for (const dispose of cleanup.splice(0)) dispose();
   });
 
+  /** A controller over a feed of `agent`, once the feed holds its whole history of `events` events. */
+  async function openPanel(agent: FakeAgentServer, events: number, posted: HostToWebview[] = []) {
+    const feed = feedOver(agent, ENDPOINT);
+    const controller = controllerOf(feed, posted);
+    cleanup.push(
+      () => controller.dispose(),
+      () => feed.dispose(),
+    );
+    feed.start();
+    await eventuallyDefined(async () =>
+      feed.current.historyComplete && feed.events.size === events ? true : undefined,
+    );
+    return { feed, controller };
+  }
+
   it('holds a screenshot as its head, and gives the page the whole checked image, read once', async () => {
     const big = paddedPng(300_000);
     const cutShort = big.subarray(0, big.length - 40);
@@ -57,17 +72,8 @@ describe('conversation panel images', () => {
     ]);
     const reads: string[] = [];
     agent.beforeGetEvent = (id) => void reads.push(id);
-    const feed = feedOver(agent, ENDPOINT);
     const posted: HostToWebview[] = [];
-    const controller = controllerOf(feed, posted);
-    cleanup.push(
-      () => controller.dispose(),
-      () => feed.dispose(),
-    );
-    feed.start();
-    await eventuallyDefined(async () =>
-      feed.current.historyComplete && feed.events.size === 7 ? true : undefined,
-    );
+    const { feed, controller } = await openPanel(agent, 7, posted);
 
     // the log holds each screenshot's head: 300 KB of base64 is not kept three times over
     assert.ok(feed.events.bytes < 40_000, `the log holds ${feed.events.bytes} bytes`);
@@ -126,16 +132,7 @@ describe('conversation panel images', () => {
       ...screenshotRound('one', paddedPng(20_000).toString('base64')),
       ...screenshotRound('two', paddedPng(30_000).toString('base64')),
     ]);
-    const feed = feedOver(agent, ENDPOINT);
-    const controller = controllerOf(feed);
-    cleanup.push(
-      () => controller.dispose(),
-      () => feed.dispose(),
-    );
-    feed.start();
-    await eventuallyDefined(async () =>
-      feed.current.historyComplete && feed.events.size === 7 ? true : undefined,
-    );
+    const { feed, controller } = await openPanel(agent, 7);
     await eventuallyDefined(async () => (feed.current.executionStatus === 'running' ? true : undefined));
     assert.deepEqual(controller.header().browser, {
       rowId: 'act-two',
@@ -162,17 +159,8 @@ describe('conversation panel images', () => {
       ...screenshotRound('webp', webpClaiming(16_384, 16_384).toString('base64')),
       ...screenshotRound('anim', gifAnimation(12).toString('base64')),
     ]);
-    const feed = feedOver(agent, ENDPOINT);
     const posted: HostToWebview[] = [];
-    const controller = controllerOf(feed, posted);
-    cleanup.push(
-      () => controller.dispose(),
-      () => feed.dispose(),
-    );
-    feed.start();
-    await eventuallyDefined(async () =>
-      feed.current.historyComplete && feed.events.size === 9 ? true : undefined,
-    );
+    const { controller } = await openPanel(agent, 9, posted);
     const row = (id: string) => controller.rows().find((candidate) => candidate.id === id);
     // the PNG's head has its sides: the row says at once why it is not drawn, and asks nothing
     const png = row('act-png');
