@@ -50,27 +50,18 @@ export async function askOtherRepository(
         conversationTitle(conversation),
         folder,
       );
-  const apply = vscode.l10n.t('Apply to {0}', folder);
-  return (await vscode.window.showWarningMessage(question, { modal: true }, apply)) === apply;
+  return confirm(question, undefined, vscode.l10n.t('Apply to {0}', folder));
 }
 
 /** Some of the selected files are refused: apply the others? */
 export async function askSkipRefused(refused: readonly RefusedPath[], selected: number): Promise<boolean> {
-  const others = selected - refused.length;
-  const apply =
-    others === 1 ? vscode.l10n.t('Apply the Other File') : vscode.l10n.t('Apply the Other {0} Files', others);
-  const choice = await vscode.window.showWarningMessage(
+  return confirm(
     vscode.l10n.t('Some of the agent’s files would reach outside your repository and are never applied.'),
-    {
-      modal: true,
-      detail:
-        localChanges().describeRefusals(refused) +
-        '\n\n' +
-        vscode.l10n.t('Nothing has been changed yet. The other files can be applied without them.'),
-    },
-    apply,
+    localChanges().describeRefusals(refused) +
+      '\n\n' +
+      vscode.l10n.t('Nothing has been changed yet. The other files can be applied without them.'),
+    applyOthers(selected - refused.length),
   );
-  return choice === apply;
 }
 
 /** The local HEAD is not the agent's base: apply anyway? */
@@ -84,45 +75,42 @@ export async function askHead(question: {
   const detail = question.baseKnownLocally
     ? vscode.l10n.t('Files you changed since can conflict.')
     : vscode.l10n.t('That commit is not in this repository (fetch it for three-way merges).');
-  const apply = vscode.l10n.t('Apply Anyway');
-  const choice = await vscode.window.showWarningMessage(
+  return confirm(
     vscode.l10n.t('Your HEAD ({0}) is not the commit the agent started from ({1}).', head, base),
-    { modal: true, detail },
-    apply,
+    detail,
+    vscode.l10n.t('Apply Anyway'),
   );
-  return choice === apply;
 }
 
 /** Local edits to files the agent changed: stash them first? (No: Apply refuses.) */
 export async function askStash(dirty: readonly string[]): Promise<boolean> {
-  const stash = vscode.l10n.t('Stash and Apply');
-  const choice = await vscode.window.showWarningMessage(
+  return confirm(
     vscode.l10n.t('You have uncommitted changes to files the agent changed: {0}', listed(dirty)),
-    {
-      modal: true,
-      detail: vscode.l10n.t(
-        'Stash them first (git stash; get them back with git stash pop), or commit them and apply again.',
-      ),
-    },
-    stash,
+    vscode.l10n.t(
+      'Stash them first (git stash; get them back with git stash pop), or commit them and apply again.',
+    ),
+    vscode.l10n.t('Stash and Apply'),
   );
-  return choice === stash;
 }
 
 /** Some files conflict: apply the others and skip them? */
 export async function askSkipConflicts(conflicted: readonly string[], applicable: number): Promise<boolean> {
-  const others = applicable - conflicted.length;
-  const apply =
-    others === 1 ? vscode.l10n.t('Apply the Other File') : vscode.l10n.t('Apply the Other {0} Files', others);
-  const choice = await vscode.window.showWarningMessage(
+  return confirm(
     vscode.l10n.t('These files conflict with your repository: {0}', listed(conflicted)),
-    {
-      modal: true,
-      detail: vscode.l10n.t(
-        'Nothing has been changed yet. The other files apply cleanly; the conflicting ones would be skipped.',
-      ),
-    },
-    apply,
+    vscode.l10n.t(
+      'Nothing has been changed yet. The other files apply cleanly; the conflicting ones would be skipped.',
+    ),
+    applyOthers(applicable - conflicted.length),
   );
-  return choice === apply;
+}
+
+/** A modal warning with one button that goes on: true when it was clicked (a dismissed dialog is a no). */
+async function confirm(message: string, detail: string | undefined, goOn: string): Promise<boolean> {
+  return (await vscode.window.showWarningMessage(message, { modal: true, detail }, goOn)) === goOn;
+}
+
+function applyOthers(count: number): string {
+  return count === 1
+    ? vscode.l10n.t('Apply the Other File')
+    : vscode.l10n.t('Apply the Other {0} Files', count);
 }
