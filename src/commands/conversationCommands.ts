@@ -236,7 +236,7 @@ async function newConversation(
     const conversation = conversationId ? store.findConversation(conversationId) : undefined;
     if (conversation) await deps.reveal(conversation);
     log.info(`Conversation ${conversationId} started in sandbox ${ready.sandbox_id}.`);
-    const open = vscode.l10n.t('Open in Browser');
+    const open = vscode.l10n.t('Open Conversation');
     void vscode.window
       .showInformationMessage(vscode.l10n.t('The conversation has started.'), open)
       .then((choice) => {
