@@ -25,6 +25,18 @@ describe('OpenHandsStore: what the views show, and what changed', function () {
     return changes;
   }
 
+  /** Changes the settings and waits for the connection's "server changed". */
+  function serverChange(change: () => void): Promise<void> {
+    const changed = new Promise<void>((resolve) => {
+      const subscription = t.connection.onDidChange(() => {
+        subscription.dispose();
+        resolve();
+      });
+    });
+    change();
+    return changed;
+  }
+
   it('loads the lists on the first refresh, newest first, and a refresh that finds nothing new fires nothing', async () => {
     assert.equal(t.store.state, 'idle');
     const changes = record();
@@ -100,13 +112,11 @@ describe('OpenHandsStore: what the views show, and what changed', function () {
     });
     assert.ok(begun);
     const changes = record();
-    settings.set({ 'openhands.serverUrl': 'http://127.0.0.1:9' });
-    await new Promise((resolve) => t.connection.onDidChange(() => resolve(undefined)));
+    await serverChange(() => settings.set({ 'openhands.serverUrl': 'http://127.0.0.1:9' }));
     assert.deepEqual([t.store.sandboxes, t.store.conversations, t.store.transitions.size], [[], [], 0]);
     assert.equal(t.store.state, 'idle');
     assert.deepEqual(changes, [{}]);
-    settings.set({ 'openhands.serverUrl': '' });
-    await new Promise((resolve) => t.connection.onDidChange(() => resolve(undefined)));
+    await serverChange(() => settings.set({ 'openhands.serverUrl': '' }));
     assert.equal(t.store.state, 'unconfigured');
     await t.store.refresh();
     assert.equal(t.store.state, 'unconfigured');
