@@ -24,6 +24,11 @@ export const workspace = {
   isTrusted: true,
 };
 
+/** No other extension is installed: the built-in git extension's absence prefills nothing. */
+export const extensions = {
+  getExtension: (): undefined => undefined,
+};
+
 const { registerCommand, executeCommand, getCommands } = commands;
 const commandsApi = { registerCommand, executeCommand, getCommands };
 export { commandsApi as commands };
