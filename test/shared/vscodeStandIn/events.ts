@@ -56,22 +56,22 @@ export class EventEmitter<T> implements vscode.EventEmitter<T> {
 
 export class CancellationTokenSource implements vscode.CancellationTokenSource {
   private readonly cancelled = new EventEmitter<void>();
-  private requested = false;
+  private readonly state = { requested: false };
   readonly token: vscode.CancellationToken;
 
   constructor() {
-    const source = this;
+    const state = this.state;
     this.token = {
       get isCancellationRequested() {
-        return source.requested;
+        return state.requested;
       },
       onCancellationRequested: this.cancelled.event,
     };
   }
 
   cancel(): void {
-    if (this.requested) return;
-    this.requested = true;
+    if (this.state.requested) return;
+    this.state.requested = true;
     this.cancelled.fire();
   }
 
