@@ -20,6 +20,14 @@ export type ActionOutcome =
 
 const OK: ActionOutcome = { ok: true };
 
+/** The time an action's wait reads and sleeps by; the system's, or a test's that sleeps no real time. */
+export interface ActionClock {
+  now(): number;
+  sleep(ms: number): Promise<void>;
+}
+
+const SYSTEM_CLOCK: ActionClock = { now: () => Date.now(), sleep: (ms) => sleep(ms) };
+
 const SETTLE_TIMEOUT_MS = 3 * 60_000;
 const MAX_POLL_ERRORS = 5;
 const ERROR_GRACE_MS = 30_000;
@@ -34,6 +42,7 @@ export class SandboxActions {
     private readonly store: OpenHandsStore,
     private readonly connection: Connection,
     private readonly log: Log,
+    private readonly clock: ActionClock = SYSTEM_CLOCK,
   ) {}
 
   pause(sandbox: SandboxInfo): Promise<ActionOutcome> {
@@ -127,7 +136,7 @@ export class SandboxActions {
     action: LifecycleAction | 'start',
   ): Promise<ActionOutcome> {
     const { target } = transition;
-    const deadline = Date.now() + SETTLE_TIMEOUT_MS;
+    const deadline = this.clock.now() + SETTLE_TIMEOUT_MS;
     let errors = 0;
     let erroredSince: number | undefined;
     while (this.store.transitions.get(sandboxId) === transition && client === this.connection.client) {
@@ -139,8 +148,8 @@ export class SandboxActions {
         if (target === undefined ? !sandbox : sandbox?.status === target) break;
         if (sandbox?.status === 'ERROR' && target === 'RUNNING') {
           // Docker reports ERROR for a moment while a fresh container fails its health check
-          erroredSince ??= Date.now();
-          if (Date.now() - erroredSince > ERROR_GRACE_MS) {
+          erroredSince ??= this.clock.now();
+          if (this.clock.now() - erroredSince > ERROR_GRACE_MS) {
             this.store.endTransition(sandboxId, transition);
             return this.failed(
               new Error(sandbox.status_detail ?? vscode.l10n.t('the sandbox reports an error')),
@@ -157,7 +166,7 @@ export class SandboxActions {
           return this.failed(error, actionFailed(action, this.store.sandboxName(sandboxId)), false);
         }
       }
-      if (Date.now() > deadline) {
+      if (this.clock.now() > deadline) {
         this.store.endTransition(sandboxId, transition);
         const message = vscode.l10n.t(
           'Sandbox “{0}” did not settle within 3 minutes; it may still finish on the server.',
@@ -166,7 +175,7 @@ export class SandboxActions {
         this.log.warn(message);
         return { ok: false, level: 'warning', canRetry: false, message };
       }
-      await sleep(Math.min(this.connection.config.activeRefreshMs, 1000));
+      await this.clock.sleep(Math.min(this.connection.config.activeRefreshMs, 1000));
     }
     this.store.endTransition(sandboxId, transition);
     // another server now: nothing is known about how this one ended

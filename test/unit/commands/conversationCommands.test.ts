@@ -1,0 +1,156 @@
+// New Conversation's decisions, through the scripted user and against the test server: what is asked
+// and sent, that a dismissal at any question starts nothing, that a chosen confirmation policy is set
+// before the first message reaches the agent, and how a conversation is opened by id.
+import assert from 'node:assert/strict';
+import type * as vscode from 'vscode';
+import { registerConversationCommands } from '../../../src/commands/conversationCommands';
+import { MementoManager } from '../../../src/core/mementoManager';
+import { ConversationFeeds } from '../../../src/state/conversationFeeds';
+import { ConversationSteering } from '../../../src/state/conversationSteering';
+import { ConversationWatch } from '../../../src/state/conversationWatch';
+import { commands, prompts, settings } from '../../shared/vscodeStandIn/standIn';
+import { useExtensionState } from '../state/extensionState';
+
+describe('conversation commands', function () {
+  this.timeout(20_000);
+  const t = useExtensionState({ seed: { sandboxes: 3, conversations: 6, seed: 5 } });
+  let registered: vscode.Disposable[];
+  let feeds: ConversationFeeds;
+  let watch: ConversationWatch;
+  let shown: { id: string; title: string }[];
+
+  beforeEach(() => {
+    shown = [];
+    feeds = new ConversationFeeds(t.connection, t.store, t.log);
+    // notifications off: the watch remembers what it watches without following live feeds
+    watch = new ConversationWatch({
+      store: t.store,
+      feeds,
+      mementos: new MementoManager(t.memento),
+      scope: () => 'off',
+      secrets: () => [],
+    });
+    registered = registerConversationCommands({
+      store: t.store,
+      connection: t.connection,
+      log: t.log,
+      reveal: () => Promise.resolve(),
+      panels: {
+        show: (id, title) => void shown.push({ id, title }),
+        isInView: () => false,
+        attach: () => undefined,
+      },
+      steering: new ConversationSteering(t.connection, t.store, t.actions, feeds, t.log),
+      watch,
+    });
+  });
+  afterEach(() => {
+    registered.forEach((disposable) => disposable.dispose());
+    watch.dispose();
+    feeds.dispose();
+  });
+
+  const starts = () =>
+    t.server.requests.filter((r) => r.method === 'POST' && r.path === '/api/v1/app-conversations');
+
+  it('asks for the message, the repository, the branch and the sandbox, and starts with what was answered', async () => {
+    prompts.answer('inputBox', '  Fix the failing tests  ');
+    prompts.answer('inputBox', 'acme/app');
+    prompts.answer('inputBox', 'main');
+    prompts.answer('quickPick', '$(add) New sandbox');
+    prompts.answer('information', undefined);
+    const id = await commands.executeCommand<string | undefined>('openhands.newConversation');
+    assert.ok(id);
+    assert.deepEqual(
+      prompts.of('inputBox').map((asked) => asked.message),
+      [
+        'New Conversation: what should OpenHands do?',
+        'New Conversation: repository',
+        'New Conversation: branch',
+      ],
+    );
+    assert.equal(prompts.of('quickPick')[0]?.choices[0], '$(add) New sandbox');
+    const record = t.server.state.conversations.find((c) => c.id === id.replace(/-/g, ''));
+    assert.equal(record?.selected_repository, 'acme/app');
+    assert.equal(record?.selected_branch, 'main');
+    const events = t.server.state.agentConversations.get(id.replace(/-/g, ''))?.events ?? [];
+    assert.ok(
+      JSON.stringify(events).includes('Fix the failing tests'),
+      'the first message reached the agent',
+    );
+    assert.equal(prompts.of('information')[0]?.message, 'The conversation has started.');
+    assert.equal(watch.isWatched(id), true);
+    assert.ok(t.store.findConversation(id), 'the list shows it');
+  });
+
+  it('starts nothing when the user dismisses any question', async () => {
+    for (let dismissedAt = 0; dismissedAt < 3; dismissedAt++) {
+      prompts.reset();
+      const answers = ['Do something', ''];
+      for (let i = 0; i < dismissedAt; i++) prompts.answer('inputBox', answers[i]);
+      prompts.answer(dismissedAt < 2 ? 'inputBox' : 'quickPick', undefined);
+      assert.equal(
+        await commands.executeCommand('openhands.newConversation'),
+        undefined,
+        `dismissed at ${dismissedAt}`,
+      );
+    }
+    assert.deepEqual(starts(), []);
+  });
+
+  it('starts in a sandbox row’s sandbox, asking no sandbox', async () => {
+    await t.store.refresh();
+    const running = t.store.sandboxes.find((s) => s.status === 'RUNNING');
+    assert.ok(running);
+    prompts.answer('inputBox', '');
+    prompts.answer('inputBox', '');
+    const id = await commands.executeCommand<string | undefined>('openhands.newConversation', {
+      kind: 'sandbox',
+      sandbox: running,
+    });
+    assert.equal(
+      t.server.state.conversations.find((c) => c.id === id?.replace(/-/g, ''))?.sandbox_id,
+      running.id,
+    );
+    assert.deepEqual(prompts.of('quickPick'), []);
+  });
+
+  it('sets the confirmation policy before the first message reaches the agent', async () => {
+    settings.set({ 'openhands.confirmationPolicy': 'always' });
+    const id = await commands.executeCommand<string | undefined>('openhands.newConversation', {
+      message: 'Delete the temp files',
+      repository: null,
+      sandboxId: null,
+    });
+    assert.ok(id);
+    const agent = t.server.state.agentConversations.get(id.replace(/-/g, ''));
+    assert.deepEqual(agent?.confirmation_policy, { kind: 'AlwaysConfirm' });
+    const start = starts()[0];
+    assert.ok(
+      start && !JSON.stringify(start.body ?? '').includes('Delete the temp files'),
+      'the start carried no message',
+    );
+    assert.ok(JSON.stringify(agent?.events ?? []).includes('Delete the temp files'));
+  });
+
+  it('opens a conversation’s panel by id with its title, and copies its id', async () => {
+    await t.store.refresh();
+    const conversation = t.store.conversations[0];
+    assert.ok(conversation);
+    assert.equal(await commands.executeCommand('openhands.openConversation', conversation.id), true);
+    assert.deepEqual(shown, [{ id: conversation.id, title: conversation.title ?? '' }]);
+    assert.equal(
+      await commands.executeCommand('openhands.copyConversationId', { kind: 'conversation', conversation }),
+      conversation.id,
+    );
+  });
+
+  it('filters the conversations by what the user typed, and clears the filter', async () => {
+    prompts.answer('inputBox', 'login');
+    await commands.executeCommand('openhands.filterConversations');
+    assert.equal(t.store.titleFilter, 'login');
+    assert.equal(prompts.of('inputBox')[0]?.message, 'Filter Conversations by Title');
+    await commands.executeCommand('openhands.clearConversationFilter');
+    assert.equal(t.store.titleFilter, undefined);
+  });
+});
