@@ -28,7 +28,7 @@ import {
   type Settings,
   type Success,
 } from './models';
-import type { QueryParams } from './query';
+import type { QueryParams } from './http/buildRequest';
 import {
   listSandboxConversations,
   type SandboxConversations,

@@ -1,12 +1,39 @@
 /**
- * The first step of a request: what it sends (method, URL, headers with the key, body as JSON) and the
- * call that follows it to the end, which knows every secret it carries and how it fails.
+ * The first step of a request: what it sends (method, URL and query, headers with the key, body as
+ * JSON) and the call that follows it to the end, which knows every secret it carries and how it fails.
  */
 import type { AxiosRequestConfig } from 'axios';
 import type * as z from 'zod/mini';
+import { ApiError } from '../errors';
 import { CallFailures } from '../failures';
-import { buildQuery, type QueryParams } from '../query';
 import type { CallSecrets, KnownSecrets } from './knownSecrets';
+
+export type QueryValue = string | number | boolean | Date | null | undefined | readonly string[];
+export type QueryParams = Record<string, QueryValue>;
+
+/**
+ * FastAPI wants repeated keys for lists (`?ids=a&ids=b`, never `ids[]=` or comma lists) and ISO
+ * datetimes whose `+` is percent-encoded; URLSearchParams does both.
+ */
+export function buildQuery(params: QueryParams | undefined): string {
+  if (!params) return '';
+  const search = new URLSearchParams();
+  for (const [key, value] of Object.entries(params)) {
+    if (value === undefined || value === null) continue;
+    if (Array.isArray(value)) {
+      for (const item of value) search.append(key, item);
+    } else if (value instanceof Date) {
+      // an invalid Date would throw a RangeError from toISOString: say which parameter instead
+      if (Number.isNaN(value.getTime()))
+        throw new ApiError({ kind: 'validation', message: `The ${key} parameter is not a valid date.` });
+      search.append(key, value.toISOString());
+    } else {
+      search.append(key, String(value));
+    }
+  }
+  const text = search.toString();
+  return text ? `?${text}` : '';
+}
 
 /** How the API key travels. The OSS server uses the session header; hosted ones use the others. */
 export type AuthHeader = 'X-Session-API-Key' | 'Authorization' | 'X-Access-Token';
@@ -61,11 +88,12 @@ export class RequestBuilder {
   /** The call of `spec`, accepting JSON unless `accepting` says otherwise. */
   callOf<T>(spec: RequestSpec<T>, accepting?: Accepting): Call<T> {
     const path = spec.path + buildQuery(spec.query);
+    const request = () => this.request(spec, path, accepting);
     const secrets = this.secrets.forCall(path, spec.body);
     return {
       spec,
       path,
-      request: () => this.request(spec, path, accepting),
+      request,
       secrets,
       started: Date.now(),
       failures: new CallFailures({ method: spec.method, path, serverUrl: this.baseUrl, secrets }),

@@ -8,10 +8,15 @@ import * as z from 'zod/mini';
 import type { Readable } from 'node:stream';
 import type { ConnectionPool } from '../connectionPool';
 import type { ApiError } from '../errors';
-import type { QueryParams } from '../query';
 import { sleep } from '../signals';
 import type { TlsOptions } from '../tls';
-import { RequestBuilder, type AuthHeader, type Call, type RequestSpec } from './buildRequest';
+import {
+  RequestBuilder,
+  type AuthHeader,
+  type Call,
+  type QueryParams,
+  type RequestSpec,
+} from './buildRequest';
 import { ReplyInterpreter } from './interpretReply';
 import { KnownSecrets } from './knownSecrets';
 import {
