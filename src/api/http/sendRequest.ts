@@ -4,7 +4,7 @@
  * every request, no redirects followed and no proxy of axios's own. A failure below HTTP (nothing came
  * back, the deadline passed, the caller cancelled) becomes its `ApiError` here.
  */
-import axios, { type AxiosInstance, type AxiosResponse } from 'axios';
+import axios, { type AxiosInstance, type AxiosRequestConfig, type AxiosResponse } from 'axios';
 import { ClientRequest } from 'node:http';
 import type { Readable } from 'node:stream';
 import { ConnectionPool } from '../connectionPool';
@@ -107,18 +107,10 @@ export class Sender {
     };
     deadline.signal.addEventListener('abort', stop, { once: true });
     try {
-      response = await untilAborted(
-        this.http.request<Readable>({
-          ...call.request(),
-          signal: deadline.signal,
-          responseType: 'stream',
-          transformResponse: undefined,
-          decompress: false,
-          ...(unlimited ? { maxContentLength: -1 } : {}),
-        }),
-        deadline.signal,
-        closeReply,
-      );
+      response = await this.head(call, deadline.signal, {
+        decompress: false,
+        ...(unlimited ? { maxContentLength: -1 } : {}),
+      });
       return await untilAborted(
         read({ ...headOf(response), body: response.data }, deadline.signal),
         deadline.signal,
@@ -144,17 +136,7 @@ export class Sender {
     const head = withDeadline(call.spec.signal, this.timeoutMs);
     let response: AxiosResponse<Readable>;
     try {
-      // a head that arrives after the abort is closed unread
-      response = await untilAborted(
-        this.http.request<Readable>({
-          ...call.request(),
-          signal: head.signal,
-          responseType: 'stream',
-          transformResponse: undefined,
-        }),
-        head.signal,
-        closeReply,
-      );
+      response = await this.head(call, head.signal);
     } catch (cause) {
       throw this.failure(call, cause, head);
     } finally {
@@ -180,6 +162,25 @@ export class Sender {
       // a reply left unread (an error, a bad element) must not keep its connection
       if (!response.data.readableEnded) closeReply(response);
     }
+  }
+
+  /** A reply's head, its body left to read as it streams; a head that arrives after the abort is closed unread. */
+  private head(
+    call: Call<unknown>,
+    signal: AbortSignal,
+    config: AxiosRequestConfig = {},
+  ): Promise<AxiosResponse<Readable>> {
+    return untilAborted(
+      this.http.request<Readable>({
+        ...call.request(),
+        signal,
+        responseType: 'stream',
+        transformResponse: undefined,
+        ...config,
+      }),
+      signal,
+      closeReply,
+    );
   }
 
   private failure(call: Call<unknown>, cause: unknown, deadline: Deadline): ApiError {

@@ -30,7 +30,7 @@ import {
   readText,
 } from './readReply';
 import { RequestLog, type RequestLogEntry } from './requestLog';
-import { Sender, type OpenReply, type TextReply } from './sendRequest';
+import { Sender, type OpenReply, type ReplyHead, type TextReply } from './sendRequest';
 
 export type { AuthHeader, RequestSpec } from './buildRequest';
 export type { RequestLogEntry } from './requestLog';
@@ -161,17 +161,16 @@ export class HttpTransport {
    */
   async requestArrayStream<T>(spec: RequestSpec<T>, onItem: (item: T) => void): Promise<T[]> {
     const call = this.build.callOf(spec);
-    let status: number | undefined;
     // Only the stream may work in silence up to the whole call's deadline; an error or a page instead
     // of it is an ordinary reply, read under the ordinary deadline (both counted from the call's start).
-    const isStream = (head: { status: number; contentType: string }) =>
+    const isStream = (head: ReplyHead) =>
       head.status >= 200 && head.status < 300 && /\bjson\b/i.test(head.contentType);
-    try {
-      const items: T[] = [];
-      await this.sender.sendStream(
+    const items: T[] = [];
+    await this.once(call, (heard) =>
+      this.sender.sendStream(
         call,
         (head) => {
-          status = head.status;
+          heard(head.status);
           return isStream(head) ? this.streamTimeoutMs : this.timeoutMs;
         },
         async (reply, signal) => {
@@ -192,14 +191,9 @@ export class HttpTransport {
             },
           );
         },
-      );
-      this.log.entry(call, 1, { status });
-      return items;
-    } catch (thrown) {
-      const error = call.failures.ensure(thrown);
-      await this.log.failed(call, 1, error, { status });
-      throw error;
-    }
+      ),
+    );
+    return items;
   }
 
   /**
@@ -294,10 +288,9 @@ export class HttpTransport {
     read: (call: Call<T>, reply: OpenReply, body: Readable, signal: AbortSignal) => Promise<R>,
   ): Promise<R> {
     const call = this.build.callOf(spec, { accept, encodings: ACCEPTED_ENCODINGS });
-    let status: number | undefined;
-    try {
-      const value = await this.sender.sendStreamed(call, { timeoutMs, unlimited }, async (reply, signal) => {
-        status = reply.status;
+    return this.once(call, (heard) =>
+      this.sender.sendStreamed(call, { timeoutMs, unlimited }, async (reply, signal) => {
+        heard(reply.status);
         const encoding = contentEncodingOf(reply);
         const body = decodedBody(reply.body, encoding);
         if (reply.status < 200 || reply.status >= 300) {
@@ -307,7 +300,18 @@ export class HttpTransport {
         }
         if (!body) throw call.failures.unknownEncoding(reply.status, encoding);
         return read(call, reply, body, signal);
-      });
+      }),
+    );
+  }
+
+  /** A call sent once (never retried), logged as it ends: `heard` is told the reply's status once its head comes. */
+  private async once<R>(
+    call: Call<unknown>,
+    send: (heard: (status: number) => void) => Promise<R>,
+  ): Promise<R> {
+    let status: number | undefined;
+    try {
+      const value = await send((received) => (status = received));
       this.log.entry(call, 1, { status });
       return value;
     } catch (thrown) {
