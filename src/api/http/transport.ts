@@ -1,8 +1,9 @@
 /**
  * An HTTP request to an OpenHands server, step by step: built (`buildRequest.ts`), sent (`sendRequest.ts`),
  * its reply read (`readReply.ts`) and interpreted (`interpretReply.ts`), each once; then logged
- * (`requestLog.ts`). Every secret it sends or receives is known in one place (`knownSecrets.ts`).
- * What calls it sees a value of the schema's shape, or an `ApiError` that holds no secret.
+ * (`requestLog.ts`). Every secret it sends or receives is known, and masked, in one place
+ * (`knownSecrets.ts`). A GET refused with 429 is sent again after its Retry-After, within bounds. The
+ * caller sees a value of the schema's shape, or an `ApiError` that holds no secret.
  */
 import * as z from 'zod/mini';
 import type { Readable } from 'node:stream';
@@ -211,9 +212,7 @@ export class HttpTransport {
     const maxBytes = Math.min(bytesSpec.maxBytes ?? this.maxResponseBytes, this.maxResponseBytes);
     return this.streamedGet(
       spec,
-      '*/*',
-      bytesSpec.timeoutMs ?? this.timeoutMs,
-      false,
+      { accept: '*/*', timeoutMs: bytesSpec.timeoutMs ?? this.timeoutMs, unlimited: false },
       async (call, reply, body, signal) => ({
         bytes: await readBytes(call.failures, body, maxBytes, signal),
         headers: plainHeaders(reply),
@@ -234,9 +233,7 @@ export class HttpTransport {
     // past the usual size limit by design: `maxBytes` bounds it below, counted as it is decoded
     return this.streamedGet(
       spec,
-      'application/json',
-      this.timeoutMs,
-      true,
+      { accept: 'application/json', timeoutMs: this.timeoutMs, unlimited: true },
       async (call, reply, body, signal) => {
         const skimmed = await readSkimmed(
           call.failures,
@@ -282,9 +279,7 @@ export class HttpTransport {
    */
   private async streamedGet<T, R>(
     spec: RequestSpec<T>,
-    accept: string,
-    timeoutMs: number,
-    unlimited: boolean,
+    { accept, timeoutMs, unlimited }: { accept: string; timeoutMs: number; unlimited: boolean },
     read: (call: Call<T>, reply: OpenReply, body: Readable, signal: AbortSignal) => Promise<R>,
   ): Promise<R> {
     const call = this.build.callOf(spec, { accept, encodings: ACCEPTED_ENCODINGS });
