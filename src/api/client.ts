@@ -28,7 +28,7 @@ import {
   type Settings,
   type Success,
 } from './models';
-import type { QueryParams } from './query';
+import type { QueryParams } from './http/buildRequest';
 import {
   listSandboxConversations,
   type SandboxConversations,
@@ -53,7 +53,7 @@ import {
 import type { CallOptions } from './signals';
 import { waitForStartTask, type WaitForStartTaskOptions } from './startTaskPoller';
 import type { TlsOptions } from './tls';
-import { HttpTransport, type AuthHeader, type RequestLogEntry } from './transport';
+import { HttpTransport, type AuthHeader, type RequestLogEntry } from './http/transport';
 
 export interface OpenHandsClientOptions {
   baseUrl: string;

@@ -1,13 +1,21 @@
 /**
  * Every way one call can fail, as an `ApiError` that says what really happened and holds no secret:
  * server text is scrubbed of every value the call sent (the key, tokens, MCP keys and env values) and
- * of every secret its reply carried (session keys, `tkn=` credentials: see `learn`), cleaned and
- * clipped, and a transport failure keeps only its code and message as the cause.
+ * of every secret its reply carried (session keys, `tkn=` credentials: the call's `secrets`), cleaned
+ * and clipped, and a transport failure keeps only its code and message as the cause.
  */
 import axios from 'axios';
 import { ApiError, messageOf, type ApiErrorKind, type ValidationIssue } from './errors';
-import { echoForms, maskSecretFields, MIN_SECRET_LENGTH, redactUrl, scrubSecrets } from './redact';
-import { describeWait, MAX_MESSAGE_CHARS, MAX_SERVER_TEXT_CHARS, clip, showable } from './serverText';
+import { redactUrl } from './redact';
+import {
+  describeWait,
+  MAX_MESSAGE_CHARS,
+  MAX_SERVER_TEXT_CHARS,
+  clip,
+  parseJsonOrUndefined,
+  serverText,
+  showable,
+} from './serverText';
 import { isRecord } from './records';
 
 /** Node's codes for a certificate the client does not trust. */
@@ -29,81 +37,27 @@ export interface CallContext {
   /** Path and query as sent; shown without the query, kept with credentials masked. */
   path: string;
   serverUrl: string;
-  /**
-   * Every secret value the call carried, in the forms a server could echo; none may appear in what the
-   * error says. Asked for once, when first needed (the log's path, at the latest), and made into a set
-   * then: the transport hands over its lists, not a copy of them.
-   */
-  secrets: () => Iterable<string>;
+  /** Masks every secret of the call (what it sent, what its reply carried) in a text it shows. */
+  secrets: CallSecretMask;
 }
 
-/**
- * Secrets read in one reply, past which they are no longer masked one by one (each costs a pass over
- * every text masked): the server's text is withheld from the error and the log instead.
- */
-const MAX_SECRETS_PER_CALL = 2000;
+export interface CallSecretMask {
+  scrub(text: string): string;
+  /** The reply carried more secrets than are masked one by one: nothing the server said may be shown. */
+  readonly withholding: boolean;
+}
+
 const WITHHELD = '(withheld: the reply carries more secrets than can be masked)';
-
-/** A call's secrets: the set (to add to) and its list (to mask with). */
-interface KnownSecrets {
-  set: Set<string>;
-  list: readonly string[];
-}
 
 export class CallFailures {
   private readonly where: string;
-  /** The call's secrets and those learned from its reply, gathered on first need. */
-  private known: KnownSecrets | undefined;
-  /** Secrets added by `learn`. */
-  private learned = 0;
-  private overflowed = false;
 
   constructor(private readonly call: CallContext) {
     this.where = `${call.method} ${stripQuery(call.path)}`;
   }
 
-  /** Every secret masked so far: what the call sent, and what its reply carried. */
-  get knownSecrets(): readonly string[] {
-    return this.secrets().list;
-  }
-
-  /** The reply carried more secrets than are masked one by one: nothing the server said may be shown. */
-  get withholding(): boolean {
-    return this.overflowed;
-  }
-
-  /**
-   * Adds secrets read in the reply (a sandbox's session key, the `tkn=` of a VS Code URL), so that every
-   * error and log entry built from then on masks them as well as what the call sent.
-   */
-  learn(values: readonly string[]): void {
-    if (values.length === 0) return;
-    const known = this.secrets();
-    const before = this.learned;
-    for (const form of echoForms(values)) {
-      if (form.length < MIN_SECRET_LENGTH || known.set.has(form)) continue;
-      if (this.learned >= MAX_SECRETS_PER_CALL) {
-        this.overflowed = true;
-        break;
-      }
-      known.set.add(form);
-      this.learned++;
-    }
-    if (this.learned !== before) known.list = [...known.set];
-  }
-
-  private secrets(): KnownSecrets {
-    if (this.known) return this.known;
-    const set = new Set(this.call.secrets());
-    return (this.known = { set, list: [...set] });
-  }
-
-  /**
-   * Masks every secret of the call, query-string credentials, and the values of secret fields in JSON
-   * the text quotes (which may hold secrets no one read out of it), in server or system text.
-   */
-  scrub(text: string): string {
-    return scrubSecrets(maskSecretFields(text), this.knownSecrets);
+  private scrub(text: string): string {
+    return this.call.secrets.scrub(text);
   }
 
   /** Anything thrown while handling the call, as an ApiError (a bug must not escape as a RangeError). */
@@ -339,7 +293,7 @@ export class CallFailures {
   }
 
   private shown(text: string, maxChars = MAX_SERVER_TEXT_CHARS): string {
-    if (this.overflowed && text) return WITHHELD;
+    if (this.call.secrets.withholding && text) return WITHHELD;
     return showable(this.scrub(text), maxChars);
   }
 
@@ -360,14 +314,6 @@ function kindForStatus(status: number): ApiErrorKind {
   return 'validation';
 }
 
-export function parseJsonOrUndefined(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return undefined;
-  }
-}
-
 /** At most this many FastAPI issues are kept: a hostile 422 can list thousands. */
 const MAX_ISSUES = 20;
 
@@ -383,20 +329,6 @@ function validationIssues(body: unknown): ValidationIssue[] {
       msg: typeof item.msg === 'string' ? item.msg : 'Invalid value',
       type: typeof item.type === 'string' ? item.type : 'unknown',
     }));
-}
-
-/** The readable part of an error body: FastAPI `detail`, legacy `error`/`message`, or a bare JSON string. */
-export function serverText(body: unknown, contentType: string, text: string): string {
-  if (typeof body === 'string') return body;
-  if (isRecord(body)) {
-    for (const key of ['detail', 'error', 'message'] as const) {
-      const value = body[key];
-      if (typeof value === 'string') return value;
-    }
-    return '';
-  }
-  if (/text\/plain/i.test(contentType)) return text.trim();
-  return '';
 }
 
 function formatIssue(issue: ValidationIssue): string {

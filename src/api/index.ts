@@ -27,7 +27,7 @@ export {
 } from './mcpProbe';
 export { StartTaskFailedError, type WaitForStartTaskOptions } from './startTaskPoller';
 export type { TlsOptions } from './tls';
-export type { AuthHeader, RequestLogEntry } from './transport';
+export type { AuthHeader, RequestLogEntry } from './http/transport';
 export { ConnectionPool } from './connectionPool';
 export { normalizeUuid, sameUuid } from './uuid';
 export {

@@ -1,7 +1,9 @@
 /**
- * Text a server sent, made fit to show: one line, no control or direction-changing characters, and
- * clipped. The full text goes to the request log instead.
+ * Text a server sent: read (its JSON if any, the readable part of an error body) and made fit to show:
+ * one line, no control or direction-changing characters, and clipped. The full text goes to the request
+ * log instead.
  */
+import { isRecord } from './records';
 
 /** Longest server text quoted in a message; the message itself stays under `MAX_MESSAGE_CHARS`. */
 export const MAX_SERVER_TEXT_CHARS = 500;
@@ -63,4 +65,26 @@ export function describeWait(ms: number, now: Date = new Date()): string {
   const clock = `${String(at.getUTCHours()).padStart(2, '0')}:${String(at.getUTCMinutes()).padStart(2, '0')} UTC`;
   const rest = minutes % 60;
   return `in ${Math.floor(minutes / 60)} h${rest ? ` ${rest} min` : ''} (at ${clock})`;
+}
+
+export function parseJsonOrUndefined(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
+/** The readable part of an error body: FastAPI `detail`, legacy `error`/`message`, or a bare JSON string. */
+export function serverText(body: unknown, contentType: string, text: string): string {
+  if (typeof body === 'string') return body;
+  if (isRecord(body)) {
+    for (const key of ['detail', 'error', 'message'] as const) {
+      const value = body[key];
+      if (typeof value === 'string') return value;
+    }
+    return '';
+  }
+  if (/text\/plain/i.test(contentType)) return text.trim();
+  return '';
 }

@@ -8,7 +8,7 @@ import { ApiError } from '../errors';
 import { SuccessSchema, type Success } from '../models/common';
 import type { ConnectionPool } from '../connectionPool';
 import type { TlsOptions } from '../tls';
-import { HttpTransport, type RequestLogEntry } from '../transport';
+import { HttpTransport, type RequestLogEntry } from '../http/transport';
 import type { AgentEndpoint } from './endpoint';
 import {
   AgentEventPageSchema,

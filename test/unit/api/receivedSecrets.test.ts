@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import type { Socket } from 'node:net';
 import * as z from 'zod/mini';
 import { ApiError, OpenHandsClient, type RequestLogEntry } from '../../../src/api';
-import { HttpTransport } from '../../../src/api/transport';
+import { HttpTransport } from '../../../src/api/http/transport';
 import { useHostileServer } from './hostile/hostileServer';
 import { assertNoCopy, renderings, respond } from './secretReplies';
 

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { checkServerUrl, normalizeUuid, sameUuid } from '../../../src/api';
 import { JsonArrayStreamParser } from '../../../src/api/jsonArrayStream';
-import { buildQuery } from '../../../src/api/query';
+import { buildQuery } from '../../../src/api/http/buildRequest';
 
 describe('server URL check', () => {
   it('accepts http(s) URLs and drops the trailing slash', () => {
