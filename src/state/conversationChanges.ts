@@ -1,7 +1,7 @@
 /**
  * What the agent changed in its workspace, per conversation: the list of changed files (read when
  * someone looks, and again when the agent edits a file, runs a command or stops; never polled), one
- * file's two sides for the diff editor, and the whole change as one patch.
+ * file's two sides for the diff editor (`changeSides.ts`), and the whole change as one patch.
  */
 import * as vscode from 'vscode';
 import {
