@@ -24,6 +24,8 @@ interface ServerControl {
   requestPaths(): Promise<string[]>;
   /** TCP connections the server accepted since its start. */
   connectionCount(): Promise<number>;
+  /** Deletes a conversation as another client would. */
+  deleteConversation(id: string): Promise<void>;
 }
 
 function serverControl(baseUrl: string): ServerControl {
@@ -50,6 +52,7 @@ function serverControl(baseUrl: string): ServerControl {
       }),
     connectionCount: async () =>
       ((await control('GET', '/__control/connections')) as { accepted: number }).accepted,
+    deleteConversation: async (id) => void (await control('DELETE', `/__control/state/conversations/${id}`)),
   };
 }
 
@@ -193,15 +196,15 @@ export async function refreshFigures(
   takeTreeEvents();
 
   // 1. one refresh with nothing changed
-  const refreshOnce = async (full: boolean) => {
+  const refreshOnce = async () => {
     await server.clearRequests();
-    const cpu = await cpuUntilQuiet(() => api.store.refresh({ full }));
+    const cpu = await cpuUntilQuiet(() => api.store.refresh());
     return { cpu, requests: await server.requestCount() };
   };
   const changes = [];
   let changeEvents = 0;
   for (let i = 0; i < 8; i++) {
-    changes.push(await refreshOnce(false));
+    changes.push(await refreshOnce());
     changeEvents += takeTreeEvents();
   }
   const changeCpu = median(changes.map((r) => r.cpu));
@@ -264,15 +267,29 @@ export async function refreshFigures(
       `${(idleConnections / Math.max(idleRequests, 1)).toFixed(3)} (${idleConnections} for ${idleRequests} requests)`,
   );
 
-  // the full re-read (the Refresh command) for comparison, last: it may redraw every row
-  const fulls = [];
-  for (let i = 0; i < 3; i++) fulls.push(await refreshOnce(true));
+  // the Refresh command, last: with nothing deleted the count says so and no page is read again; one
+  // conversation deleted elsewhere, and it reads the whole list (and may redraw every row)
+  const command = async () => {
+    await server.clearRequests();
+    const cpu = await cpuUntilQuiet(async () => vscode.commands.executeCommand('openhands.refresh'));
+    return { cpu, requests: await server.requestCount() };
+  };
+  const commands = [];
+  for (let i = 0; i < 3; i++) commands.push(await command());
+  const commandEvents = takeTreeEvents();
+  const commandCpu = median(commands.map((r) => r.cpu));
+  lines.push(
+    `Refresh command, nothing deleted (median of 3): ${commandCpu.toFixed(1)} ms, ` +
+      `${median(commands.map((r) => r.requests))} requests, ${commandEvents} tree events; ${(commandCpu / Math.max(changeCpu, 0.1)).toFixed(1)}x the refresh`,
+  );
+  const deleted = api.store.conversations[Math.floor(loaded / 2)];
+  if (deleted) await server.deleteConversation(deleted.id);
+  const full = await command();
   const fullEvents = takeTreeEvents();
   for (const subscription of counting) subscription.dispose();
-  const fullCpu = median(fulls.map((r) => r.cpu));
   lines.push(
-    `full re-read (Refresh command), same list (median of 3): ${fullCpu.toFixed(1)} ms, ` +
-      `${median(fulls.map((r) => r.requests))} requests, ${fullEvents} tree events; ${(fullCpu / Math.max(changeCpu, 0.1)).toFixed(1)}x the refresh`,
+    `Refresh command, one conversation deleted elsewhere (the whole list read again): ${full.cpu.toFixed(1)} ms, ` +
+      `${full.requests} requests, ${fullEvents} tree events; ${api.store.conversations.length} conversations after`,
   );
 
   // 5. every view hidden: the scheduler polls at its fastest idle interval (2 s) if it polls at all

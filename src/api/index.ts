@@ -38,13 +38,8 @@ export {
   type EventSearchQuery,
 } from './agentServer/agentServerClient';
 export { agentEndpointOf, type AgentEndpoint } from './agentServer/endpoint';
-export {
-  EventFeed,
-  type EventFeedOptions,
-  type FeedState,
-  type FeedStatus,
-  type FeedTarget,
-} from './agentServer/eventFeed';
+export { EventFeed, type EventFeedOptions, type FeedTarget } from './agentServer/eventFeed';
+export type { FeedState, FeedStatus } from './agentServer/feedState';
 export { EventLog, type EventLogChange } from './agentServer/eventLog';
 export {
   openEventSocket,

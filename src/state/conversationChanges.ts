@@ -1,7 +1,7 @@
 /**
  * What the agent changed in its workspace, per conversation: the list of changed files (read when
  * someone looks, and again when the agent edits a file, runs a command or stops; never polled), one
- * file's two sides for the diff editor, and the whole change as one patch.
+ * file's two sides for the diff editor (`changeSides.ts`), and the whole change as one patch.
  */
 import * as vscode from 'vscode';
 import {
@@ -9,21 +9,17 @@ import {
   absoluteWorkspaceDir,
   agentChanges,
   ApiError,
-  binaryBase,
   changesInPatch,
-  checkImageBytes,
-  IMAGE_FILE_NAME,
-  MAX_IMAGE_BYTES,
   type AgentServerClient,
   type GitChange,
   mayChangeWorkspace,
   messageOf,
   normalizeUuid,
   type WorkspaceDelta,
-  workspacePath,
 } from '../api';
 import type { Log } from '../core/log';
-import { isStaleAddress } from './agentAddresses';
+import { agentWorkspaceDir } from './agentWorkspaceDir';
+import { ChangeSides, type FileSides } from './changeSides';
 import type { ConversationFeeds } from './conversationFeeds';
 import type { OpenHandsStore } from './store';
 
@@ -53,20 +49,6 @@ export function lastRead(state: ChangesState): ChangeSet | undefined {
   return state.kind === 'ready' ? state.set : state.kind === 'unread' ? undefined : state.previous;
 }
 
-/** One file's two sides, or why they cannot be shown as text. */
-export type FileSides =
-  /** `notImage`: a file named as a picture whose bytes are not one (an SVG, text), and why. */
-  | { kind: 'text'; original: string; modified: string; notImage?: string }
-  /**
-   * A PNG, JPEG, GIF or WebP by its bytes on every side it has: no `original` for an added file (or a
-   * base that could not be read), no `modified` for a deleted one.
-   */
-  | { kind: 'image'; original?: Buffer; modified?: Buffer }
-  | { kind: 'deleted' }
-  | { kind: 'binary'; notImage?: string }
-  | { kind: 'tooLarge' }
-  | { kind: 'unavailable'; message: string };
-
 export interface ConversationDelta extends WorkspaceDelta {
   files: readonly GitChange[];
 }
@@ -79,11 +61,6 @@ export interface ChangesDeps {
   isOffline(error: unknown): boolean;
 }
 
-/** The whole change's patch is read for an image's base: past this it is not (nor held). */
-const BASE_PATCH_MAX_BYTES = 32 * 1024 * 1024;
-
-/** How far into a conversation's stored events its workspace is looked for (its first command, edit). */
-const STORED_PAGES_SEARCHED = 5;
 /** Edits come in bursts (a command, its observation, the next edit): one read after the burst. */
 const REFRESH_DELAY_MS = 400;
 
@@ -109,10 +86,15 @@ export class ConversationChanges implements vscode.Disposable {
   readonly onDidChange = this.changed.event;
   private readonly disposables: vscode.Disposable[] = [];
   private versions = 0;
-  /** The last patch read for images' bases: one list version's images share it; only one is held. */
-  private basePatch?: { key: string; patch: Promise<Buffer | undefined> };
+  private readonly fileSides: ChangeSides;
 
   constructor(private readonly deps: ChangesDeps) {
+    this.fileSides = new ChangeSides({
+      locator: deps.feeds.locator,
+      log: deps.log,
+      latest: (conversationId) => this.latest(conversationId),
+      absoluteDir: (client, conversationId, files) => this.absoluteDir(client, conversationId, files),
+    });
     this.disposables.push(
       this.changed,
       deps.feeds.onDidAppendEvents(({ conversationId, events }) => {
@@ -197,121 +179,8 @@ export class ConversationChanges implements vscode.Disposable {
   }
 
   /** Both sides of one changed file, for the diff editor. */
-  async sides(conversationId: string, change: GitChange): Promise<FileSides> {
-    try {
-      return await this.deps.feeds.locator.withAgent(conversationId, (client) =>
-        this.sidesFrom(client, conversationId, change),
-      );
-    } catch (error) {
-      if (change.status === 'DELETED') return { kind: 'deleted' };
-      return { kind: 'unavailable', message: messageOf(error) };
-    }
-  }
-
-  /** Both sides as this agent server has them; a moved or gone server is thrown, for the locator. */
-  private async sidesFrom(
-    client: AgentServerClient,
-    conversationId: string,
-    change: GitChange,
-  ): Promise<FileSides> {
-    if (change.status === 'DELETED') return this.deletedSides(client, conversationId, change.path);
-    const dir = this.latest(conversationId)?.workspaceDir ?? '.';
-    const bytes = () => this.fileBytes(client, conversationId, dir, change.path, MAX_IMAGE_BYTES);
-    try {
-      const diff = await client.gitDiff(workspacePath(dir, change.path));
-      const modified = diff.modified ?? '';
-      // a binary file reads as "": only its bytes tell it from an emptied one
-      if (modified === '') {
-        const read = await bytes();
-        if (read && looksBinary(read)) return this.binarySides(client, conversationId, change, read);
-      }
-      return { kind: 'text', original: diff.original ?? '', modified, ...notAnImage(change.path, modified) };
-    } catch (error) {
-      if (isStaleAddress(error)) throw error;
-      if (error instanceof ApiError && error.status === 400 && /too large/i.test(error.message)) {
-        // the diff route stops at 1 MiB; a picture may be larger
-        const read = IMAGE_FILE_NAME.test(change.path) ? await bytes() : undefined;
-        if (read && checkImageBytes(read).ok) return this.binarySides(client, conversationId, change, read);
-        return { kind: 'tooLarge' };
-      }
-      if (error instanceof ApiError && error.status === 400 && /does not exist/i.test(error.message))
-        return { kind: 'deleted' };
-      // 1.34 fails with a 500 on a binary file's base (it decodes git's output as text)
-      if (error instanceof ApiError && error.status === 500) {
-        const read = await bytes();
-        if (read && looksBinary(read)) return this.binarySides(client, conversationId, change, read);
-      }
-      return { kind: 'unavailable', message: messageOf(error) };
-    }
-  }
-
-  /** A binary file: a picture on each side it has, when its bytes are one; else binary. */
-  private async binarySides(
-    client: AgentServerClient,
-    conversationId: string,
-    change: GitChange,
-    bytes: Buffer,
-  ): Promise<FileSides> {
-    const check = checkImageBytes(bytes);
-    if (!check.ok)
-      return IMAGE_FILE_NAME.test(change.path)
-        ? { kind: 'binary', notImage: check.reason }
-        : { kind: 'binary' };
-    if (change.status === 'ADDED') return { kind: 'image', modified: bytes };
-    const original = await this.imageBase(client, conversationId, change.path, bytes);
-    return original ? { kind: 'image', original, modified: bytes } : { kind: 'image', modified: bytes };
-  }
-
-  /** A deleted picture shows what it was; any other deleted file just says so. */
-  private async deletedSides(
-    client: AgentServerClient,
-    conversationId: string,
-    path: string,
-  ): Promise<FileSides> {
-    if (!IMAGE_FILE_NAME.test(path)) return { kind: 'deleted' };
-    const original = await this.imageBase(client, conversationId, path, Buffer.alloc(0));
-    return original ? { kind: 'image', original } : { kind: 'deleted' };
-  }
-
-  /** The base of a changed image, from the whole change's patch; undefined when it is no image. */
-  private async imageBase(
-    client: AgentServerClient,
-    conversationId: string,
-    path: string,
-    current: Buffer,
-  ): Promise<Buffer | undefined> {
-    const set = this.latest(conversationId);
-    const key = `${normalizeUuid(conversationId)}\u0000${set?.version ?? 0}`;
-    if (this.basePatch?.key !== key) {
-      const patch = this.readBasePatch(client, conversationId, set?.files ?? []);
-      this.basePatch = { key, patch };
-      // a failed read is tried again by the next image
-      void patch.then((read) => {
-        if (!read && this.basePatch?.patch === patch) this.basePatch = undefined;
-      });
-    }
-    const patch = await this.basePatch.patch;
-    const base = patch && binaryBase(patch, path, current, MAX_IMAGE_BYTES);
-    return base && checkImageBytes(base).ok ? base : undefined;
-  }
-
-  private async readBasePatch(
-    client: AgentServerClient,
-    conversationId: string,
-    files: readonly GitChange[],
-  ): Promise<Buffer | undefined> {
-    try {
-      const dir = await this.absoluteDir(client, conversationId, files);
-      if (!dir) return undefined;
-      const delta = await client.workspaceDelta(dir, {
-        exclude: AGENT_SERVER_EXCLUDES,
-        maxBytes: BASE_PATCH_MAX_BYTES,
-      });
-      return delta.patch;
-    } catch (error) {
-      this.deps.log.info(`The base of a changed image could not be read: ${messageOf(error)}`);
-      return undefined;
-    }
+  sides(conversationId: string, change: GitChange): Promise<FileSides> {
+    return this.fileSides.sides(conversationId, change);
   }
 
   /** The whole change as one patch, without the agent server's own files, and the files it covers. */
@@ -334,30 +203,15 @@ export class ConversationChanges implements vscode.Disposable {
     );
   }
 
-  /**
-   * The workspace's absolute directory: named by the server, or read from the agent's events (the
-   * open feed's, else the first stored pages).
-   */
-  private async absoluteDir(
+  /** The workspace's absolute directory (`agentWorkspaceDir.ts`), the open feed's events read first. */
+  private absoluteDir(
     client: AgentServerClient,
     conversationId: string,
     files: readonly GitChange[],
     signal?: AbortSignal,
   ): Promise<string | undefined> {
-    const info = await client.getConversation({ signal });
-    const paths = files.map((file) => file.path);
     const held = this.deps.feeds.openFeed(conversationId)?.events.events ?? [];
-    const fromFeed = absoluteWorkspaceDir(info, held, paths);
-    if (fromFeed) return fromFeed;
-    let pageId: string | undefined;
-    for (let page = 0; page < STORED_PAGES_SEARCHED; page++) {
-      const read = await client.searchEvents({ pageId, limit: 100 }, { signal });
-      const found = absoluteWorkspaceDir(info, read.items, paths);
-      if (found) return found;
-      if (!read.next_page_id) return undefined;
-      pageId = read.next_page_id;
-    }
-    return undefined;
+    return agentWorkspaceDir(client, held, files, signal);
   }
 
   private async read(id: string, previous: ChangeSet | undefined): Promise<ChangesState> {
@@ -431,25 +285,6 @@ export class ConversationChanges implements vscode.Disposable {
     return agentChanges(changesInPatch(delta.patch));
   }
 
-  /** The file's bytes as the agent left them, up to `maxBytes`; undefined when they cannot be read. */
-  private async fileBytes(
-    client: AgentServerClient,
-    conversationId: string,
-    dir: string,
-    path: string,
-    maxBytes: number,
-  ): Promise<Buffer | undefined> {
-    try {
-      const absolute = dir.startsWith('/')
-        ? dir
-        : await this.absoluteDir(client, conversationId, this.latest(conversationId)?.files ?? []);
-      if (!absolute) return undefined;
-      return await client.downloadFile(workspacePath(absolute, path), { maxBytes });
-    } catch {
-      return undefined;
-    }
-  }
-
   private soon(conversationId: string): void {
     const id = normalizeUuid(conversationId);
     const entry = this.entries.get(id);
@@ -491,23 +326,5 @@ export class ConversationChanges implements vscode.Disposable {
   dispose(): void {
     for (const entry of this.entries.values()) if (entry.timer) clearTimeout(entry.timer);
     for (const disposable of this.disposables) disposable.dispose();
-  }
-}
-
-/** A text file named as a picture says why it is not shown as one (an SVG can carry script). */
-function notAnImage(path: string, text: string): { notImage?: string } {
-  if (!IMAGE_FILE_NAME.test(path)) return {};
-  const check = checkImageBytes(Buffer.from(text, 'utf8'));
-  return check.ok ? {} : { notImage: check.reason };
-}
-
-/** Git's own test: a NUL in the first 8000 bytes; plus text that is not valid UTF-8. */
-export function looksBinary(bytes: Buffer): boolean {
-  if (bytes.subarray(0, 8000).includes(0)) return true;
-  try {
-    new TextDecoder('utf-8', { fatal: true }).decode(bytes);
-    return false;
-  } catch {
-    return true;
   }
 }

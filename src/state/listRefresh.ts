@@ -4,6 +4,7 @@
  */
 import { collectAll, type AppConversation, type OpenHandsClient, type SandboxInfo } from '../api';
 import { mergeConversations, positionsOf, sameJson, type ConversationMerge } from './conversationMerge';
+import { countMarkTime, nothingWent, type CountMark } from './goneCheck';
 
 export interface LoadedLists {
   readonly sandboxes: readonly SandboxInfo[];
@@ -13,13 +14,20 @@ export interface LoadedLists {
   readonly next: string | null;
   /** The newest `updated_at` (ms) any reply carried: the next refresh asks for what changed since. */
   readonly updatedMark: number;
+  /** What the server counted at the last full read (`goneCheck.ts`); undefined when it did not say. */
+  readonly countMark?: CountMark;
 }
 
 export const NOTHING_LOADED: LoadedLists = { sandboxes: [], conversations: [], next: null, updatedMark: 0 };
 
 export interface ListRefreshOptions {
-  /** Read the whole loaded list again (the first load, the Refresh command, a new filter). */
+  /** Read the whole loaded list again (the first load, a new filter). */
   full: boolean;
+  /**
+   * The Refresh command: a conversation deleted elsewhere must go. What changed is read with the
+   * server's count beside it, and the whole list only when the count cannot say nothing went.
+   */
+  verify?: boolean;
   titleFilter: string | undefined;
   pageSize: number;
   /** How many conversations a full read brings at least (as many as the user had loaded). */
@@ -55,7 +63,9 @@ const agreedWith = new WeakMap<readonly AppConversation[], readonly SandboxInfo[
  * OpenHands 1.11 lists conversations by `created_at` only (no sort parameter) and bumps
  * `updated_at` on the agent's status and statistics, not on a new title or a sandbox's pause, so
  * the newest page catches the auto-titles and the sandbox check the pauses. A conversation deleted
- * elsewhere, or renamed far down the list, shows at the next full read.
+ * elsewhere, or renamed far down the list, shows at the next full read; `verify` (the Refresh
+ * command) asks the server's count too, and reads the whole list only when the count does not say
+ * that nothing went (`goneCheck.ts`): four requests when nothing changed.
  */
 export async function refreshLists(
   client: OpenHandsClient,
@@ -66,7 +76,11 @@ export async function refreshLists(
     collectAll((pageId, signal) => client.searchSandboxes({ pageId, limit: 100 }, { signal }), {
       maxItems: MAX_SANDBOXES,
     }),
-    options.full ? readAll(client, loaded, options) : readChanged(client, loaded, options),
+    options.full
+      ? readAll(client, loaded, options)
+      : options.verify
+        ? readVerified(client, loaded, options)
+        : readChanged(client, loaded, options),
   ]);
   const sandboxRows = changedSandboxes(loaded.sandboxes, sandboxes);
   const nextSandboxes = sandboxRows?.length === 0 ? loaded.sandboxes : sandboxes;
@@ -88,6 +102,7 @@ export async function refreshLists(
     conversations: second.list,
     next: read.next,
     updatedMark: newestUpdate(read.mark, fresh),
+    ...(read.countMark ? { countMark: read.countMark } : {}),
   };
   const structural =
     read.merge.structural || second.structural || sandboxRows === undefined || read.next !== loaded.next;
@@ -115,6 +130,24 @@ interface ConversationsRead {
   merge: ConversationMerge;
   next: string | null;
   mark: number;
+  countMark: CountMark | undefined;
+}
+
+/** What changed, read beside the server's count; everything again when the count cannot say nothing went. */
+async function readVerified(
+  client: OpenHandsClient,
+  loaded: LoadedLists,
+  options: ListRefreshOptions,
+): Promise<ConversationsRead> {
+  const mark = loaded.countMark;
+  const [read, now] = await Promise.all([
+    readChanged(client, loaded, options),
+    countBefore(client, options.titleFilter, mark?.before),
+  ]);
+  // read whole already: its newest pages ran past the refresh's bound
+  if (!read.newest) return read;
+  if (nothingWent({ mark, counted: now?.count, loaded: read.merge.list, newest: read.newest })) return read;
+  return readAll(client, loaded, options);
 }
 
 /** The whole loaded list again (at least one page); the old array is kept when nothing in it changed. */
@@ -129,8 +162,11 @@ async function readAll(
   const seen = new Set<string>();
   let pageId: string | undefined;
   let next: string | null = null;
+  let counting: Promise<CountMark | undefined> | undefined;
   do {
     const page = await client.searchConversations({ titleContains: options.titleFilter, pageId, limit });
+    // beside the pages, what the Refresh command's count is held against (the newest are on the first)
+    counting ??= countBefore(client, options.titleFilter, countMarkTime(page.items));
     for (const conversation of page.items) {
       if (seen.has(conversation.id)) continue;
       seen.add(conversation.id);
@@ -147,7 +183,26 @@ async function readAll(
     next,
     // everything loaded was read again: the mark starts over from it
     mark: newestUpdate(0, items),
+    countMark: await counting,
   };
+}
+
+/** The conversations created before `before` as the server counts them; undefined when it does not say. */
+async function countBefore(
+  client: OpenHandsClient,
+  titleContains: string | undefined,
+  before: number | undefined,
+): Promise<CountMark | undefined> {
+  if (before === undefined) return undefined;
+  try {
+    return {
+      before,
+      count: await client.countConversations({ titleContains, createdAtLt: new Date(before) }),
+    };
+  } catch {
+    // a server without the route, or a failure: the Refresh command reads everything, as it did
+    return undefined;
+  }
 }
 
 /** The newest pages until one holds a loaded conversation, and everything updated since the mark. */
@@ -155,7 +210,7 @@ async function readChanged(
   client: OpenHandsClient,
   loaded: LoadedLists,
   options: ListRefreshOptions,
-): Promise<ConversationsRead> {
+): Promise<ConversationsRead & { newest?: { ids: ReadonlySet<string>; complete: boolean } }> {
   const known = positionsOf(loaded.conversations);
   const since = loaded.updatedMark ? new Date(loaded.updatedMark - UPDATE_SLACK_MS) : undefined;
   const titleContains = options.titleFilter;
@@ -181,6 +236,11 @@ async function readChanged(
     merge: mergeConversations({ loaded: loaded.conversations, fresh, gone, complete: loaded.next === null }),
     next: loaded.next,
     mark: newestUpdate(loaded.updatedMark, fresh),
+    countMark: loaded.countMark,
+    newest: {
+      ids: listed ?? new Set(newest.items.map((conversation) => conversation.id)),
+      complete: newest.complete,
+    },
   };
 }
 

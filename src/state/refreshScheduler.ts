@@ -47,7 +47,8 @@ export class RefreshScheduler implements vscode.Disposable {
 
   /**
    * Refresh now (a user action or a changed setting) and plan the next one from the result. `full`
-   * reads the whole loaded list again (the Refresh command); otherwise only what can have changed.
+   * (the Refresh command) also makes conversations deleted elsewhere go (`OpenHandsStore.refresh`);
+   * otherwise only what can have changed is read.
    */
   async runNow(options: { full?: boolean } = {}): Promise<void> {
     this.stop();

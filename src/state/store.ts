@@ -10,6 +10,7 @@ import {
 } from '../api';
 import type { Connection } from './connection';
 import { sameJson } from './conversationMerge';
+import type { CountMark } from './goneCheck';
 import { newestUpdate, refreshLists, type LoadedLists } from './listRefresh';
 import { newestConversation, sandboxName } from './names';
 
@@ -65,6 +66,8 @@ export class OpenHandsStore implements vscode.Disposable {
   private fullyReadVersion = -1;
   /** The newest `updated_at` (ms) any reply carried: a refresh asks only for what changed since. */
   private updatedMark = 0;
+  /** What the server counted at the last full read: the Refresh command holds its count against it. */
+  private countMark: CountMark | undefined;
   private loadedConversationCount = 0;
   /** Changes whenever the conversation list starts over (another server or filter), so late pages are dropped. */
   private conversationListVersion = 0;
@@ -89,6 +92,7 @@ export class OpenHandsStore implements vscode.Disposable {
         this.lastError = undefined;
         this.lastSuccessAt = undefined;
         this.updatedMark = 0;
+        this.countMark = undefined;
         this.state = connection.client ? 'idle' : 'unconfigured';
         this.changed.fire(EVERYTHING);
       }),
@@ -172,10 +176,11 @@ export class OpenHandsStore implements vscode.Disposable {
   /**
    * Brings the views up to date. After a full read, only what can have changed is asked: the
    * sandboxes, the newest page, the conversations updated since the last reply, and the loaded
-   * conversations of a sandbox whose status changed. `full` reads the loaded list again whole (the
-   * Refresh command): in a list longer than the newest page, the only way a conversation deleted
-   * elsewhere disappears. Calls while one is running collapse into a single follow-up, so a burst of
-   * triggers costs at most two rounds.
+   * conversations of a sandbox whose status changed. `full` (the Refresh command) also makes a
+   * conversation deleted elsewhere go, which in a list longer than the newest page only the server's
+   * count or a read of the whole list can tell: the count, and the whole list when it does not say
+   * that nothing went (`goneCheck.ts`). Calls while one is running collapse into a single follow-up,
+   * so a burst of triggers costs at most two rounds.
    */
   refresh(options: { full?: boolean } = {}): Promise<void> {
     if (options.full) this.fullWanted = true;
@@ -187,9 +192,10 @@ export class OpenHandsStore implements vscode.Disposable {
       try {
         do {
           this.again = false;
-          const full = this.fullWanted || this.fullyReadVersion !== this.conversationListVersion;
+          const full = this.fullyReadVersion !== this.conversationListVersion;
+          const verify = this.fullWanted;
           this.fullWanted = false;
-          await this.load(full);
+          await this.load(full, verify);
         } while (this.again);
       } finally {
         this.inFlight = undefined;
@@ -228,6 +234,7 @@ export class OpenHandsStore implements vscode.Disposable {
     this.conversationListVersion++;
     this.conversations = [];
     this.conversationsNextPage = null;
+    this.countMark = undefined;
     this.sandboxConversations.clear();
     this.changed.fire(EVERYTHING);
     await this.refresh();
@@ -263,7 +270,8 @@ export class OpenHandsStore implements vscode.Disposable {
     this.changed.fire(EVERYTHING);
   }
 
-  private async load(full: boolean): Promise<void> {
+  /** `full`: the whole list is read; `verify`: what changed, and the whole list only when something may have gone. */
+  private async load(full: boolean, verify: boolean): Promise<void> {
     const client = this.connection.client;
     if (!client) {
       this.setState('unconfigured');
@@ -276,6 +284,7 @@ export class OpenHandsStore implements vscode.Disposable {
     try {
       const { lists, changedRows } = await refreshLists(client, this.lists, {
         full,
+        verify,
         titleFilter: this.titleFilter,
         pageSize,
         wanted: Math.max(pageSize, this.loadedConversationCount),
@@ -294,6 +303,7 @@ export class OpenHandsStore implements vscode.Disposable {
       this.conversations = lists.conversations as AppConversation[];
       this.conversationsNextPage = lists.next;
       this.updatedMark = lists.updatedMark;
+      this.countMark = lists.countMark;
       this.loadedConversationCount = Math.max(this.loadedConversationCount, this.conversations.length);
       this.state = 'ready';
       this.lastError = undefined;
@@ -323,6 +333,7 @@ export class OpenHandsStore implements vscode.Disposable {
       conversations: this.conversations,
       next: this.conversationsNextPage,
       updatedMark: this.updatedMark,
+      ...(this.countMark ? { countMark: this.countMark } : {}),
     };
   }
 

@@ -7,7 +7,8 @@
  */
 import * as vscode from 'vscode';
 import { GIT_CHANGE_STATUSES, type GitChange, type GitChangeStatus } from '../api';
-import type { ConversationChanges, FileSides } from '../state/conversationChanges';
+import type { ConversationChanges } from '../state/conversationChanges';
+import type { FileSides } from '../state/changeSides';
 
 export const CHANGE_SCHEME = 'openhands-change';
 export const CHANGE_IMAGE_SCHEME = 'openhands-change-image';

@@ -115,4 +115,31 @@ describe('sidebar: a refresh redraws only what changed (issue 25)', () => {
     assert.ok(!ids.includes(deleted.id));
     assert.equal(ids.length, before.length - 1);
   });
+
+  it('the Refresh command with nothing deleted costs what the timed refresh does, and the count: no page read again (issue 35)', async () => {
+    // pages of 5, loaded to the end: only the count can say that nothing went
+    await setSetting('pageSize', 5);
+    await t.api.connection.rebuild();
+    await t.api.store.refresh();
+    while (t.api.store.conversationsNextPage !== null) await t.api.store.loadMoreConversations();
+    const before = t.api.store.conversations;
+    await server.clearRequests();
+
+    const events = await treeEvents(t.api.conversationsProvider, async () => {
+      await vscode.commands.executeCommand('openhands.refresh');
+    });
+
+    const lists = (await server.requests())
+      .map((request) => request.path)
+      .filter((path) => path.startsWith('/api/v1/app-conversations') || path === '/api/v1/sandboxes/search')
+      .sort();
+    assert.deepEqual(lists, [
+      '/api/v1/app-conversations/count',
+      '/api/v1/app-conversations/search',
+      '/api/v1/app-conversations/search',
+      '/api/v1/sandboxes/search',
+    ]);
+    assert.equal(t.api.store.conversations, before, 'the same list');
+    assert.deepEqual(events, []);
+  });
 });

@@ -9,11 +9,13 @@
  * arrival order is not storage order; paging back from the newest event until a known one is exact.
  *
  * Against a broken or hostile server everything is bounded: reconnects follow an exponential
- * schedule until a connection has stayed healthy, history reading stops when a page brings nothing
- * new (and at a ceiling), and live events held while the history is read, like the log, are capped in
- * bytes. What was not read or kept is said in `notice`, never dropped silently.
+ * schedule until a connection has stayed healthy (`reconnectPolicy.ts`), history reading stops when a
+ * page brings nothing new (and at a ceiling, `historyReader.ts`), and live events held while the
+ * history is read, like the log, are capped in bytes. What was not read or kept is said in `notice`,
+ * never dropped silently. What the events say beside themselves (status, policy, the streaming reply)
+ * is `feedState.ts`; an event read again whole, `wholeEvents.ts`.
  */
-import { ApiError, messageOf, type ApiErrorKind } from '../errors';
+import { ApiError, messageOf } from '../errors';
 import { scrubSecrets } from '../redact';
 import { showable } from '../serverText';
 import { sleep } from '../signals';
@@ -21,8 +23,7 @@ import type { TlsOptions } from '../tls';
 import type { AgentServerClient } from './agentServerClient';
 import type { AgentEndpoint } from './endpoint';
 import { EventLog, type EventLogChange } from './eventLog';
-import { isFullState, isStatusUpdate, type AgentEvent, type AgentEventPage } from './events';
-import { HistoryPages } from './historyPages';
+import { isFullState, type AgentEvent } from './events';
 import {
   openEventSocket,
   SilentSocketError,
@@ -30,36 +31,16 @@ import {
   type EventSocketOptions,
   type SocketAuth,
 } from './eventSocket';
-import { isRecord } from '../records';
+import { followEvent, guessFromStored, initialFeedState, withNotice, type FeedState } from './feedState';
+import { readMissing, readOlder } from './historyReader';
+import { HistoryPages } from './historyPages';
+import { ReconnectPolicy, type ReconnectOptions } from './reconnectPolicy';
+import { WholeEvents } from './wholeEvents';
 
 /** Where to follow the conversation now, or why there is nothing to follow. */
 export type FeedTarget = { endpoint: AgentEndpoint } | { endpoint: undefined; reason: string };
 
-export type FeedStatus = 'connecting' | 'live' | 'reconnecting' | 'offline' | 'failed';
-
-export interface FeedState {
-  status: FeedStatus;
-  /** Why it is not live (secret-free), when it is not. */
-  detail: string | undefined;
-  /** What kind of failure `detail` tells, while reconnecting or failed (the detail has the technical words). */
-  failure?: ApiErrorKind;
-  /** How long the sandbox had said nothing, not even a pong, when its socket was given up; while not live. */
-  silentMs?: number;
-  /** When the next attempt starts (epoch ms), while reconnecting. */
-  retryAt: number | undefined;
-  executionStatus: string | undefined;
-  /** The confirmation policy's kind (`NeverConfirm`, `AlwaysConfirm`, `ConfirmRisky`), when known. */
-  confirmationPolicy: string | undefined;
-  model: string | undefined;
-  /** The reply the model is streaming now (socket only, never stored). */
-  streaming: { id: string; text: string; reasoning: string } | undefined;
-  /** Every older page has been read. */
-  historyComplete: boolean;
-  /** Why the transcript is not the whole conversation (paging stopped, a cap reached); secret-free. */
-  notice: string | undefined;
-}
-
-export interface EventFeedOptions {
+export interface EventFeedOptions extends ReconnectOptions {
   resolve(signal: AbortSignal): Promise<FeedTarget>;
   clientFor(endpoint: AgentEndpoint): AgentServerClient;
   /**
@@ -76,16 +57,10 @@ export interface EventFeedOptions {
   pongTimeoutMs?: number;
   /** A larger live frame ends the socket; its event is then read over REST (the socket's default when unset). */
   maxFrameBytes?: number;
-  initialBackoffMs?: number;
-  maxBackoffMs?: number;
-  /** A connection that stayed live this long starts the backoff schedule again when it ends. */
-  healthyAfterMs?: number;
   /** Live frames held while the history is read, in bytes (frame or heap); past it the connection starts over. */
   maxBufferedBytes?: number;
   /** Pages one history read takes at most. */
   maxHistoryPages?: number;
-  /** After this many refusals in a row (bad key, unknown conversation) the feed stops until woken. */
-  maxRefusals?: number;
   maxStringChars?: number;
   maxEvents?: number;
   /** The event log's budget in bytes. */
@@ -99,14 +74,6 @@ export interface EventFeedOptions {
 
 type Listener<T> = (value: T) => void;
 
-/** The first wait after a failure, doubled each time up to the ceiling (the SDK's own client: 1 to 30 s). */
-const INITIAL_BACKOFF_MS = 1000;
-const MAX_BACKOFF_MS = 30_000;
-/**
- * A server that lets a socket go live and closes it (1011, 1013, a protocol error, at once) must not
- * reset the schedule: only a connection that stayed live this long does.
- */
-const HEALTHY_AFTER_MS = 10_000;
 /**
  * Live frames held while the history is read (each its frame's length or its weight on the heap,
  * whichever is more): an agent writes far less in the seconds a read takes; a flood past it ends
@@ -120,23 +87,14 @@ const OLDER_HOLD_MS = 3000;
 
 export class EventFeed {
   readonly events: EventLog;
-  private state: FeedState = {
-    status: 'connecting',
-    detail: undefined,
-    retryAt: undefined,
-    executionStatus: undefined,
-    confirmationPolicy: undefined,
-    model: undefined,
-    streaming: undefined,
-    historyComplete: false,
-    notice: undefined,
-  };
+  private state: FeedState;
   private readonly eventListeners = new Set<Listener<EventLogChange>>();
   private readonly stateListeners = new Set<Listener<FeedState>>();
   private auth: SocketAuth = 'first-message';
   private socket: EventSocket | undefined;
   /** The REST client of the connection of the moment (for reading an event whole). */
   private client: AgentServerClient | undefined;
+  private readonly whole: WholeEvents;
   /** Live events that arrived while the history was being read; applied after it. */
   private pending: AgentEvent[] | undefined;
   /** What `pending` weighs (each event its frame's length or its heap weight, whichever is more). */
@@ -162,10 +120,14 @@ export class EventFeed {
     this.events =
       options.events ?? new EventLog(options.maxStringChars, options.maxEvents, options.maxEventBytes);
     // what an earlier feed held says the last known status until the server says more
-    const status = [...this.events.events].reverse().find(isStatusUpdate)?.['value'];
-    if (typeof status === 'string') this.state = { ...this.state, executionStatus: status };
-    const policy = policyKind([...this.events.events].reverse().find(isPolicyUpdate)?.['value']);
-    if (policy) this.state = { ...this.state, confirmationPolicy: policy };
+    this.state = initialFeedState(this.events.events);
+    this.whole = new WholeEvents({
+      events: this.events,
+      client: () => this.client,
+      reach: (call, client) => (options.reach ? options.reach(call, client) : call(client)),
+      signal: this.lifetime.signal,
+      log: (message) => options.log?.(message),
+    });
   }
 
   get current(): FeedState {
@@ -225,43 +187,14 @@ export class EventFeed {
     this.socket.close();
   }
 
-  /**
-   * The events with these ids as the server stored them: held ones as they are, ones whose strings
-   * were cut read again (when the agent server can be reached; else as held).
-   */
-  async wholeEvents(ids: readonly string[]): Promise<AgentEvent[]> {
-    const whole: AgentEvent[] = [];
-    for (const id of ids) {
-      const event = (await this.wholeEvent(id)) ?? this.heldEvent(id);
-      if (event) whole.push(event);
-    }
-    return whole;
+  /** The events with these ids as the server stored them (`WholeEvents.read`). */
+  wholeEvents(ids: readonly string[]): Promise<AgentEvent[]> {
+    return this.whole.read(ids);
   }
 
-  /**
-   * One held event whole: as held when nothing of it was cut, else read again from the agent server;
-   * undefined when it is not held, or is held cut and cannot be read (no agent server now, a failure).
-   */
-  async wholeEvent(id: string): Promise<AgentEvent | undefined> {
-    const event = this.heldEvent(id);
-    if (!event || !this.events.wasCut(id)) return event;
-    if (!this.client) return undefined;
-    const read = (client: AgentServerClient) => client.getEvent(id, { signal: this.lifetime.signal });
-    try {
-      return await (this.options.reach ? this.options.reach(read, this.client) : read(this.client));
-    } catch (error) {
-      this.options.log?.(`Conversation feed: event ${id} could not be read whole: ${messageOf(error)}`);
-      return undefined;
-    }
-  }
-
-  private heldEvent(id: string): AgentEvent | undefined {
-    if (!this.events.has(id)) return undefined;
-    // newest first: what is asked for again is mostly what the user just saw
-    const events = this.events.events;
-    for (let index = events.length - 1; index >= 0; index--)
-      if (events[index]?.id === id) return events[index];
-    return undefined;
+  /** One held event whole, or undefined when it is not held or cannot be read whole now (`WholeEvents.one`). */
+  wholeEvent(id: string): Promise<AgentEvent | undefined> {
+    return this.whole.one(id);
   }
 
   /** Drops the socket and stops for good; the events held stay readable. */
@@ -276,13 +209,9 @@ export class EventFeed {
   }
 
   private async follow(): Promise<void> {
-    let failures = 0;
-    let refusals = 0;
-    /** Reconnects without a wait after a frame over the cap, since the last healthy connection. */
-    let quickReconnects = 0;
-    const maxRefusals = this.options.maxRefusals ?? 3;
+    const reconnects = new ReconnectPolicy(this.options);
     while (!this.disposed) {
-      this.setState({ status: failures === 0 ? 'connecting' : 'reconnecting', retryAt: undefined });
+      this.setState({ status: reconnects.retrying ? 'reconnecting' : 'connecting', retryAt: undefined });
       let why: ApiError;
       try {
         const target = await this.options.resolve(this.lifetime.signal);
@@ -299,19 +228,12 @@ export class EventFeed {
         why = await this.session(target.endpoint);
         if (this.rechecking && !this.disposed) {
           this.rechecking = false;
-          failures = 0;
+          reconnects.restart();
           continue;
         }
         if (why.kind === 'cancelled') return;
-        const healthyAfter = this.options.healthyAfterMs ?? HEALTHY_AFTER_MS;
-        if (this.liveSince !== undefined && Date.now() - this.liveSince >= healthyAfter) {
-          failures = 0;
-          quickReconnects = 0;
-        }
-        // A frame over the socket's cap: the next connection reads its event over REST, at once. Once
-        // per healthy connection only, so a server that sends nothing else cannot spin the feed.
-        if (why.overLimitBytes !== undefined && this.liveSince !== undefined && quickReconnects === 0) {
-          quickReconnects++;
+        // a frame over the socket's cap: the next connection reads its event over REST, at once
+        if (reconnects.ended(why, this.liveSince, Date.now())) {
           this.options.log?.(`Conversation feed: ${why.message} Reading its event over REST.`);
           continue;
         }
@@ -320,13 +242,11 @@ export class EventFeed {
         why = this.cutShort ?? asApiError(error);
         this.cutShort = undefined;
       }
-      refusals = why.kind === 'unauthorized' || why.kind === 'not_found' ? refusals + 1 : 0;
-      if (refusals >= maxRefusals) {
+      const delay = reconnects.failed(why);
+      if (delay === undefined) {
         this.setState({ status: 'failed', detail: why.message, failure: why.kind, streaming: undefined });
         return;
       }
-      failures++;
-      const delay = this.backoff(failures);
       this.options.log?.(`Conversation feed: ${why.message} Retrying in ${Math.round(delay / 100) / 10} s.`);
       this.setState({
         status: 'reconnecting',
@@ -423,95 +343,34 @@ export class EventFeed {
     }
   }
 
-  /**
-   * Pages back from the newest stored event until one already held (or the start). The first read
-   * of a conversation stops after one page, so the newest part shows at once; returns where the
-   * older history continues in that case. A page that brings nothing new, the page ceiling or the
-   * log's budget end the read with what it has (and a notice).
-   */
+  /** What is missing, back from the newest event (`readMissing`); returns where the older history goes on. */
   private async readMissing(history: HistoryPages, signal: AbortSignal): Promise<string | undefined> {
-    const firstRead = this.events.size === 0;
-    const missing: AgentEvent[] = [];
-    const missingIds = new Set<string>();
-    let missingBytes = 0;
-    const seenPages = new Set<string>();
-    let pageId: string | undefined;
-    let stuck = false;
-    for (let pageCount = 1; ; pageCount++) {
-      let page: AgentEventPage;
-      try {
-        page = await history.read(pageId, signal);
-      } catch (error) {
-        // an event larger than a skim may read: what is newer than it is shown, and the gap said
-        if (!(error instanceof ApiError) || error.overLimitBytes === undefined) throw error;
-        this.addNotice(error.message);
-        stuck = true;
-        break;
-      }
-      let reachedKnown = false;
-      let fresh = 0;
-      for (const event of page.items) {
-        if (this.events.has(event.id)) {
-          reachedKnown = true;
-          break;
-        }
-        if (missingIds.has(event.id)) continue;
-        missingIds.add(event.id);
-        missing.push(event);
-        missingBytes += this.events.sizeOf(event);
-        fresh++;
-      }
-      const next = page.next_page_id ?? undefined;
-      if (reachedKnown || next === undefined) break;
-      if (fresh === 0) {
-        this.addNotice(ENDLESS_PAGES);
-        break;
-      }
-      // the log takes what fits and says it is full
-      if (missingBytes >= this.events.maxBytes - this.events.bytes) break;
-      if (missing.length >= this.events.maxEvents - this.events.size) break;
-      if (pageCount >= this.maxHistoryPages) {
-        this.addNotice(pageCeiling(this.maxHistoryPages));
-        break;
-      }
-      if (seenPages.has(next)) throw this.pagingLoop();
-      seenPages.add(next);
-      if (firstRead) {
-        this.apply('end', missing.reverse());
-        return next;
-      }
-      pageId = next;
-    }
-    this.apply('end', missing.reverse());
-    if (firstRead && !stuck) this.setState({ historyComplete: true });
-    return undefined;
+    const read = await readMissing(history, this.events, this.maxHistoryPages, signal);
+    for (const notice of read.notices) this.addNotice(notice);
+    this.apply('end', read.events);
+    if (read.complete) this.setState({ historyComplete: true });
+    return read.older;
   }
 
-  /** The rest of the history, older pages one after another, while the feed goes on. */
-  private async readOlder(history: HistoryPages, from: string | undefined): Promise<void> {
+  /** The rest of the history, older pages one after another while the feed goes on (`readOlder`). */
+  private async readOlder(history: HistoryPages, from: string): Promise<void> {
     if (this.readingOlder) return;
     this.readingOlder = true;
-    const seenPages = new Set<string>();
-    let pageId = from;
     try {
-      for (let pages = 0; pageId !== undefined && !this.disposed && !this.events.full; pages++) {
-        if (this.olderHeld) await this.olderHeld;
-        if (this.disposed) return;
-        if (pages >= this.maxHistoryPages) return this.addNotice(pageCeiling(this.maxHistoryPages));
-        const page = await history.read(pageId, this.lifetime.signal);
-        const refused = this.events.refused;
-        const added = this.apply('start', [...page.items].reverse());
-        const next = page.next_page_id ?? undefined;
-        // each honest page but the last brings older events; the one it starts from is held already
-        // (a page of that one event alone, when the events are large, is a step all the same)
-        const startOnly = page.items.length === 1 && page.items[0]?.id === pageId;
-        if (next !== undefined && added.length === 0 && !startOnly && this.events.refused === refused)
-          return this.addNotice(ENDLESS_PAGES);
-        if (next !== undefined && seenPages.has(next)) throw this.pagingLoop();
-        if (next !== undefined) seenPages.add(next);
-        pageId = next;
-      }
-      this.setState({ historyComplete: true });
+      const whole = await readOlder(
+        history,
+        this.events,
+        from,
+        {
+          done: () => this.disposed,
+          held: () => this.olderHeld,
+          prepend: (events) => this.apply('start', events),
+          notice: (text) => this.addNotice(text),
+        },
+        this.maxHistoryPages,
+        this.lifetime.signal,
+      );
+      if (whole) this.setState({ historyComplete: true });
     } catch (error) {
       // the next connection carries on from the oldest event held
       if (this.disposed) return;
@@ -525,8 +384,7 @@ export class EventFeed {
 
   /** `frameBytes`: the raw frame's length; a socket that does not say is measured by the event's JSON. */
   private received(event: AgentEvent, frameBytes = JSON.stringify(event).length): void {
-    if (isFullState(event)) return this.takeSnapshot(event);
-    if (event.kind === 'StreamingDeltaEvent') return this.stream(event);
+    if (isFullState(event) || event.kind === 'StreamingDeltaEvent') return this.follows(event);
     if (event.kind === 'ServerErrorEvent') {
       // the server's words: masked and cut like every text of a server the log holds
       const code = showable(scrubSecrets(String(event['code'] ?? ''), this.events.sessionKeys), 200);
@@ -569,115 +427,39 @@ export class EventFeed {
     if (added.length === 0) return added;
     const change: EventLogChange =
       at === 'end' ? { prepended: [], appended: added } : { prepended: added, appended: [] };
-    if (at === 'end' && this.state.executionStatus === undefined) {
-      // before the first snapshot, the newest stored status is the best guess
-      const status = [...added].reverse().find(isStatusUpdate)?.['value'];
-      if (typeof status === 'string') this.setState({ executionStatus: status });
-    }
-    if (at === 'end' && this.state.confirmationPolicy === undefined) {
-      const policy = policyKind([...added].reverse().find(isPolicyUpdate)?.['value']);
-      if (policy) this.setState({ confirmationPolicy: policy });
-    }
+    if (at === 'end') this.replaceState(guessFromStored(this.state, added));
     for (const listener of this.eventListeners) listener(change);
     return added;
   }
 
-  /** What a live event changes beyond the log: the status, the streaming bubble. */
+  /** What a live event changes beyond the log (`followEvent`): the status, the streaming bubble. */
   private follows(event: AgentEvent): void {
-    if (isStatusUpdate(event) && typeof event['value'] === 'string') {
-      const status = event['value'];
-      this.setState({ executionStatus: status, ...(status !== 'running' ? { streaming: undefined } : {}) });
-    } else if (isPolicyUpdate(event)) {
-      const policy = policyKind(event['value']);
-      if (policy) this.setState({ confirmationPolicy: policy });
-    } else if ((event.kind === 'MessageEvent' && event.source === 'agent') || event.kind === 'ActionEvent') {
-      if (this.state.streaming) this.setState({ streaming: undefined });
-    }
-  }
-
-  private takeSnapshot(event: AgentEvent): void {
-    const value = event['value'];
-    if (!isRecord(value)) return;
-    const status = value['execution_status'];
-    const agent = value['agent'];
-    const llm = isRecord(agent) ? agent['llm'] : undefined;
-    const model = isRecord(llm) ? llm['model'] : undefined;
-    const policy = policyKind(value['confirmation_policy']);
-    this.setState({
-      ...(typeof status === 'string' ? { executionStatus: status } : {}),
-      ...(policy ? { confirmationPolicy: policy } : {}),
-      ...(typeof model === 'string' ? { model } : {}),
-    });
-  }
-
-  private stream(event: AgentEvent): void {
-    const content = typeof event['content'] === 'string' ? event['content'] : '';
-    const reasoning = typeof event['reasoning_content'] === 'string' ? event['reasoning_content'] : '';
-    if (!content && !reasoning) return;
-    const now = this.state.streaming ?? { id: event.id, text: '', reasoning: '' };
-    // a bubble is bounded like any stored string
-    const max = 256 * 1024;
-    this.setState({
-      streaming: {
-        id: now.id,
-        text: (now.text + content).slice(-max),
-        reasoning: (now.reasoning + reasoning).slice(-max),
-      },
-    });
+    this.replaceState(followEvent(this.state, event));
   }
 
   private get maxHistoryPages(): number {
     return this.options.maxHistoryPages ?? MAX_HISTORY_PAGES;
   }
 
-  /** Says once why the transcript is not whole (notices add up: a log can be cut and its history too). */
   private addNotice(text: string): void {
-    const notice = this.state.notice;
-    if (notice?.includes(text)) return;
-    this.setState({ notice: notice ? `${notice} ${text}` : text });
-  }
-
-  private backoff(failures: number): number {
-    const initial = this.options.initialBackoffMs ?? INITIAL_BACKOFF_MS;
-    const max = this.options.maxBackoffMs ?? MAX_BACKOFF_MS;
-    const base = Math.min(max, initial * 2 ** (failures - 1));
-    // jitter, so many panels do not reconnect in step after a server restart
-    return Math.round(base * (0.75 + Math.random() * 0.5));
-  }
-
-  private pagingLoop(): ApiError {
-    return new ApiError({
-      kind: 'invalid_response',
-      message: 'The sandbox sent the same part of the history twice; the history was not read further.',
-    });
+    this.replaceState(withNotice(this.state, text));
   }
 
   private setState(patch: Partial<FeedState>): void {
-    if (this.disposed) return;
-    this.state = { ...this.state, ...patch };
+    this.replaceState({ ...this.state, ...patch });
+  }
+
+  /** Tells the listeners of a new state; the same object is no change. */
+  private replaceState(next: FeedState): void {
+    if (this.disposed || next === this.state) return;
+    this.state = next;
     for (const listener of this.stateListeners) listener(this.state);
   }
-}
-
-const ENDLESS_PAGES =
-  'The history shown is incomplete: the sandbox kept offering more of it without sending anything new.';
-
-function pageCeiling(pages: number): string {
-  return `The history shown is incomplete: it was read up to its limit of ${pages} pages.`;
 }
 
 /** `256 KB`, `64 MB`: a limit as the panel says it. */
 function sizeText(bytes: number): string {
   return bytes >= 1024 * 1024 ? `${Math.round(bytes / (1024 * 1024))} MB` : `${Math.round(bytes / 1024)} KB`;
-}
-
-function isPolicyUpdate(event: AgentEvent): boolean {
-  return event.kind === 'ConversationStateUpdateEvent' && event['key'] === 'confirmation_policy';
-}
-
-function policyKind(value: unknown): string | undefined {
-  const kind = isRecord(value) ? value['kind'] : undefined;
-  return typeof kind === 'string' && kind.length <= 100 ? kind : undefined;
 }
 
 function asApiError(error: unknown): ApiError {

@@ -13,6 +13,12 @@ const ALL: ListRefreshOptions = { full: true, titleFilter: undefined, pageSize: 
 
 const CHANGES: ListRefreshOptions = { ...ALL, full: false };
 
+/** The Refresh command's refresh: what changed, and the whole list only when something may have gone. */
+const CHECKED: ListRefreshOptions = { ...CHANGES, verify: true };
+
+const COUNT_PATH = '/api/v1/app-conversations/count';
+const SEARCH_PATH = '/api/v1/app-conversations/search';
+
 /** Everything loaded, as after "Load more" to the end. */
 async function loadAll(client: OpenHandsClient): Promise<LoadedLists> {
   return (await refreshLists(client, NOTHING_LOADED, ALL)).lists;
@@ -46,9 +52,19 @@ function runningSandboxIds(server: TestServer): Set<string> {
 /** Nothing moves by itself while a test reads: a STARTING sandbox stays so. */
 const STILL = { sandboxStartMs: 3_600_000, sandboxPauseMs: 3_600_000, sandboxResumeMs: 3_600_000 };
 
+/**
+ * The reset before each test holds this process for seconds under load (the server runs in it): the
+ * keep-alive timers that came due meanwhile run before the test's first request, which would otherwise
+ * go out on a socket the server is closing (ECONNRESET).
+ */
+function keepAliveTimersFirst(): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, 0));
+}
+
 describe('refreshLists at 10,000 conversations', function () {
   this.timeout(120_000);
   const t = useTestServer({ seed: { sandboxes: 60, conversations: 10_000, seed: 3 }, timings: STILL });
+  beforeEach(keepAliveTimersFirst);
 
   it('a refresh with nothing changed makes at most 3 requests and changes nothing', async () => {
     const loaded = await loadAll(t.newClient({ timeoutMs: 60_000 }));
@@ -68,11 +84,29 @@ describe('refreshLists at 10,000 conversations', function () {
     assert.equal(lists.sandboxes, loaded.sandboxes);
     assert.deepEqual(changedRows, { conversations: [], sandboxes: [] });
   });
+
+  it("the Refresh command's refresh with nothing changed: the same three requests and the count, no page read again", async () => {
+    const loaded = await loadAll(t.newClient({ timeoutMs: 60_000 }));
+    assert.ok(loaded.countMark, 'the full read took the count');
+    t.server.requests.length = 0;
+    // a client that waits as long as loading did: one that gave up under load would read everything
+    const { lists, changedRows } = await refreshLists(t.newClient({ timeoutMs: 60_000 }), loaded, CHECKED);
+    const paths = t.server.requests.map((r) => r.path).sort();
+    assert.deepEqual(paths, [
+      '/api/v1/app-conversations/count',
+      SEARCH_PATH,
+      SEARCH_PATH,
+      '/api/v1/sandboxes/search',
+    ]);
+    assert.equal(lists.conversations, loaded.conversations);
+    assert.deepEqual(changedRows, { conversations: [], sandboxes: [] });
+  });
 });
 
 describe('refreshLists: a refresh reads what changed', function () {
   this.timeout(60_000);
   const t = useTestServer({ seed: { sandboxes: 30, conversations: 1_000, seed: 3 }, timings: STILL });
+  beforeEach(keepAliveTimersFirst);
 
   it("an agent's new status (the server bumps updated_at) comes back as that row alone; the others keep their objects", async () => {
     const loaded = await loadAll(t.client);
@@ -187,5 +221,69 @@ describe('refreshLists: a refresh reads what changed', function () {
     });
     assert.equal(lists.conversations, firstPage.conversations);
     assert.deepEqual(changedRows, { conversations: [], sandboxes: [] });
+  });
+
+  it('the Refresh command: a conversation deleted far down goes, through a full read the count called for', async () => {
+    const loaded = await loadAll(t.client);
+    const deleted = loaded.conversations[500];
+    assert.ok(deleted);
+    t.server.state.conversations = t.server.state.conversations.filter((c) => c.id !== deleted.id);
+    t.server.requests.length = 0;
+    const { lists } = await refreshLists(t.client, loaded, CHECKED);
+    assert.ok(!lists.conversations.some((c) => c.id === deleted.id));
+    assert.equal(lists.conversations.length, loaded.conversations.length - 1);
+    const searches = t.server.requests.filter((r) => r.path === SEARCH_PATH).length;
+    assert.ok(searches > 10, `${searches} searches: the whole list was read`);
+    // the full read took a new count: the next Refresh is cheap again
+    t.server.requests.length = 0;
+    await refreshLists(t.client, lists, CHECKED);
+    assert.equal(t.server.requests.length, 4);
+  });
+
+  it('the Refresh command: a conversation made since the full read and deleted before it goes too', async () => {
+    const loaded = await loadAll(t.client);
+    const template = record(t.server, () => true);
+    const created = now();
+    t.server.state.conversations.push({
+      ...template,
+      id: 'e'.repeat(32),
+      created_at: created,
+      updated_at: created,
+    });
+    const polled = (await refreshLists(t.client, loaded, CHANGES)).lists;
+    assert.ok(
+      polled.conversations.some((c) => c.id === 'e'.repeat(32)),
+      'the timed refresh brought it',
+    );
+    t.server.state.conversations = t.server.state.conversations.filter((c) => c.id !== 'e'.repeat(32));
+    const { lists } = await refreshLists(t.client, polled, CHECKED);
+    assert.ok(!lists.conversations.some((c) => c.id === 'e'.repeat(32)));
+  });
+
+  it('the Refresh command on a server without the count route reads the whole list, as it did', async () => {
+    t.server.faults.add({
+      kind: 'status',
+      status: 404,
+      body: { detail: 'Not Found' },
+      match: { path: COUNT_PATH },
+    });
+    const loaded = await loadAll(t.client);
+    assert.equal(loaded.countMark, undefined);
+    const deleted = loaded.conversations[500];
+    assert.ok(deleted);
+    t.server.state.conversations = t.server.state.conversations.filter((c) => c.id !== deleted.id);
+    t.server.requests.length = 0;
+    const { lists } = await refreshLists(t.client, loaded, CHECKED);
+    assert.ok(!lists.conversations.some((c) => c.id === deleted.id));
+    assert.ok(t.server.requests.filter((r) => r.path === SEARCH_PATH).length > 10);
+  });
+
+  it('the Refresh command when the count fails now reads the whole list', async () => {
+    const loaded = await loadAll(t.client);
+    t.server.faults.add({ kind: 'status', status: 500, times: 1, match: { path: COUNT_PATH } });
+    t.server.requests.length = 0;
+    const { lists } = await refreshLists(t.client, loaded, CHECKED);
+    assert.equal(lists.conversations, loaded.conversations, 'nothing changed: the same array');
+    assert.ok(t.server.requests.filter((r) => r.path === SEARCH_PATH).length > 10);
   });
 });

@@ -5,7 +5,8 @@
  * long conversation paints its end at once. No vscode import: the panel wires it to the webview.
  */
 import type { AppConversation } from '../../../api';
-import type { EventFeed, FeedState } from '../../../api/agentServer/eventFeed';
+import type { EventFeed } from '../../../api/agentServer/eventFeed';
+import type { FeedState } from '../../../api/agentServer/feedState';
 import type { EventLogChange } from '../../../api/agentServer/eventLog';
 import { messageOf } from '../../../api/errors';
 import { scrubSecrets } from '../../../api/redact';

@@ -1,0 +1,143 @@
+/**
+ * What a followed conversation says beside its events (the agent's status, the confirmation policy,
+ * the model, the reply streaming now) and how each event moves it. Pure: the feed keeps the state and
+ * tells its listeners whenever a step returns a new object (the same object: nothing to tell).
+ */
+import { isRecord } from '../records';
+import { isFullState, isStatusUpdate, type AgentEvent } from './events';
+import type { ApiErrorKind } from '../errors';
+
+export type FeedStatus = 'connecting' | 'live' | 'reconnecting' | 'offline' | 'failed';
+
+export interface FeedState {
+  status: FeedStatus;
+  /** Why it is not live (secret-free), when it is not. */
+  detail: string | undefined;
+  /** What kind of failure `detail` tells, while reconnecting or failed (the detail has the technical words). */
+  failure?: ApiErrorKind;
+  /** How long the sandbox had said nothing, not even a pong, when its socket was given up; while not live. */
+  silentMs?: number;
+  /** When the next attempt starts (epoch ms), while reconnecting. */
+  retryAt: number | undefined;
+  executionStatus: string | undefined;
+  /** The confirmation policy's kind (`NeverConfirm`, `AlwaysConfirm`, `ConfirmRisky`), when known. */
+  confirmationPolicy: string | undefined;
+  model: string | undefined;
+  /** The reply the model is streaming now (socket only, never stored). */
+  streaming: { id: string; text: string; reasoning: string } | undefined;
+  /** Every older page has been read. */
+  historyComplete: boolean;
+  /** Why the transcript is not the whole conversation (paging stopped, a cap reached); secret-free. */
+  notice: string | undefined;
+}
+
+/** A streaming bubble is bounded like any stored string. */
+const MAX_STREAMING_CHARS = 256 * 1024;
+
+/** Before anything is read: what an earlier feed held says the last known status and policy. */
+export function initialFeedState(held: readonly AgentEvent[]): FeedState {
+  const state: FeedState = {
+    status: 'connecting',
+    detail: undefined,
+    retryAt: undefined,
+    executionStatus: undefined,
+    confirmationPolicy: undefined,
+    model: undefined,
+    streaming: undefined,
+    historyComplete: false,
+    notice: undefined,
+  };
+  return guessFromStored(state, held);
+}
+
+/**
+ * Stored events appended (oldest first): before the first snapshot, the newest stored status and
+ * policy are the best guess; a state that knows them already keeps them.
+ */
+export function guessFromStored(state: FeedState, added: readonly AgentEvent[]): FeedState {
+  let next = state;
+  if (next.executionStatus === undefined) {
+    const status = newest(added, isStatusUpdate)?.['value'];
+    if (typeof status === 'string') next = { ...next, executionStatus: status };
+  }
+  if (next.confirmationPolicy === undefined) {
+    const policy = policyKind(newest(added, isPolicyUpdate)?.['value']);
+    if (policy) next = { ...next, confirmationPolicy: policy };
+  }
+  return next;
+}
+
+/**
+ * A live event: a snapshot (`full_state`) says the status, policy and model; a streaming delta grows
+ * the bubble; a status or policy update says its value; the agent's message or action ends the bubble.
+ */
+export function followEvent(state: FeedState, event: AgentEvent): FeedState {
+  if (isFullState(event)) return takeSnapshot(state, event);
+  if (event.kind === 'StreamingDeltaEvent') return stream(state, event);
+  if (isStatusUpdate(event) && typeof event['value'] === 'string') {
+    const status = event['value'];
+    return { ...state, executionStatus: status, ...(status !== 'running' ? { streaming: undefined } : {}) };
+  }
+  if (isPolicyUpdate(event)) {
+    const policy = policyKind(event['value']);
+    return policy ? { ...state, confirmationPolicy: policy } : state;
+  }
+  if ((event.kind === 'MessageEvent' && event.source === 'agent') || event.kind === 'ActionEvent')
+    return state.streaming ? { ...state, streaming: undefined } : state;
+  return state;
+}
+
+/** Says once why the transcript is not whole (notices add up: a log can be cut and its history too). */
+export function withNotice(state: FeedState, text: string): FeedState {
+  const notice = state.notice;
+  if (notice?.includes(text)) return state;
+  return { ...state, notice: notice ? `${notice} ${text}` : text };
+}
+
+function takeSnapshot(state: FeedState, event: AgentEvent): FeedState {
+  const value = event['value'];
+  if (!isRecord(value)) return state;
+  const status = value['execution_status'];
+  const agent = value['agent'];
+  const llm = isRecord(agent) ? agent['llm'] : undefined;
+  const model = isRecord(llm) ? llm['model'] : undefined;
+  const policy = policyKind(value['confirmation_policy']);
+  return {
+    ...state,
+    ...(typeof status === 'string' ? { executionStatus: status } : {}),
+    ...(policy ? { confirmationPolicy: policy } : {}),
+    ...(typeof model === 'string' ? { model } : {}),
+  };
+}
+
+function stream(state: FeedState, event: AgentEvent): FeedState {
+  const content = typeof event['content'] === 'string' ? event['content'] : '';
+  const reasoning = typeof event['reasoning_content'] === 'string' ? event['reasoning_content'] : '';
+  if (!content && !reasoning) return state;
+  const now = state.streaming ?? { id: event.id, text: '', reasoning: '' };
+  return {
+    ...state,
+    streaming: {
+      id: now.id,
+      text: (now.text + content).slice(-MAX_STREAMING_CHARS),
+      reasoning: (now.reasoning + reasoning).slice(-MAX_STREAMING_CHARS),
+    },
+  };
+}
+
+function newest(events: readonly AgentEvent[], test: (event: AgentEvent) => boolean): AgentEvent | undefined {
+  for (let index = events.length - 1; index >= 0; index--) {
+    const event = events[index];
+    if (event && test(event)) return event;
+  }
+  return undefined;
+}
+
+function isPolicyUpdate(event: AgentEvent): boolean {
+  return event.kind === 'ConversationStateUpdateEvent' && event['key'] === 'confirmation_policy';
+}
+
+function policyKind(value: unknown): string | undefined {
+  const kind = isRecord(value) ? value['kind'] : undefined;
+  return typeof kind === 'string' && kind.length <= 100 ? kind : undefined;
+}
