@@ -6,7 +6,8 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { AgentEvent } from '../../../src/api';
 import { compactDiff } from '../../../src/webviews/conversation/host/lineDiff';
-import { DISPLAY_LIMITS, Transcript } from '../../../src/webviews/conversation/host/transcript';
+import { DISPLAY_LIMITS } from '../../../src/webviews/conversation/host/textPieces';
+import { Transcript } from '../../../src/webviews/conversation/host/transcript';
 import { oversizedEvent } from '../../../src/api/agentServer/oversizedEvent';
 import {
   agentMessage,
