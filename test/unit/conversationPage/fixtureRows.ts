@@ -26,7 +26,6 @@ export function header(overrides: Partial<Header> = {}): Header {
       pendingActions: [],
       outbox: [],
       busy: null,
-      error: null,
       rejected: false,
     },
     ...overrides,

@@ -16,6 +16,7 @@ import {
   type Header,
   type HostToWebview,
   type MessageHandlers,
+  type Reply,
   type WebviewToHost,
 } from '../shared/protocol';
 import type { Row } from '../shared/rows';
@@ -28,6 +29,7 @@ import { formatCount, secondsLeft } from './text';
 import { Attachments } from './attachments';
 import { setImageEnv } from './imageView';
 import { PageImages } from './pageImages';
+import { Requests, type Request } from './requests';
 import { TranscriptView, type ViewPosition } from './transcriptView';
 import { readViewState, viewState, type ViewState } from './viewState';
 
@@ -75,7 +77,10 @@ class ConversationPage {
   };
   /** Confirmation mode as the user just set it, until the host has answered. */
   private wantedConfirmation: boolean | null = null;
-  private policyBusySeen = false;
+  private policyRequest: number | undefined;
+  private readonly requests = new Requests((message) => this.post(message));
+  /** Why the last control failed (its reply's words), until the next one. */
+  private controlError: string | null = null;
   /** The pending actions (ids) "Send and Run" was shown for. */
   private confirmedFor = '';
   /** Failed messages already put back into the input. */
@@ -138,6 +143,7 @@ class ConversationPage {
       if (this.store.expanded(message.row)) this.view.setRows(this.store.rows, 0);
     },
     image: (message) => this.images.receive(message),
+    reply: (message) => this.requests.settle(message),
     attach: (message) => {
       this.attachments.addChecked(message.images);
       this.renderComposer();
@@ -185,7 +191,7 @@ class ConversationPage {
     },
     send: () => this.send(),
     cancelRun: () => this.updateComposer({ confirmRun: false }),
-    approve: () => this.post({ type: 'approve' }),
+    approve: () => this.control({ type: 'approve' }),
     startReject: () => {
       this.updateComposer({ rejecting: true, reason: '' });
       requestAnimationFrame(() => this.root.querySelector<HTMLInputElement>('#reject-reason')?.focus());
@@ -195,17 +201,20 @@ class ConversationPage {
       // the host takes one control at a time: the form stays open until it can
       if (this.header?.controls.busy) return;
       const reason = this.composer.reason.trim();
-      this.post({ type: 'reject', ...(reason ? { reason } : {}) });
+      this.control({ type: 'reject', ...(reason ? { reason } : {}) });
       this.updateComposer({ rejecting: false, reason: '' });
     },
     cancelReject: () => this.updateComposer({ rejecting: false, reason: '' }),
-    continueAgent: () => this.post({ type: 'continue' }),
-    pause: () => this.post({ type: 'pause' }),
-    stop: () => this.post({ type: 'stop' }),
+    continueAgent: () => this.control({ type: 'continue' }),
+    pause: () => this.control({ type: 'pause' }),
+    stop: () => this.control({ type: 'stop' }),
     setConfirmation: (on) => {
-      // the box shows the choice until the server has the policy (or said no)
+      // the box shows the choice until the host has answered (the server has the policy, or said no)
       this.wantedConfirmation = on;
-      this.post({ type: 'setConfirmation', on });
+      this.policyRequest = this.control({ type: 'setConfirmation', on }, (reply) => {
+        // an earlier choice's answer leaves the newer choice shown
+        if (reply.id === this.policyRequest) this.wantedConfirmation = null;
+      });
     },
   };
 
@@ -288,6 +297,16 @@ class ConversationPage {
     this.api.postMessage(message);
   }
 
+  /** One of the agent's controls: its reply (rendered with the messages it came with) says how it went. */
+  private control(request: Request, then?: (reply: Reply) => void): number {
+    this.controlError = null;
+    this.renderComposer();
+    return this.requests.ask(request, (reply) => {
+      this.controlError = reply.ok ? null : (reply.error ?? null);
+      then?.(reply);
+    });
+  }
+
   /** Handles the messages received, in order, unless waiting for a paint. */
   private drain(): void {
     let changed = false;
@@ -343,13 +362,6 @@ class ConversationPage {
   private setHeader(header: Header): void {
     this.header = header;
     this.restoreFailed(header);
-    if (this.wantedConfirmation !== null) {
-      if (header.controls.busy === 'policy') this.policyBusySeen = true;
-      else if (this.policyBusySeen) {
-        this.wantedConfirmation = null;
-        this.policyBusySeen = false;
-      }
-    }
     // "Send and Run" was agreed for the actions shown then: other actions ask again
     const pendingIds = header.controls.pendingActions.map((action) => action.id).join(' ');
     if (this.composer.confirmRun && pendingIds !== this.confirmedFor)
@@ -482,6 +494,7 @@ class ConversationPage {
           header: this.header,
           ...this.composer,
           wantedConfirmation: this.wantedConfirmation,
+          controlError: this.controlError,
           attachments: this.attachments.list,
         },
         this.composerActions,
