@@ -510,7 +510,7 @@ describe('conversation page composer in Chromium', function () {
 
     // PAGE BUG (src/webviews/conversation/webview/composer.ts, the #reject-reason keydown handler): Enter
     // calls confirmReject even while a control is under way (busy), when the Reject button is
-    // disabled; the host drops a control while busy (host/controller.ts `if (this.busy) return;`), yet
+    // disabled; the host drops a control while busy (host/agentControls.ts `if (this.under)`), yet
     // the page has closed the form and thrown the reason away: the reject silently does not happen.
     // Fix: `if (event.key === 'Enter' && !event.isComposing && busy === null) actions.confirmReject();`
     // (or check `this.header?.controls.busy` in main.ts confirmReject).

@@ -29,7 +29,7 @@ import { HistorySender } from './historySender';
 import { ImageBroker } from './imageBroker';
 import { MessageSender } from './messageSender';
 import { scrubDeep, scrubHeader } from './scrub';
-import { Transcript, type TranscriptChange } from './transcript';
+import { Transcript, type TranscriptChange } from './rows/transcript';
 import { hasWorkspaceHint, WorkspaceFolder } from './workspaceFolder';
 
 /** The agent's changed files for the panel's list, and what the list's buttons do. */

@@ -8,7 +8,7 @@
 import type { FeedState } from '../../../api/agentServer/eventFeed';
 import type { Header, HostToWebview } from '../shared/protocol';
 import { STREAMING_ROW_ID, type Row } from '../shared/rows';
-import type { TranscriptChange } from './transcript';
+import type { TranscriptChange } from './rows/transcript';
 
 /** The newest rows sent first after a reset; the rest follows in older chunks. */
 const FIRST_CHUNK = 300;

@@ -9,7 +9,7 @@ import {
   panelHeader,
   type HeaderFacts,
 } from '../../../../../src/webviews/conversation/host/headerModel';
-import { Transcript } from '../../../../../src/webviews/conversation/host/transcript';
+import { Transcript } from '../../../../../src/webviews/conversation/host/rows/transcript';
 import { executionStatus, numberedEvents, terminalAction, userMessage } from '../../../../shared/agentEvents';
 
 const CONVERSATION_ID = 'abcdef0123456789abcdef0123456789';

@@ -1,5 +1,5 @@
 /** The few fields of an agent's event that pair its rows: read defensively, since events come from the agent. */
-import type { AgentEvent } from '../../../api/agentServer/events';
+import type { AgentEvent } from '../../../../api/agentServer/events';
 
 export function stringField(event: AgentEvent, key: string): string | undefined {
   const value = event[key];

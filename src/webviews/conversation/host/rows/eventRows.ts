@@ -3,15 +3,15 @@
  * (errors, pauses, condensations, hooks, an event too large to read) or, for a kind the panel does not
  * know, its first words. Pairing an action with its result is the transcript's job. Pure, no vscode.
  */
-import { eventImages } from '../../../api/agentServer/eventImages';
-import { contentParts, type AgentEvent } from '../../../api/agentServer/events';
+import { eventImages } from '../../../../api/agentServer/eventImages';
+import { contentParts, type AgentEvent } from '../../../../api/agentServer/events';
 import {
   OVERSIZED_EVENT_KIND,
   oversizedDetails,
   type OversizedDetails,
-} from '../../../api/agentServer/oversizedEvent';
-import { isRecord } from '../../../api/records';
-import type { GenericRow, MessageRow, NoticeRow, Row } from '../shared/rows';
+} from '../../../../api/agentServer/oversizedEvent';
+import { isRecord } from '../../../../api/records';
+import type { GenericRow, MessageRow, NoticeRow, Row } from '../../shared/rows';
 import { actionRow, lonelyAction, withResult } from './actionRows';
 import { stringField } from './eventFields';
 import { imageRefs } from './imageRefs';

@@ -3,10 +3,10 @@
  * agent error): what a command printed, a file edit's compact diff, a tool's result, each clipped to
  * the limits given. Pure, no vscode.
  */
-import { eventImages } from '../../../api/agentServer/eventImages';
-import { contentParts, type AgentEvent } from '../../../api/agentServer/events';
-import { isRecord } from '../../../api/records';
-import { RISKS, type ActionRow, type Row } from '../shared/rows';
+import { eventImages } from '../../../../api/agentServer/eventImages';
+import { contentParts, type AgentEvent } from '../../../../api/agentServer/events';
+import { isRecord } from '../../../../api/records';
+import { RISKS, type ActionRow, type Row } from '../../shared/rows';
 import { browserStepSummary } from './browserSteps';
 import { stringField } from './eventFields';
 import { imageRefs } from './imageRefs';

@@ -7,8 +7,8 @@
  * Each row is built by `eventRows.ts` (texts clipped before they travel to the page); `expand` builds one whole.
  * No vscode import: unit-tested in Node.
  */
-import { isStatusUpdate, type AgentEvent } from '../../../api/agentServer/events';
-import type { ActionRow, Row } from '../shared/rows';
+import { isStatusUpdate, type AgentEvent } from '../../../../api/agentServer/events';
+import type { ActionRow, Row } from '../../shared/rows';
 import { withResult } from './actionRows';
 import { isObservation, stringField } from './eventFields';
 import { eventRow } from './eventRows';

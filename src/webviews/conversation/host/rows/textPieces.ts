@@ -4,7 +4,7 @@
  * parts of 60,000 characters: 480,000), and a clip of it, a V8 slice, kept that copy alive for as long
  * as the row: the transcript held as much again as the event log.
  */
-import type { Clip } from '../shared/rows';
+import type { Clip } from '../../shared/rows';
 
 export type TextPieces = readonly string[];
 
