@@ -9,9 +9,7 @@
  */
 import { isStatusUpdate, type AgentEvent } from '../../../../api/agentServer/events';
 import type { ActionRow, Row } from '../../shared/rows';
-import { withResult } from './actionRows';
-import { isObservation, stringField } from './eventFields';
-import { eventRow } from './eventRows';
+import { eventRow, isObservation, stringField, withResult } from './eventRows';
 import { DISPLAY_LIMITS, EXPANDED_LIMITS, type ClipLimits } from './textPieces';
 
 /** What one batch of events changed. */
