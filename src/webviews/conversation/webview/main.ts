@@ -16,7 +16,6 @@ import {
   type Header,
   type HostToWebview,
   type MessageHandlers,
-  type Reply,
   type WebviewToHost,
 } from '../shared/protocol';
 import type { Row } from '../shared/rows';
@@ -29,7 +28,7 @@ import { formatCount, secondsLeft } from './text';
 import { Attachments } from './attachments';
 import { setImageEnv } from './imageView';
 import { PageImages } from './pageImages';
-import { Requests, type Request } from './requests';
+import { Requests } from './requests';
 import { TranscriptView, type ViewPosition } from './transcriptView';
 import { readViewState, viewState, type ViewState } from './viewState';
 
@@ -78,9 +77,10 @@ class ConversationPage {
   /** Confirmation mode as the user just set it, until the host has answered. */
   private wantedConfirmation: boolean | null = null;
   private policyRequest: number | undefined;
-  private readonly requests = new Requests((message) => this.post(message));
-  /** Why the last control failed (its reply's words), until the next one. */
-  private controlError: string | null = null;
+  private readonly requests = new Requests(
+    (message) => this.post(message),
+    () => this.renderComposer(),
+  );
   /** The pending actions (ids) "Send and Run" was shown for. */
   private confirmedFor = '';
   /** Failed messages already put back into the input. */
@@ -191,7 +191,7 @@ class ConversationPage {
     },
     send: () => this.send(),
     cancelRun: () => this.updateComposer({ confirmRun: false }),
-    approve: () => this.control({ type: 'approve' }),
+    approve: () => this.requests.ask({ type: 'approve' }),
     startReject: () => {
       this.updateComposer({ rejecting: true, reason: '' });
       requestAnimationFrame(() => this.root.querySelector<HTMLInputElement>('#reject-reason')?.focus());
@@ -201,17 +201,17 @@ class ConversationPage {
       // the host takes one control at a time: the form stays open until it can
       if (this.header?.controls.busy) return;
       const reason = this.composer.reason.trim();
-      this.control({ type: 'reject', ...(reason ? { reason } : {}) });
+      this.requests.ask({ type: 'reject', ...(reason ? { reason } : {}) });
       this.updateComposer({ rejecting: false, reason: '' });
     },
     cancelReject: () => this.updateComposer({ rejecting: false, reason: '' }),
-    continueAgent: () => this.control({ type: 'continue' }),
-    pause: () => this.control({ type: 'pause' }),
-    stop: () => this.control({ type: 'stop' }),
+    continueAgent: () => this.requests.ask({ type: 'continue' }),
+    pause: () => this.requests.ask({ type: 'pause' }),
+    stop: () => this.requests.ask({ type: 'stop' }),
     setConfirmation: (on) => {
       // the box shows the choice until the host has answered (the server has the policy, or said no)
       this.wantedConfirmation = on;
-      this.policyRequest = this.control({ type: 'setConfirmation', on }, (reply) => {
+      this.policyRequest = this.requests.ask({ type: 'setConfirmation', on }, (reply) => {
         // an earlier choice's answer leaves the newer choice shown
         if (reply.id === this.policyRequest) this.wantedConfirmation = null;
       });
@@ -295,16 +295,6 @@ class ConversationPage {
 
   private post(message: WebviewToHost): void {
     this.api.postMessage(message);
-  }
-
-  /** One of the agent's controls: its reply (rendered with the messages it came with) says how it went. */
-  private control(request: Request, then?: (reply: Reply) => void): number {
-    this.controlError = null;
-    this.renderComposer();
-    return this.requests.ask(request, (reply) => {
-      this.controlError = reply.ok ? null : (reply.error ?? null);
-      then?.(reply);
-    });
   }
 
   /** Handles the messages received, in order, unless waiting for a paint. */
@@ -494,7 +484,7 @@ class ConversationPage {
           header: this.header,
           ...this.composer,
           wantedConfirmation: this.wantedConfirmation,
-          controlError: this.controlError,
+          controlError: this.requests.error,
           attachments: this.attachments.list,
         },
         this.composerActions,

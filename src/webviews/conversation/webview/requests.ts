@@ -1,7 +1,8 @@
 /**
  * The page's requests that the host answers by id (the agent's controls): each goes with a number of
- * its own, and the host's `reply` of that number settles it. Numbers start at the page's load time,
- * so a reply meant for a page that was reloaded meanwhile settles nothing here.
+ * its own, and the host's `reply` of that number settles it; a failed one's words stay shown until
+ * the next control. Numbers start at the page's load time, so a reply meant for a page that was
+ * reloaded meanwhile settles nothing here.
  */
 import type { Reply, WebviewToHost } from '../shared/protocol';
 
@@ -13,14 +14,29 @@ export type Request = Unnumbered<Numbered>;
 export class Requests {
   private next = Date.now();
   private readonly waiting = new Map<number, (reply: Reply) => void>();
+  private failure: string | null = null;
 
-  constructor(private readonly post: (message: WebviewToHost) => void) {}
+  constructor(
+    private readonly post: (message: WebviewToHost) => void,
+    /** What is shown changed (a new request takes the last failure away). */
+    private readonly changed: () => void = () => undefined,
+  ) {}
+
+  /** Why the last control failed (its reply's words), until the next one is asked. */
+  get error(): string | null {
+    return this.failure;
+  }
 
   /** Posts the request with its id (returned); `settled` gets its reply. */
-  ask(request: Request, settled: (reply: Reply) => void): number {
+  ask(request: Request, settled?: (reply: Reply) => void): number {
     const id = this.next++;
-    this.waiting.set(id, settled);
+    this.failure = null;
+    this.waiting.set(id, (reply) => {
+      this.failure = reply.ok ? null : (reply.error ?? null);
+      settled?.(reply);
+    });
     this.post({ ...request, id } as Numbered);
+    this.changed();
     return id;
   }
 

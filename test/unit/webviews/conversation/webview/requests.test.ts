@@ -16,12 +16,33 @@ describe('conversation page: requests answered by id', () => {
       { type: 'pause', id: pause },
       { type: 'reject', reason: 'no', id: reject },
     ]);
+    assert.equal(requests.error, null);
     requests.settle({ type: 'reply', id: reject, ok: false, error: 'refused' });
     assert.deepEqual(settled, [['reject', { type: 'reply', id: reject, ok: false, error: 'refused' }]]);
+    assert.equal(requests.error, 'refused', 'a failure is shown');
     requests.settle({ type: 'reply', id: reject, ok: true });
     assert.equal(settled.length, 1, 'a request is settled once');
     requests.settle({ type: 'reply', id: pause, ok: true });
     assert.deepEqual(settled[1], ['pause', { type: 'reply', id: pause, ok: true }]);
+    assert.equal(requests.error, null, 'a success takes it away');
+  });
+
+  it('takes the last failure away when the next control is asked, and says so', () => {
+    let changed = 0;
+    const requests = new Requests(
+      () => undefined,
+      () => changed++,
+    );
+    const first = requests.ask({ type: 'approve' });
+    requests.settle({ type: 'reply', id: first, ok: false, error: 'The agent server refused (409).' });
+    assert.equal(requests.error, 'The agent server refused (409).');
+    assert.equal(changed, 1);
+    requests.ask({ type: 'approve' });
+    assert.equal(requests.error, null);
+    assert.equal(changed, 2, 'shown again without the old failure');
+    // refused with no words (another control was under way): nothing to show
+    requests.settle({ type: 'reply', id: first + 1, ok: false });
+    assert.equal(requests.error, null);
   });
 
   it('numbers from the page load on, so a reply to a page before a reload settles nothing', () => {
