@@ -3,7 +3,7 @@
 // the transcript) vs to the whole history as rows. The page's half is conversationPaint.ts.
 import { performance } from 'node:perf_hooks';
 import { AgentServerClient, agentEndpointOf, EventFeed, OpenHandsClient } from '../src/api';
-import { Transcript } from '../src/webviews/conversation/host/transcript';
+import { Transcript } from '../src/webviews/conversation/host/rows/transcript';
 import { startTestServer } from '../test/server';
 
 const EVENTS = 10_000;

@@ -27,6 +27,26 @@ export { SteeringError };
 /** What a send is doing now: resuming the sandbox, waiting for its agent server, sending. */
 export type SendStep = 'resuming' | 'connecting' | 'sending';
 
+/**
+ * What a panel can tell one conversation's agent (`ConversationSteering` bound to its id); each settles
+ * when the server took it, or fails with a readable error.
+ */
+export interface Steering {
+  /** `images`: `data:image/…;base64,` URLs the caller checked. */
+  send(
+    text: string,
+    resume: boolean,
+    onStep: (step: SendStep) => void,
+    images: readonly string[],
+  ): Promise<void>;
+  approve(): Promise<void>;
+  reject(reason: string | undefined): Promise<void>;
+  continue(): Promise<void>;
+  pause(): Promise<void>;
+  stop(): Promise<void>;
+  setConfirmation(on: boolean): Promise<void>;
+}
+
 export interface SendOptions {
   /** Resume a paused sandbox first (else a paused one fails with `canResume`). */
   resume?: boolean;

@@ -5,7 +5,7 @@ import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { AppConversation } from '../../src/api';
 import type { ShownNotification } from '../../src/views/conversationNotifier';
-import type { Header } from '../../src/webviews/conversation/shared/protocol';
+import { ReplySchema, type Header } from '../../src/webviews/conversation/shared/protocol';
 import { setSetting, useFreshExtension } from './extensionApi';
 import { eventually } from '../shared/eventually';
 import { openLive as openLiveIn, panels } from './conversations';
@@ -76,6 +76,16 @@ describe('steering the agent from a real VS Code', function () {
   const openLive = (id: string) => openLiveIn(t.api, id);
 
   const header = (id: string) => panels(t.api).snapshot(id)?.header;
+  /** The host's answer to the page's control of this id, once it came. */
+  const replyTo = (conversationId: string, id: number) =>
+    eventually(
+      () =>
+        panels(t.api)
+          .posted(conversationId)
+          .map((message) => ReplySchema.safeParse(message).data)
+          .find((reply) => reply?.id === id),
+      (reply) => reply !== undefined,
+    );
 
   /** Another editor in front: the panel is no longer what the user looks at, so it may notify. */
   async function lookElsewhere(): Promise<void> {
@@ -135,7 +145,7 @@ describe('steering the agent from a real VS Code', function () {
   it('confirmation on: the action waits with its arguments; the badge counts it; reject, then continue; then approve', async () => {
     const conversation = await resting(1);
     await openLive(conversation.id);
-    panels(t.api).sendFromWebview(conversation.id, { type: 'setConfirmation', on: true });
+    panels(t.api).sendFromWebview(conversation.id, { type: 'setConfirmation', id: 1, on: true });
     await eventually(
       () => header(conversation.id)?.controls.confirmationPolicy,
       (policy) => policy === 'AlwaysConfirm',
@@ -165,7 +175,7 @@ describe('steering the agent from a real VS Code', function () {
       (list) => list.length === 1,
     );
 
-    panels(t.api).sendFromWebview(conversation.id, { type: 'reject', reason: 'not on this machine' });
+    panels(t.api).sendFromWebview(conversation.id, { type: 'reject', id: 2, reason: 'not on this machine' });
     const rejected = await eventually(
       () => panels(t.api).snapshot(conversation.id),
       (snapshot) =>
@@ -185,7 +195,7 @@ describe('steering the agent from a real VS Code', function () {
     await new Promise((resolve) => setTimeout(resolve, 800));
     assert.equal((await stored(conversation.id)).length, idleEvents, 'nothing happens after a reject');
 
-    panels(t.api).sendFromWebview(conversation.id, { type: 'continue' });
+    panels(t.api).sendFromWebview(conversation.id, { type: 'continue', id: 3 });
     await eventually(
       () => header(conversation.id)?.executionStatus,
       (status) => status === 'finished' || status === 'waiting_for_confirmation',
@@ -205,7 +215,7 @@ describe('steering the agent from a real VS Code', function () {
       20_000,
     );
     const approvedId = header(conversation.id)?.controls.pendingActions[0]?.id;
-    panels(t.api).sendFromWebview(conversation.id, { type: 'approve' });
+    panels(t.api).sendFromWebview(conversation.id, { type: 'approve', id: 4 });
     const approved = await eventually(
       () => panels(t.api).snapshot(conversation.id),
       (snapshot) =>
@@ -215,7 +225,7 @@ describe('steering the agent from a real VS Code', function () {
       20_000,
     );
     assert.ok(approved);
-    assert.equal(header(conversation.id)?.controls.error, null);
+    assert.deepEqual(await replyTo(conversation.id, 4), { type: 'reply', id: 4, ok: true });
   });
 
   it('pause between steps, continue, a second continue is a quiet no-op, stop now', async () => {
@@ -228,36 +238,35 @@ describe('steering the agent from a real VS Code', function () {
       (status) => status === 'running',
       10_000,
     );
-    panels(t.api).sendFromWebview(conversation.id, { type: 'pause' });
+    panels(t.api).sendFromWebview(conversation.id, { type: 'pause', id: 5 });
     await eventually(
       () => header(conversation.id)?.executionStatus,
       (status) => status === 'paused',
       10_000,
     );
     assert.ok((await stored(conversation.id)).some((event) => event.kind === 'PauseEvent'));
-    panels(t.api).sendFromWebview(conversation.id, { type: 'continue' });
+    panels(t.api).sendFromWebview(conversation.id, { type: 'continue', id: 6 });
     await eventually(
       () => header(conversation.id)?.executionStatus,
       (status) => status === 'running',
       10_000,
     );
-    await eventually(
-      () => header(conversation.id)?.controls.busy,
-      (busy) => busy === null,
+    assert.deepEqual(await replyTo(conversation.id, 6), { type: 'reply', id: 6, ok: true });
+    assert.equal(header(conversation.id)?.controls.busy, null);
+    panels(t.api).sendFromWebview(conversation.id, { type: 'continue', id: 7 });
+    assert.deepEqual(
+      await replyTo(conversation.id, 7),
+      { type: 'reply', id: 7, ok: true },
+      'Continue while running is no error',
     );
-    panels(t.api).sendFromWebview(conversation.id, { type: 'continue' });
-    await eventually(
-      () => header(conversation.id)?.controls.busy,
-      (busy) => busy === null,
-    );
-    assert.equal(header(conversation.id)?.controls.error, null, 'Continue while running is no error');
-    panels(t.api).sendFromWebview(conversation.id, { type: 'stop' });
+    assert.equal(header(conversation.id)?.controls.busy, null);
+    panels(t.api).sendFromWebview(conversation.id, { type: 'stop', id: 8 });
     await eventually(
       () => header(conversation.id)?.executionStatus,
       (status) => status === 'paused',
       10_000,
     );
-    assert.equal(header(conversation.id)?.controls.error, null);
+    assert.deepEqual(await replyTo(conversation.id, 8), { type: 'reply', id: 8, ok: true });
   });
 
   it('resume and send: a paused sandbox is resumed, its agent server waited for, then the message sent', async () => {

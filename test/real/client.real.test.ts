@@ -31,7 +31,7 @@ import {
   SilentSocketError,
   type AgentEvent,
 } from '../../src/api';
-import { Transcript } from '../../src/webviews/conversation/host/transcript';
+import { Transcript } from '../../src/webviews/conversation/host/rows/transcript';
 import type { AppConversation, AppConversationStartTask, SandboxInfo } from '../../src/api/models';
 import { eventuallyDefined } from '../shared/eventually';
 import { agentEvents, realRequest, realServerEnv, scriptedRequests, sleep, type RealServerEnv } from './env';

@@ -13,7 +13,7 @@ import {
   type AgentEvent,
   type FeedStatus,
 } from '../../../src/api';
-import { Transcript } from '../../../src/webviews/conversation/host/transcript';
+import { Transcript } from '../../../src/webviews/conversation/host/rows/transcript';
 import type { EventInput } from '../../server/agentServer/agentServer';
 import { agentMessage as note } from '../../shared/agentEvents';
 import { eventuallyDefined } from '../../shared/eventually';

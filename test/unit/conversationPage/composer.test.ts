@@ -18,6 +18,13 @@ import { header, resendMessages } from './fixtureRows';
 import { type Harness, type HarnessOptions, type HarnessWindow } from './harness';
 import { usePages } from './pageSuite';
 
+/** The agent's controls: the page numbers each, and the host answers it by that number. */
+type Control = Extract<WebviewToHost, { id: number }>;
+const CONTROLS = new Set<string>(['approve', 'reject', 'continue', 'pause', 'stop', 'setConfirmation']);
+function isControl(message: WebviewToHost): message is Control {
+  return CONTROLS.has(message.type);
+}
+
 const EPOCH = 1_700_000_000_000;
 /** The page saves its state this long after a change (main.ts PERSIST_DELAY_MS), plus a margin. */
 const PERSISTED_MS = 400;
@@ -87,9 +94,30 @@ describe('conversation page composer in Chromium', function () {
     await settle(h);
   }
 
-  /** What the page posted besides `ready`. */
-  async function sent(h: Harness): Promise<WebviewToHost[]> {
-    return (await h.posted()).filter((m) => m.type !== 'ready');
+  /**
+   * What the page posted besides `ready`, each control's number checked (a whole number of its own,
+   * which the host's reply names) and left out, so that the rest compares as written.
+   */
+  async function sent(h: Harness): Promise<unknown[]> {
+    const ids = new Set<number>();
+    return (await h.posted())
+      .filter((m) => m.type !== 'ready')
+      .map((message) => {
+        if (!isControl(message)) return message;
+        const { id, ...rest } = message;
+        assert.ok(Number.isSafeInteger(id), `${message.type} goes with a number`);
+        assert.ok(!ids.has(id), 'each request has a number of its own');
+        ids.add(id);
+        return rest;
+      });
+  }
+
+  /** The host answers the last control the page posted. */
+  async function reply(h: Harness, ok: boolean, error?: string): Promise<void> {
+    const id = (await h.posted()).filter(isControl).at(-1)?.id;
+    assert.ok(id !== undefined, 'a control was posted');
+    await h.post({ type: 'reply', id, ok, ...(error === undefined ? {} : { error }) });
+    await settle(h);
   }
 
   /** How many elements match (0: not in the DOM). */
@@ -482,7 +510,7 @@ describe('conversation page composer in Chromium', function () {
 
     // PAGE BUG (src/webviews/conversation/webview/composer.ts, the #reject-reason keydown handler): Enter
     // calls confirmReject even while a control is under way (busy), when the Reject button is
-    // disabled; the host drops a control while busy (host/controller.ts `if (this.busy) return;`), yet
+    // disabled; the host drops a control while busy (host/agentControls.ts `if (this.under)`), yet
     // the page has closed the form and thrown the reason away: the reject silently does not happen.
     // Fix: `if (event.key === 'Enter' && !event.isComposing && busy === null) actions.confirmReject();`
     // (or check `this.header?.controls.busy` in main.ts confirmReject).
@@ -698,13 +726,17 @@ describe('conversation page composer in Chromium', function () {
       await setHeader(h, withControls({ confirmationPolicy: 'NeverConfirm', busy: 'policy' }));
       assert.equal(await h.page.isChecked('#confirm-mode'), true, 'the choice shows while the host works');
       await setHeader(h, withControls({ confirmationPolicy: 'AlwaysConfirm' }));
+      await reply(h, true);
       assert.equal(await h.page.isChecked('#confirm-mode'), true);
       await h.page.click('#confirm-mode');
       assert.deepEqual((await sent(h)).slice(1), [{ type: 'setConfirmation', on: false }]);
-      // refused: once the host is done, the box shows the server's policy again
+      // refused: once the host has answered, the box shows the server's policy again
       await setHeader(h, withControls({ confirmationPolicy: 'AlwaysConfirm', busy: 'policy' }));
-      await setHeader(h, withControls({ confirmationPolicy: 'AlwaysConfirm', error: 'refused' }));
+      assert.equal(await h.page.isChecked('#confirm-mode'), false, 'the choice shows while the host works');
+      await setHeader(h, withControls({ confirmationPolicy: 'AlwaysConfirm' }));
+      await reply(h, false, 'refused');
       assert.equal(await h.page.isChecked('#confirm-mode'), true, 'the server kept it on');
+      assert.equal(await label(h, '.control-error'), 'refused');
       await setHeader(h, withControls({ confirmationPolicy: 'ConfirmRisky' }));
       assert.equal(await h.page.isChecked('#confirm-mode'), true);
       assert.match(await label(h, '.confirm-mode'), /Ask before actions \(risky ones\)/);
@@ -718,13 +750,22 @@ describe('conversation page composer in Chromium', function () {
       assert.equal((await sent(h)).length, 2);
     });
 
-    it("shows a control's error", async () => {
+    it("shows a control's error from its reply, until the next control", async () => {
       const h = await page();
-      await load(h);
+      await load(h, header({ executionStatus: 'running' }));
       assert.equal(await count(h, '.control-error'), 0);
-      await setHeader(h, withControls({ error: 'Could not pause: the agent server refused (409).' }));
+      await h.page.click('#pause-agent');
+      await reply(h, false, 'Could not pause: the agent server refused (409).');
       assert.equal(await label(h, '.control-error'), 'Could not pause: the agent server refused (409).');
-      await setHeader(h, header());
+      await h.page.click('#pause-agent');
+      await settle(h);
+      assert.equal(await count(h, '.control-error'), 0, 'a new attempt clears the old failure');
+      await reply(h, true);
+      assert.equal(await count(h, '.control-error'), 0);
+      // a reply to no request of this page (one sent before a reload) changes nothing
+      await h.page.click('#pause-agent');
+      await h.post({ type: 'reply', id: 1, ok: false, error: 'not for this page' });
+      await settle(h);
       assert.equal(await count(h, '.control-error'), 0);
     });
   });
@@ -750,9 +791,10 @@ describe('conversation page composer in Chromium', function () {
               risk: 'HIGH',
             },
           ],
-          error: `${evil} error`,
         }),
       );
+      await h.page.click('#approve');
+      await reply(h, false, `${evil} error`);
       const seen = await h.page.evaluate(() => ({
         images: document.querySelectorAll('img').length,
         pwned: document.body.dataset.pwned,

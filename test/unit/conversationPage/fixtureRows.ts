@@ -4,7 +4,7 @@
 import type { Header, HostToWebview } from '../../../src/webviews/conversation/shared/protocol';
 import type { ActionRow, DiffLine, MessageRow, Row } from '../../../src/webviews/conversation/shared/rows';
 
-/** The host's chunking (host/controller.ts): the newest rows first, then older ones backwards. */
+/** The host's chunking (host/historySender.ts): the newest rows first, then older ones backwards. */
 export const FIRST_CHUNK = 300;
 export const OLDER_CHUNK = 1000;
 
@@ -26,7 +26,6 @@ export function header(overrides: Partial<Header> = {}): Header {
       pendingActions: [],
       outbox: [],
       busy: null,
-      error: null,
       rejected: false,
     },
     ...overrides,

@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import type { AgentEndpoint, AgentEvent } from '../../../src/api';
 import { ConversationController } from '../../../src/webviews/conversation/host/controller';
-import type { Header, HostToWebview } from '../../../src/webviews/conversation/shared/protocol';
+import type { Header, HostToWebview, Reply } from '../../../src/webviews/conversation/shared/protocol';
 import { fakeAgentServer, feedOver, userMessages, type FakeAgentServer } from '../api/fakeAgentServer';
 import {
   executionStatus,
@@ -44,6 +44,7 @@ describe('conversation panel: steering the agent', () => {
     controller: ConversationController;
     calls: SteeringCall[];
     headers: () => Header[];
+    replies: () => Reply[];
     live(event: AgentEvent): void;
   }> {
     const agent = fakeAgentServer(events);
@@ -79,7 +80,8 @@ describe('conversation panel: steering the agent', () => {
       agent.events.push(added);
       agent.sockets.at(-1)?.options.onEvent(added);
     };
-    return { agent, controller, calls, headers, live };
+    const replies = () => posted.flatMap((message) => (message.type === 'reply' ? [message] : []));
+    return { agent, controller, calls, headers, replies, live };
   }
 
   it('shows a message as pending at once, through each step, until the server echoes it', async () => {
@@ -156,30 +158,38 @@ describe('conversation panel: steering the agent', () => {
     assert.deepEqual(controller.header().controls.pendingActions, []);
   });
 
-  it('after a reject offers to continue, until the agent runs again; a failed control says why', async () => {
-    const { controller, calls, headers, live } = await open([
+  it('after a reject offers to continue, until the agent runs again; each control answered by its id, a failed one with why', async () => {
+    const { controller, calls, headers, replies, live } = await open([
       ...userMessages(1),
       status('waiting_for_confirmation'),
     ]);
-    controller.receive({ type: 'reject', reason: 'use the staging database' });
+    controller.receive({ type: 'reject', id: 7, reason: 'use the staging database' });
     assert.equal(headers().at(-1)?.controls.busy, 'reject');
-    // one control at a time
-    controller.receive({ type: 'approve' });
+    // one control at a time: another is answered at once, done nothing
+    controller.receive({ type: 'approve', id: 8 });
     assert.equal(calls.length, 1);
+    assert.deepEqual(replies(), [{ type: 'reply', id: 8, ok: false }]);
     assert.deepEqual(calls[0]?.args, ['use the staging database']);
     calls[0]?.resolve();
-    await eventuallyDefined(async () => (headers().at(-1)?.controls.busy === null ? true : undefined));
+    await eventuallyDefined(async () => (replies().length === 2 ? true : undefined));
+    assert.deepEqual(replies()[1], { type: 'reply', id: 7, ok: true });
+    assert.equal(headers().at(-1)?.controls.busy, null, 'the buttons come back before the reply');
     live(status('idle'));
     assert.equal(controller.header().controls.rejected, true);
 
-    controller.receive({ type: 'continue' });
-    calls[1]?.reject(new Error('The agent server cannot be reached.'));
-    await eventuallyDefined(async () => (headers().at(-1)?.controls.error ? true : undefined));
-    assert.equal(headers().at(-1)?.controls.error, 'The agent server cannot be reached.');
+    controller.receive({ type: 'continue', id: 9 });
+    calls[1]?.reject(new Error(`The agent server cannot be reached (key ${SANDBOX_KEY}).`));
+    await eventuallyDefined(async () => (replies().length === 3 ? true : undefined));
+    assert.deepEqual(replies()[2], {
+      type: 'reply',
+      id: 9,
+      ok: false,
+      error: 'The agent server cannot be reached (key [redacted]).',
+    });
     assert.equal(headers().at(-1)?.controls.busy, null);
 
-    controller.receive({ type: 'continue' });
-    assert.equal(headers().at(-1)?.controls.error, null, 'a new attempt clears the old failure');
+    controller.receive({ type: 'continue', id: 10 });
+    assert.equal(headers().at(-1)?.controls.busy, 'continue');
     calls[2]?.resolve();
     live(status('running'));
     await eventuallyDefined(async () => (controller.header().controls.rejected === false ? true : undefined));
@@ -190,7 +200,7 @@ describe('conversation panel: steering the agent', () => {
     assert.equal(controller.header().controls.confirmationPolicy, null);
     live(event(stateUpdate('confirmation_policy', { kind: 'AlwaysConfirm' })));
     assert.equal(controller.header().controls.confirmationPolicy, 'AlwaysConfirm');
-    controller.receive({ type: 'setConfirmation', on: false });
+    controller.receive({ type: 'setConfirmation', id: 1, on: false });
     assert.deepEqual(calls[0]?.args, [false]);
     assert.equal(calls[0]?.name, 'setConfirmation');
   });
@@ -199,8 +209,11 @@ describe('conversation panel: steering the agent', () => {
     const { controller, calls } = await open(userMessages(1));
     controller.receive({ type: 'send', text: '', resume: false });
     controller.receive({ type: 'send', text: 'x'.repeat(100_001), resume: false });
-    controller.receive({ type: 'reject', reason: 42 });
-    controller.receive({ type: 'setConfirmation' });
+    controller.receive({ type: 'reject', id: 1, reason: 42 });
+    controller.receive({ type: 'setConfirmation', id: 2 });
+    controller.receive({ type: 'approve' });
+    controller.receive({ type: 'pause', id: -1 });
+    controller.receive({ type: 'stop', id: 1.5 });
     assert.equal(calls.length, 0);
     assert.deepEqual(controller.header().controls.outbox, []);
   });

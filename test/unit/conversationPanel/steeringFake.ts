@@ -1,5 +1,5 @@
 // What the panel tells the agent, recorded: each call waits until the test settles it.
-import type { SendStep, Steering } from '../../../src/webviews/conversation/host/controller';
+import type { SendStep, Steering } from '../../../src/state/conversationSteering';
 
 export interface SteeringCall {
   name: keyof Steering;

@@ -5,8 +5,9 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { AgentEvent } from '../../../src/api';
-import { compactDiff } from '../../../src/webviews/conversation/host/lineDiff';
-import { DISPLAY_LIMITS, Transcript } from '../../../src/webviews/conversation/host/transcript';
+import { compactDiff } from '../../../src/webviews/conversation/host/rows/lineDiff';
+import { DISPLAY_LIMITS } from '../../../src/webviews/conversation/host/rows/textPieces';
+import { Transcript } from '../../../src/webviews/conversation/host/rows/transcript';
 import { oversizedEvent } from '../../../src/api/agentServer/oversizedEvent';
 import {
   agentMessage,

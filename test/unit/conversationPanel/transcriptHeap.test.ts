@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { EventLog } from '../../../src/api/agentServer/eventLog';
 import type { AgentEvent } from '../../../src/api';
-import { Transcript } from '../../../src/webviews/conversation/host/transcript';
+import { Transcript } from '../../../src/webviews/conversation/host/rows/transcript';
 import { heapAfterGc } from '../../shared/heap';
 
 const parts = (index: number, count: number, length: number) =>

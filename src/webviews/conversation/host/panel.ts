@@ -9,7 +9,8 @@ import type { FeedLease } from '../../../state/conversationFeeds';
 import { webviewDocument } from '../../kit/host/document';
 import { newNonce, postChecked, webviewAsset, webviewOptions } from '../../kit/host/panel';
 import { HostToWebviewSchema, VIEW_TYPE, type Attachment, type HostToWebview } from '../shared/protocol';
-import { ConversationController, type PanelChangesSource, type Steering } from './controller';
+import type { Steering } from '../../../state/conversationSteering';
+import { ConversationController, type PanelChangesSource } from './controller';
 
 export interface PanelEnvironment {
   extensionUri: vscode.Uri;

@@ -73,10 +73,8 @@ export const ControlsSchema = z.strictObject({
   /** Actions waiting for approval (only while the agent waits for confirmation). */
   pendingActions: z.array(PendingActionSchema),
   outbox: z.array(OutboxEntrySchema),
-  /** A control under way (its buttons are disabled until it ends). */
+  /** A control under way (its buttons are disabled until it ends); its outcome comes as its `reply`. */
   busy: z.nullable(z.enum(['approve', 'reject', 'continue', 'pause', 'stop', 'policy'])),
-  /** Why the last control failed (secret-free); null after a success. */
-  error: z.nullable(z.string()),
   /** The user rejected the pending actions and the agent waits: offer to let it continue. */
   rejected: z.boolean(),
 });
@@ -185,6 +183,21 @@ export const AttachmentSchema = z.strictObject({
 });
 export type Attachment = z.infer<typeof AttachmentSchema>;
 
+/** A request's number, the page's own (counted up from 1), so that its reply can be told apart. */
+export const RequestIdSchema = z.number().check(z.int(), z.gte(0), z.lte(Number.MAX_SAFE_INTEGER));
+
+/**
+ * A control's outcome, answering the request of the same `id`: done, or refused with why (`error`,
+ * secret-free; absent when the host did nothing because another control was under way).
+ */
+export const ReplySchema = z.strictObject({
+  type: z.literal('reply'),
+  id: RequestIdSchema,
+  ok: z.boolean(),
+  error: z.optional(z.string()),
+});
+export type Reply = z.infer<typeof ReplySchema>;
+
 export const WebviewToHostSchema = z.discriminatedUnion('type', [
   /**
    * The page is listening. `epoch`/`rev` say what it already holds (absent after a load): the host
@@ -211,19 +224,21 @@ export const WebviewToHostSchema = z.discriminatedUnion('type', [
     .check(z.refine((message) => message.text.length > 0 || (message.images?.length ?? 0) > 0)),
   /** The page put a failed message back into its input: the host forgets it. */
   z.strictObject({ type: z.literal('dismissOutbox'), id: z.string().check(z.maxLength(100)) }),
-  z.strictObject({ type: z.literal('approve') }),
+  /** The agent's controls: each carries the page's `id`, and the host answers it with a `reply`. */
+  z.strictObject({ type: z.literal('approve'), id: RequestIdSchema }),
   z.strictObject({
     type: z.literal('reject'),
+    id: RequestIdSchema,
     reason: z.optional(z.string().check(z.maxLength(2000))),
   }),
   /** Let the agent run again (after a pause or a reject). */
-  z.strictObject({ type: z.literal('continue') }),
+  z.strictObject({ type: z.literal('continue'), id: RequestIdSchema }),
   /** Pause between steps. */
-  z.strictObject({ type: z.literal('pause') }),
+  z.strictObject({ type: z.literal('pause'), id: RequestIdSchema }),
   /** Stop now (interrupt the model call). */
-  z.strictObject({ type: z.literal('stop') }),
+  z.strictObject({ type: z.literal('stop'), id: RequestIdSchema }),
   /** Confirmation mode on (the setting's policy) or off. */
-  z.strictObject({ type: z.literal('setConfirmation'), on: z.boolean() }),
+  z.strictObject({ type: z.literal('setConfirmation'), id: RequestIdSchema, on: z.boolean() }),
   /** Open one changed file in the diff editor. */
   z.strictObject({ type: z.literal('openChange'), file: ChangedFileSchema }),
   z.strictObject({ type: z.literal('changes'), action: z.enum(CHANGE_ACTIONS) }),
@@ -257,6 +272,7 @@ export const HostToWebviewSchema = z.discriminatedUnion('type', [
   /** The row again with every text whole (after `expand`); not part of the rev sequence. */
   z.strictObject({ type: z.literal('expanded'), row: RowSchema }),
   ImageReplySchema,
+  ReplySchema,
   /** Images to put under the message input (a failed message's, or Send Image to Conversation…). */
   z.strictObject({
     type: z.literal('attach'),

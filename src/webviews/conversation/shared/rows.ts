@@ -1,6 +1,6 @@
 /**
  * What the conversation panel shows: the agent's events turned into rows, one per thing a reader
- * sees (an action and its observation make one row). The host builds them (`host/transcript.ts`);
+ * sees (an action and its observation make one row). The host builds them (`host/rows/transcript.ts`);
  * the page only renders them. Every text here came from the agent or the server and is untrusted:
  * the page renders it as text, or as markdown through the sanitiser, never as raw HTML.
  * No vscode import: the webview bundles this file.

@@ -23,6 +23,8 @@ export interface ComposerState {
   noteKind?: 'unsent' | 'attach';
   /** Confirmation mode as the user just set it, shown until the host has answered. */
   wantedConfirmation?: boolean | null;
+  /** Why the last control failed, from its reply. */
+  controlError?: string | null;
   /** Images to send with the message (pasted, dropped, or given by the host). */
   attachments?: readonly HeldAttachment[];
 }
@@ -106,9 +108,9 @@ export function composerView(state: ComposerState, actions: ComposerActions): Te
           </div>`,
       )}
     ${
-      controls?.error
+      state.controlError
         ? html`<div class="control-error" role="alert">
-            <span class="codicon codicon-error" aria-hidden="true"></span>${oneLine(controls.error, 400)}
+            <span class="codicon codicon-error" aria-hidden="true"></span>${oneLine(state.controlError, 400)}
           </div>`
         : nothing
     }

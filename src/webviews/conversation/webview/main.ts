@@ -28,6 +28,7 @@ import { formatCount, secondsLeft } from './text';
 import { Attachments } from './attachments';
 import { setImageEnv } from './imageView';
 import { PageImages } from './pageImages';
+import { Requests } from './requests';
 import { TranscriptView, type ViewPosition } from './transcriptView';
 import { readViewState, viewState, type ViewState } from './viewState';
 
@@ -75,7 +76,11 @@ class ConversationPage {
   };
   /** Confirmation mode as the user just set it, until the host has answered. */
   private wantedConfirmation: boolean | null = null;
-  private policyBusySeen = false;
+  private policyRequest: number | undefined;
+  private readonly requests = new Requests(
+    (message) => this.post(message),
+    () => this.renderComposer(),
+  );
   /** The pending actions (ids) "Send and Run" was shown for. */
   private confirmedFor = '';
   /** Failed messages already put back into the input. */
@@ -138,6 +143,7 @@ class ConversationPage {
       if (this.store.expanded(message.row)) this.view.setRows(this.store.rows, 0);
     },
     image: (message) => this.images.receive(message),
+    reply: (message) => this.requests.settle(message),
     attach: (message) => {
       this.attachments.addChecked(message.images);
       this.renderComposer();
@@ -185,7 +191,7 @@ class ConversationPage {
     },
     send: () => this.send(),
     cancelRun: () => this.updateComposer({ confirmRun: false }),
-    approve: () => this.post({ type: 'approve' }),
+    approve: () => this.requests.ask({ type: 'approve' }),
     startReject: () => {
       this.updateComposer({ rejecting: true, reason: '' });
       requestAnimationFrame(() => this.root.querySelector<HTMLInputElement>('#reject-reason')?.focus());
@@ -195,17 +201,20 @@ class ConversationPage {
       // the host takes one control at a time: the form stays open until it can
       if (this.header?.controls.busy) return;
       const reason = this.composer.reason.trim();
-      this.post({ type: 'reject', ...(reason ? { reason } : {}) });
+      this.requests.ask({ type: 'reject', ...(reason ? { reason } : {}) });
       this.updateComposer({ rejecting: false, reason: '' });
     },
     cancelReject: () => this.updateComposer({ rejecting: false, reason: '' }),
-    continueAgent: () => this.post({ type: 'continue' }),
-    pause: () => this.post({ type: 'pause' }),
-    stop: () => this.post({ type: 'stop' }),
+    continueAgent: () => this.requests.ask({ type: 'continue' }),
+    pause: () => this.requests.ask({ type: 'pause' }),
+    stop: () => this.requests.ask({ type: 'stop' }),
     setConfirmation: (on) => {
-      // the box shows the choice until the server has the policy (or said no)
+      // the box shows the choice until the host has answered (the server has the policy, or said no)
       this.wantedConfirmation = on;
-      this.post({ type: 'setConfirmation', on });
+      this.policyRequest = this.requests.ask({ type: 'setConfirmation', on }, (reply) => {
+        // an earlier choice's answer leaves the newer choice shown
+        if (reply.id === this.policyRequest) this.wantedConfirmation = null;
+      });
     },
   };
 
@@ -343,13 +352,6 @@ class ConversationPage {
   private setHeader(header: Header): void {
     this.header = header;
     this.restoreFailed(header);
-    if (this.wantedConfirmation !== null) {
-      if (header.controls.busy === 'policy') this.policyBusySeen = true;
-      else if (this.policyBusySeen) {
-        this.wantedConfirmation = null;
-        this.policyBusySeen = false;
-      }
-    }
     // "Send and Run" was agreed for the actions shown then: other actions ask again
     const pendingIds = header.controls.pendingActions.map((action) => action.id).join(' ');
     if (this.composer.confirmRun && pendingIds !== this.confirmedFor)
@@ -482,6 +484,7 @@ class ConversationPage {
           header: this.header,
           ...this.composer,
           wantedConfirmation: this.wantedConfirmation,
+          controlError: this.requests.error,
           attachments: this.attachments.list,
         },
         this.composerActions,

@@ -3,11 +3,11 @@
  * head says (kind and size) for each image that may be a picture, and a line saying why for each that
  * may not (SVG, a remote or `javascript:` URL, not an image, cut). No bytes: the page asks for them.
  */
-import { checkEventImage, type EventImage } from '../../../api/agentServer/eventImages';
-import { IMAGE_HEAD_CHARS } from '../../../api/agentServer/eventLog';
-import { drawCostProblem } from '../../../api/agentServer/imageDrawCost';
-import { peekImage } from '../../../api/agentServer/images';
-import type { ImageRef } from '../shared/rows';
+import { checkEventImage, type EventImage } from '../../../../api/agentServer/eventImages';
+import { IMAGE_HEAD_CHARS } from '../../../../api/agentServer/eventLog';
+import { drawCostProblem } from '../../../../api/agentServer/imageDrawCost';
+import { peekImage } from '../../../../api/agentServer/images';
+import type { ImageRef } from '../../shared/rows';
 
 export interface EventImageRefs {
   refs: ImageRef[];

@@ -4,7 +4,7 @@
  * in a large file costs little; the changed middle is diffed by longest common subsequence when it
  * is small, or shown as removed-then-added when it is not.
  */
-import type { DiffLine } from '../shared/rows';
+import type { DiffLine } from '../../shared/rows';
 
 export interface CompactDiff {
   lines: DiffLine[];

@@ -4,7 +4,7 @@
  * parts of 60,000 characters: 480,000), and a clip of it, a V8 slice, kept that copy alive for as long
  * as the row: the transcript held as much again as the event log.
  */
-import type { Clip } from '../shared/rows';
+import type { Clip } from '../../shared/rows';
 
 export type TextPieces = readonly string[];
 
@@ -34,4 +34,23 @@ export function clipPieces(text: string | TextPieces, max: number): [string, Cli
     kept += piece.slice(0, max - kept.length);
   }
   return [kept, { fullLength: length }];
+}
+
+/** How much of each text a row shows. */
+export interface ClipLimits {
+  /** Message markdown and notice details. */
+  text: number;
+  /** Terminal output and tool results. */
+  output: number;
+  /** Lines of a compact diff. */
+  diffLines: number;
+}
+
+export const DISPLAY_LIMITS: ClipLimits = { text: 20_000, output: 8_000, diffLines: 200 };
+/** "Show all" still has a ceiling: the page must stay responsive. */
+export const EXPANDED_LIMITS: ClipLimits = { text: 2_000_000, output: 2_000_000, diffLines: 20_000 };
+
+/** A text with lines under it (why an image cannot be shown). */
+export function withLines(text: TextPieces, lines: readonly string[]): TextPieces {
+  return lines.length === 0 ? text : joinPieces([text, ...lines], '\n\n');
 }
