@@ -1,7 +1,7 @@
 /**
  * A row's height before it was ever rendered, from its kind and the length of its texts, close
  * enough that the scrollbar does not jump much when the real height is measured. The figures follow
- * `conversation.css` (13px prose at 1.5, 12px monospace at 1.4, the blocks' max heights).
+ * `rowViews.css` and `imageView.css` (13px prose at 1.5, 12px monospace at 1.4, the blocks' max heights).
  * Pure (no DOM): unit-tested in Node.
  */
 import type { ActionRow, ImageRef, Row } from '../shared/rows';
