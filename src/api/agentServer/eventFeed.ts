@@ -31,6 +31,7 @@ import {
   type SocketAuth,
 } from './eventSocket';
 import { isRecord } from '../records';
+import { markOpening } from '../../common/openingMarks';
 
 /** Where to follow the conversation now, or why there is nothing to follow. */
 export type FeedTarget = { endpoint: AgentEndpoint } | { endpoint: undefined; reason: string };
@@ -286,6 +287,7 @@ export class EventFeed {
       let why: ApiError;
       try {
         const target = await this.options.resolve(this.lifetime.signal);
+        markOpening('agentResolved');
         if (!target.endpoint) {
           this.setState({
             status: 'offline',
@@ -351,6 +353,7 @@ export class EventFeed {
     this.pending = [];
     this.pendingBytes = 0;
     const socket = await this.openSocket(endpoint);
+    markOpening('socketOpen');
     this.socket = socket;
     try {
       // one reader for the connection: the older pages start at the page size the newest ones found
@@ -478,11 +481,13 @@ export class EventFeed {
       seenPages.add(next);
       if (firstRead) {
         this.apply('end', missing.reverse());
+        markOpening('newestPageRead');
         return next;
       }
       pageId = next;
     }
     this.apply('end', missing.reverse());
+    markOpening('newestPageRead');
     if (firstRead && !stuck) this.setState({ historyComplete: true });
     return undefined;
   }
@@ -511,6 +516,7 @@ export class EventFeed {
         if (next !== undefined) seenPages.add(next);
         pageId = next;
       }
+      markOpening('historyComplete');
       this.setState({ historyComplete: true });
     } catch (error) {
       // the next connection carries on from the oldest event held

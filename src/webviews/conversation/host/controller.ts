@@ -29,6 +29,7 @@ import {
   type WebviewToHost,
 } from '../shared/protocol';
 import { STREAMING_ROW_ID, type Row } from '../shared/rows';
+import { markOpening } from '../../../common/openingMarks';
 import { Outbox } from './outbox';
 import { PanelImages } from './panelImages';
 import { Transcript, type TranscriptChange } from './transcript';
@@ -370,6 +371,7 @@ export class ConversationController {
   }
 
   private ready(epoch: number | undefined, rev: number | undefined): void {
+    markOpening('pageReady');
     if (this.attachments.length) {
       this.deps.post({ type: 'attach', images: this.attachments.splice(0) });
     }
@@ -393,6 +395,7 @@ export class ConversationController {
     if (this.deps.feed.current.streaming) first.push(this.streamingRow());
     this.streamingShown = this.deps.feed.current.streaming !== undefined;
     this.postRows('end', first);
+    if (first.length) markOpening('firstRowsPosted');
     this.olderChunks = [];
     for (let end = rows.length; end > 0; end -= OLDER_CHUNK)
       this.olderChunks.push(rows.slice(Math.max(0, end - OLDER_CHUNK), end));

@@ -10,6 +10,7 @@ import { webviewDocument } from '../../kit/host/document';
 import { newNonce, postChecked, webviewAsset, webviewOptions } from '../../kit/host/panel';
 import { HostToWebviewSchema, VIEW_TYPE, type Attachment, type HostToWebview } from '../shared/protocol';
 import { ConversationController, type PanelChangesSource, type Steering } from './controller';
+import { markOpening } from '../../../common/openingMarks';
 
 export interface PanelEnvironment {
   extensionUri: vscode.Uri;
@@ -84,6 +85,7 @@ export class ConversationPanel implements vscode.Disposable {
       retainContextWhenHidden: false,
       enableFindWidget: true,
     });
+    markOpening('panelCreated');
     return new ConversationPanel(panel, normalizeUuid(conversationId), env);
   }
 
@@ -141,6 +143,7 @@ export class ConversationPanel implements vscode.Disposable {
     env.opened(conversationId);
     this.retitle();
     panel.webview.html = html(panel.webview, env);
+    markOpening('htmlSet');
     this.disposables.push(
       this.posted,
       panel.webview.onDidReceiveMessage((raw: unknown) => this.controller.receive(raw)),

@@ -9,6 +9,7 @@ import '@vscode-elements/elements/dist/vscode-button/index.js';
 import '@vscode-elements/elements/dist/vscode-progress-ring/index.js';
 import './conversation.css';
 import { html, nothing, render } from 'lit';
+import { markOpening } from '../../../common/openingMarks';
 import { vscodeApi } from '../../kit/webview/vscodeApi';
 import {
   dispatchMessage,
@@ -124,6 +125,8 @@ class ConversationPage {
         // the first rows paint now, and the older chunks queued right behind them wait for that paint
         if (wasEmpty && this.store.size > 0) {
           this.view.flush();
+          markOpening('firstRows');
+          requestAnimationFrame(() => markOpening('firstRowsPainted'));
           this.waitForPaint();
         }
       });
@@ -210,6 +213,7 @@ class ConversationPage {
   };
 
   constructor() {
+    markOpening('pageScript');
     const root = document.getElementById('app');
     if (!root) throw new Error('missing #app');
     this.root = root;
@@ -277,6 +281,7 @@ class ConversationPage {
     document.addEventListener('click', (event) => this.linkClicked(event), true);
     document.addEventListener('auxclick', (event) => this.linkClicked(event), true);
     window.addEventListener('message', (event: MessageEvent<unknown>) => {
+      markOpening('firstMessage');
       this.inbox.push(event.data);
       this.drain();
     });

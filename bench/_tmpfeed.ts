@@ -1,0 +1,2 @@
+import { conversationFeedReport } from './conversationFeed';
+void conversationFeedReport().then((l) => console.log(l.join('\n')));
