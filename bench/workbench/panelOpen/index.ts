@@ -13,8 +13,9 @@ import { Cleanup } from '../../../scripts/vscode/cleanup';
 import { startCodeServer } from '../../../scripts/vscode/code-server';
 import { ARTIFACTS_DIR, ROOT, RUNS_DIR } from '../../../scripts/vscode/paths';
 import { workbenchUrl } from '../../../scripts/vscode/workbench-url';
-import { OPENING_MARK_PREFIX, OPENING_STEPS } from '../../../src/common/openingMarks';
-import { startTestServer } from '../../../test/server';
+import { OPENING_MARK_PREFIX } from '../../../src/common/openingMarks';
+import { OpenHandsClient } from '../../../src/api';
+import { startServerProcess } from '../../serverProcess';
 import type { AgentEvent } from '../../../test/server/agentServer/events';
 import { stageProductionBuild } from '../stage';
 import { pageTimings, waitForPaint } from './pagePaint';
@@ -51,7 +52,8 @@ async function waitForFile(file: string, abortReason: () => string | undefined):
       throw new Error(`the probe failed: ${fs.readFileSync(errorFile(STEPS_DIR), 'utf8')}`);
     const reason = abortReason();
     if (reason) throw new Error(reason);
-    if (Date.now() > deadline) throw new Error(`no ${path.basename(file)} within ${STEP_TIMEOUT_MS / 1000} s`);
+    if (Date.now() > deadline)
+      throw new Error(`no ${path.basename(file)} within ${STEP_TIMEOUT_MS / 1000} s`);
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
 }
@@ -76,32 +78,56 @@ async function watch(page: Page, opened: Opened, rows: Map<string, { newest: str
   const oldest = await waitForPaint(page, `[data-row-id="${ids.oldest}"]`, STEP_TIMEOUT_MS, {
     frame: newest.frame,
     top: true,
+    // as a reader holding Home: a frame's scroll each poll would slow the page it measures
+    pollMs: 50,
   });
   const timings = await pageTimings(newest.frame, OPENING_MARK_PREFIX);
   return { paintedAt: newest.at, oldestAt: oldest.at, page: timings };
 }
 
+/**
+ * The test server in its own process (as a server is: this one polls the browser), one conversation
+ * of each length seeded in a running sandbox; returns its url and the logs seeded, by conversation.
+ */
+async function seededServer(cleanup: Cleanup): Promise<{ url: string; logs: Map<string, AgentEvent[]> }> {
+  const server = await startServerProcess([
+    ...['--sandboxes', '3', '--conversations', '6', '--random-seed', '3', '--agent-step-ms', '0'],
+  ]);
+  cleanup.add('test server', () => void server.process.kill());
+  const control = async <T>(route: string, body?: unknown): Promise<T> => {
+    const reply = await fetch(`${server.url}/__control/agent/${route}`, {
+      method: body === undefined ? 'GET' : 'POST',
+      ...(body === undefined
+        ? {}
+        : { body: JSON.stringify(body), headers: { 'content-type': 'application/json' } }),
+    });
+    if (!reply.ok) throw new Error(`the test server answered ${reply.status} to ${route}`);
+    return (await reply.json()) as T;
+  };
+  const sandboxes = await new OpenHandsClient({ baseUrl: server.url }).searchSandboxes({ limit: 10 });
+  const running = new Set(sandboxes.items.filter((s) => s.status === 'RUNNING').map((s) => s.id));
+  const conversations = (await control<{ id: string; sandbox_id: string }[]>('conversations')).filter((c) =>
+    running.has(c.sandbox_id),
+  );
+  if (conversations.length < LENGTHS.length)
+    throw new Error('the bench seed has too few conversations running');
+  const logs = new Map<string, AgentEvent[]>();
+  for (const [index, events] of LENGTHS.entries()) {
+    const id = conversations[index]?.id ?? '';
+    await control(`conversations/${id}/seed`, { count: events });
+    logs.set(id, await control<AgentEvent[]>(`conversations/${id}/events`));
+  }
+  return { url: server.url, logs };
+}
+
 async function windows(extensionFolder: string, runs: number): Promise<Measured[][]> {
   const cleanup = new Cleanup();
   try {
-    const server = await startTestServer({
-      host: '127.0.0.1',
-      seed: { sandboxes: 3, conversations: 6, seed: 3 },
-      timings: { agentStepMs: 0 },
-    });
-    cleanup.add('test server', () => server.close());
-    const running = server.agent
-      .conversations()
-      .filter((c) => server.state.sandboxes.find((s) => s.id === c.sandbox_id)?.status === 'RUNNING');
-    if (running.length < LENGTHS.length) throw new Error('the bench seed has too few conversations running');
+    const server = await seededServer(cleanup);
     const rows = new Map<string, { newest: string; oldest: string }>();
-    const seeded = LENGTHS.map((events, index) => {
-      const id = running[index]?.id ?? '';
-      server.agent.seedEvents(id, events);
-      const log = server.agent.events(id);
+    for (const [id, log] of server.logs)
       rows.set(id, { newest: rowIdOf(log[log.length - 1]), oldest: rowIdOf(log[0]) });
-      return `${events}=${id}`;
-    });
+    const seeded = [...server.logs].map(([id, log]) => `${log.length}=${id}`);
     const codeServer = await startCodeServer({
       runDir: path.join(RUNS_DIR, 'bench-panel-open'),
       logFile: path.join(ARTIFACTS_DIR, 'bench', 'panel-open-code-server.log'),
@@ -156,54 +182,72 @@ function range(values: readonly number[], unit: string, digits: number): string 
 /** Where an opening's time went: each mark after the command, median over the windows (ms). */
 function breakdown(panels: readonly Measured[]): string[] {
   const names = new Set<string>();
-  for (const { host, seen } of panels) for (const name of [...Object.keys(host), ...Object.keys(seen.page ?? {})]) names.add(name);
+  for (const { host, seen } of panels)
+    for (const name of [...Object.keys(host), ...Object.keys(seen.page ?? {})]) names.add(name);
   const steps = [...names].map((name) => {
     const after = panels.flatMap(({ opened, host, seen }) => {
       const at = host[name] ?? seen.page?.[name];
       return at === undefined ? [] : [at - opened.openedAt];
     });
-    const where = (OPENING_STEPS as readonly string[]).includes(name)
-      ? OPENING_STEPS.indexOf(name as (typeof OPENING_STEPS)[number]) < OPENING_STEPS.indexOf('pageScript')
-        ? 'host'
-        : 'page'
-      : 'page';
+    const where = panels.some(({ host }) => name in host) ? 'host' : 'page';
     return { name, where, ms: median(after) };
   });
+  const since = (at: (panel: Measured) => number | undefined) =>
+    median(panels.map((panel) => (at(panel) ?? NaN) - panel.opened.openedAt));
   steps.push(
-    { name: 'newest row painted', where: 'seen', ms: median(panels.map((p) => p.seen.paintedAt - p.opened.openedAt)) },
-    {
-      name: 'oldest row painted (scrolled to the top)',
-      where: 'seen',
-      ms: median(panels.map((p) => (p.seen.oldestAt ?? NaN) - p.opened.openedAt)),
-    },
+    { name: 'newest row painted', where: 'seen', ms: since((panel) => panel.seen.paintedAt) },
+    { name: 'oldest row painted (scrolled to the top)', where: 'seen', ms: since((p) => p.seen.oldestAt) },
   );
   steps.sort((a, b) => a.ms - b.ms);
-  return steps.map(({ name, where, ms }) => `      ${ms.toFixed(0).padStart(6)} ms  ${where.padEnd(4)} ${name}`);
+  return steps.map(
+    ({ name, where, ms }) => `      ${ms.toFixed(0).padStart(6)} ms  ${where.padEnd(4)} ${name}`,
+  );
+}
+
+const openingMs = (step: Measured) => step.seen.paintedAt - step.opened.openedAt;
+/** VS Code's part of a webview's start: its frame's navigation to the page's HTML received. */
+const htmlMs = (step: Measured) =>
+  (step.seen.page?.['htmlLoaded'] ?? NaN) - (step.seen.page?.['navigationStart'] ?? NaN);
+
+/** Each window's empty webview just before the panel of `events`, and that panel. */
+function pairsOf(all: readonly Measured[][], events: number): { empty: Measured; panel: Measured }[] {
+  return all.flatMap((steps) => {
+    const at = steps.findIndex((step) => step.opened.kind === 'panel' && step.opened.events === events);
+    const empty = steps[at - 1];
+    const panel = steps[at];
+    return empty && panel ? [{ empty, panel }] : [];
+  });
 }
 
 export async function panelOpenReport(runs = Number(process.env.BENCH_RUNS ?? 3)): Promise<string[]> {
   const staged = stageProductionBuild();
   await bundleForExtensionHost(path.join(__dirname, 'probe.ts'), PROBE_OUT);
   const all = await windows(staged.folder, runs);
+  const warmUps = all.flatMap((steps) => steps.slice(0, 1));
+  const empties = all.flatMap((steps) => steps.filter((step) => step.opened.kind === 'empty').slice(1));
   const lines = [
     `Opening a conversation's panel in VS Code 1.100.3 (code-server), the production build, ${runs} fresh windows`,
-    `(npm run bench -- panel-open; each window first opens an empty webview to warm up; times from the command, polled, ms):`,
-    `  empty webview, the first of its window (warm-up) ${range(all.map((steps) => steps[0]!.seen.paintedAt - steps[0]!.opened.openedAt), ' ms', 0)}`,
+    `(npm run bench -- panel-open; test server in its own process; times from the command, polled, ms):`,
+    `  the window's first webview, an empty one (a warm-up)  ${range(warmUps.map(openingMs), ' ms', 0)}`,
+    `    of which VS Code's frame, navigation → HTML received ${range(warmUps.map(htmlMs), ' ms', 0)};` +
+      ` in every later webview ${range(empties.map(htmlMs), ' ms', 0)}`,
   ];
   for (const events of LENGTHS) {
-    const pairs = all.map((steps) => {
-      const at = steps.findIndex((step) => step.opened.kind === 'panel' && step.opened.events === events);
-      const empty = steps[at - 1]!;
-      return { empty: empty.seen.paintedAt - empty.opened.openedAt, panel: steps[at]! };
-    });
-    const newest = pairs.map(({ panel }) => panel.seen.paintedAt - panel.opened.openedAt);
+    const pairs = pairsOf(all, events);
+    const floors = pairs.map(({ empty }) => openingMs(empty));
+    const newest = pairs.map(({ panel }) => openingMs(panel));
     const oldest = pairs.map(({ panel }) => (panel.seen.oldestAt ?? NaN) - panel.opened.openedAt);
-    const floors = pairs.map(({ empty }) => empty);
+    const ratios = (values: number[]) =>
+      range(
+        values.map((ms, i) => ms / (floors[i] ?? NaN)),
+        '×',
+        2,
+      );
     lines.push(
       `  ${events.toLocaleString('en')} events:`,
       `    empty webview (createWebviewPanel → its paragraph painted)  ${range(floors, ' ms', 0)}`,
-      `    newest event's row painted                                 ${range(newest, ' ms', 0)}   ratio ${range(newest.map((ms, i) => ms / floors[i]!), '×', 2)}`,
-      `    oldest event's row painted, scrolled to the top            ${range(oldest, ' ms', 0)}   ratio ${range(oldest.map((ms, i) => ms / floors[i]!), '×', 2)}`,
+      `    newest event's row painted                                 ${range(newest, ' ms', 0)}   ratio ${ratios(newest)}`,
+      `    oldest event's row painted, scrolled to the top            ${range(oldest, ' ms', 0)}   ratio ${ratios(oldest)}`,
       `    where the time goes (median ms after the command; host: extension host, page: the webview):`,
       ...breakdown(pairs.map(({ panel }) => panel)),
     );

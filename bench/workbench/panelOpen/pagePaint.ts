@@ -30,7 +30,7 @@ export async function waitForPaint(
   page: Page,
   selector: string,
   timeoutMs: number,
-  options: { frame?: Frame; top?: boolean } = {},
+  options: { frame?: Frame; top?: boolean; pollMs?: number } = {},
 ): Promise<{ frame: Frame; at: number }> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
@@ -39,7 +39,7 @@ export async function waitForPaint(
       if (at) return { frame, at };
     }
     if (Date.now() > deadline) throw new Error(`${selector} not painted within ${timeoutMs / 1000} s`);
-    await new Promise((resolve) => setTimeout(resolve, POLL_MS));
+    await new Promise((resolve) => setTimeout(resolve, options.pollMs ?? POLL_MS));
   }
 }
 
@@ -50,7 +50,8 @@ export function pageTimings(frame: Frame, prefix: string): Promise<Record<string
     const timings: Record<string, number> = { navigationStart: origin };
     for (const mark of performance.getEntriesByType('mark'))
       if (mark.name.startsWith(prefix)) timings[mark.name.slice(prefix.length)] = origin + mark.startTime;
-    const navigation = performance.getEntriesByType('navigation')[0] as PerformanceNavigationTiming | undefined;
+    const navigation = performance.getEntriesByType('navigation')[0] as
+      PerformanceNavigationTiming | undefined;
     if (navigation) {
       timings['htmlLoaded'] = origin + navigation.responseEnd;
       timings['domContentLoaded'] = origin + navigation.domContentLoadedEventEnd;

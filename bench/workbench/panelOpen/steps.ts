@@ -45,8 +45,6 @@ export function errorFile(dir: string): string {
 export function windowSteps(lengths: readonly number[]): StepKind[] {
   return [
     { kind: 'empty', warmUp: true },
-    { kind: 'empty', warmUp: true },
-    { kind: 'empty', warmUp: true },
     ...lengths.flatMap((events): StepKind[] => [
       { kind: 'empty', warmUp: false },
       { kind: 'panel', events },

@@ -498,21 +498,29 @@ export class EventFeed {
     this.readingOlder = true;
     const seenPages = new Set<string>();
     let pageId = from;
+    /** The next page, asked for while this one is applied: one request ahead at most. */
+    let ahead: Promise<AgentEventPage> | undefined;
     try {
       for (let pages = 0; pageId !== undefined && !this.disposed && !this.events.full; pages++) {
         if (this.olderHeld) await this.olderHeld;
         if (this.disposed) return;
         if (pages >= this.maxHistoryPages) return this.addNotice(pageCeiling(this.maxHistoryPages));
-        const page = await history.read(pageId, this.lifetime.signal);
+        const page = await (ahead ?? history.read(pageId, this.lifetime.signal));
+        ahead = undefined;
+        const next = page.next_page_id ?? undefined;
+        const loops = next !== undefined && seenPages.has(next);
+        if (next !== undefined && !loops && !this.olderHeld && pages + 1 < this.maxHistoryPages) {
+          ahead = history.read(next, this.lifetime.signal);
+          ahead.catch(() => undefined); // awaited next turn, or dropped when the reading stops here
+        }
         const refused = this.events.refused;
         const added = this.apply('start', [...page.items].reverse());
-        const next = page.next_page_id ?? undefined;
         // each honest page but the last brings older events; the one it starts from is held already
         // (a page of that one event alone, when the events are large, is a step all the same)
         const startOnly = page.items.length === 1 && page.items[0]?.id === pageId;
         if (next !== undefined && added.length === 0 && !startOnly && this.events.refused === refused)
           return this.addNotice(ENDLESS_PAGES);
-        if (next !== undefined && seenPages.has(next)) throw this.pagingLoop();
+        if (loops) throw this.pagingLoop();
         if (next !== undefined) seenPages.add(next);
         pageId = next;
       }

@@ -19,7 +19,10 @@ describe('opening marks', () => {
     for (let i = 0; i < 100; i++) markOpening('firstRowsPosted');
     assert.equal(entries('firstRowsPosted').length, 1);
     const at = openingMarks().firstRowsPosted;
-    assert.ok(at !== undefined && at >= before - 1 && at < before + 15, `marked at ${at}, not near ${before}`);
+    assert.ok(
+      at !== undefined && at >= before - 1 && at < before + 15,
+      `marked at ${at}, not near ${before}`,
+    );
   });
 
   it('says nothing of steps not marked, and marks anew after a clear', () => {
