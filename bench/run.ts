@@ -13,6 +13,7 @@ import { conversationFeedReport } from './conversationFeed';
 import { conversationPaintReport } from './conversationPaint';
 import { screenshotsReport } from './screenshots';
 import { workbenchReport } from './workbench';
+import { panelOpenReport } from './workbench/panelOpen';
 import { refreshWorkbenchReport } from './workbench/refreshDriver';
 
 interface Measurement {
@@ -42,6 +43,11 @@ function ratio(label: string, numerator: Measurement, denominator: Measurement):
 }
 
 async function main(): Promise<void> {
+  // `npm run bench -- panel-open`: the conversation panel's opening alone (a few minutes)
+  if (process.argv.includes('panel-open')) {
+    console.log((await panelOpenReport()).join('\n'));
+    return;
+  }
   const server = await startTestServer({ seed: { sandboxes: 60, conversations: 1000, seed: 1 } });
   try {
     const client = new OpenHandsClient({ baseUrl: server.url });
@@ -128,6 +134,8 @@ async function main(): Promise<void> {
   console.log((await workbenchReport()).join('\n'));
   // The refresh and idle figures, in a real VS Code (npx tsx bench/workbench/refreshDriver.ts alone).
   console.log((await refreshWorkbenchReport()).join('\n'));
+  // The conversation panel's opening against an empty webview (npm run bench -- panel-open alone).
+  console.log((await panelOpenReport()).join('\n'));
 }
 
 void main().catch((error: unknown) => {

@@ -33,6 +33,7 @@ import {
 } from './eventSocket';
 import { followEvent, guessFromStored, initialFeedState, withNotice, type FeedState } from './feedState';
 import { readMissing, readOlder } from './historyReader';
+import { markOpening } from '../../common/openingMarks';
 import { HistoryPages } from './historyPages';
 import { ReconnectPolicy, type ReconnectOptions } from './reconnectPolicy';
 import { WholeEvents } from './wholeEvents';
@@ -215,6 +216,7 @@ export class EventFeed {
       let why: ApiError;
       try {
         const target = await this.options.resolve(this.lifetime.signal);
+        markOpening('agentResolved');
         if (!target.endpoint) {
           this.setState({
             status: 'offline',
@@ -271,6 +273,7 @@ export class EventFeed {
     this.pending = [];
     this.pendingBytes = 0;
     const socket = await this.openSocket(endpoint);
+    markOpening('socketOpen');
     this.socket = socket;
     try {
       // one reader for the connection: the older pages start at the page size the newest ones found
@@ -348,6 +351,7 @@ export class EventFeed {
     const read = await readMissing(history, this.events, this.maxHistoryPages, signal);
     for (const notice of read.notices) this.addNotice(notice);
     this.apply('end', read.events);
+    markOpening('newestPageRead');
     if (read.complete) this.setState({ historyComplete: true });
     return read.older;
   }
@@ -370,7 +374,10 @@ export class EventFeed {
         this.maxHistoryPages,
         this.lifetime.signal,
       );
-      if (whole) this.setState({ historyComplete: true });
+      if (whole) {
+        markOpening('historyComplete');
+        this.setState({ historyComplete: true });
+      }
     } catch (error) {
       // the next connection carries on from the oldest event held
       if (this.disposed) return;

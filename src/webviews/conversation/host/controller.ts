@@ -10,6 +10,7 @@ import type { EventFeed } from '../../../api/agentServer/eventFeed';
 import type { EventLogChange } from '../../../api/agentServer/eventLog';
 import { scrubSecrets } from '../../../api/redact';
 import type { Steering } from '../../../state/conversationSteering';
+import { markOpening } from '../../../common/openingMarks';
 import {
   dispatchMessage,
   WebviewToHostSchema,
@@ -225,6 +226,7 @@ export class ConversationController {
   }
 
   private ready(epoch: number | undefined, rev: number | undefined): void {
+    markOpening('pageReady');
     if (this.attachments.length) {
       this.deps.post({ type: 'attach', images: this.attachments.splice(0) });
     }

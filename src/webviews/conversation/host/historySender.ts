@@ -6,6 +6,7 @@
  * No vscode import.
  */
 import type { FeedState } from '../../../api/agentServer/feedState';
+import { markOpening } from '../../../common/openingMarks';
 import type { Header, HostToWebview } from '../shared/protocol';
 import { STREAMING_ROW_ID, type Row } from '../shared/rows';
 import type { TranscriptChange } from './rows/transcript';
@@ -55,6 +56,7 @@ export class HistorySender {
     if (streaming) first.push(this.streamingRow());
     this.streamingShown = streaming !== undefined;
     this.postRows('end', first);
+    if (first.length) markOpening('firstRowsPosted');
     this.olderChunks = [];
     for (let end = rows.length; end > 0; end -= OLDER_CHUNK)
       this.olderChunks.push(rows.slice(Math.max(0, end - OLDER_CHUNK), end));

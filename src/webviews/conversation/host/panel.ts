@@ -10,6 +10,7 @@ import { webviewDocument } from '../../kit/host/document';
 import { newNonce, postChecked, webviewAsset, webviewOptions } from '../../kit/host/panel';
 import { HostToWebviewSchema, VIEW_TYPE, type Attachment, type HostToWebview } from '../shared/protocol';
 import type { Steering } from '../../../state/conversationSteering';
+import { markOpening } from '../../../common/openingMarks';
 import { ConversationController, type PanelChangesSource } from './controller';
 
 export interface PanelEnvironment {
@@ -85,6 +86,7 @@ export class ConversationPanel implements vscode.Disposable {
       retainContextWhenHidden: false,
       enableFindWidget: true,
     });
+    markOpening('panelCreated');
     return new ConversationPanel(panel, normalizeUuid(conversationId), env);
   }
 
@@ -142,6 +144,7 @@ export class ConversationPanel implements vscode.Disposable {
     env.opened(conversationId);
     this.retitle();
     panel.webview.html = html(panel.webview, env);
+    markOpening('htmlSet');
     this.disposables.push(
       this.posted,
       panel.webview.onDidReceiveMessage((raw: unknown) => this.controller.receive(raw)),

@@ -23,6 +23,7 @@ import { RowStore, type Applied, type StoreChange } from './rowStore';
 import { StateSaver } from './stateSaver';
 import { TranscriptView, type ViewPosition } from './transcriptView';
 import { readViewState, viewState, type ViewState } from './viewState';
+import { markOpening } from '../../../common/openingMarks';
 
 /** Asked again when the host has not started over this long after a `ready` sent for a gap. */
 const RESYNC_RETRY_MS = 3000;
@@ -87,6 +88,8 @@ export class ConversationPage {
         // the first rows paint now, and the older chunks queued right behind them wait for that paint
         if (wasEmpty && this.store.size > 0) {
           this.view.flush();
+          markOpening('firstRows');
+          requestAnimationFrame(() => markOpening('firstRowsPainted'));
           this.channel.waitForPaint();
         }
       });
@@ -126,6 +129,7 @@ export class ConversationPage {
   };
 
   constructor() {
+    markOpening('pageScript');
     const root = document.getElementById('app');
     if (!root) throw new Error('missing #app');
     this.root = root;

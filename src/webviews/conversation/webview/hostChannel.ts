@@ -3,6 +3,7 @@
  * checked against the protocol and handled in order. Handling can wait for a paint, so the newest rows
  * show before the older chunks queued right behind them are handled.
  */
+import { markOpening } from '../../../common/openingMarks';
 import type { WebviewApi } from '../../kit/webview/vscodeApi';
 import {
   dispatchMessage,
@@ -31,6 +32,7 @@ export class HostChannel {
   /** Starts receiving what the host posts. */
   listen(): void {
     window.addEventListener('message', (event: MessageEvent<unknown>) => {
+      markOpening('firstMessage');
       this.inbox.push(event.data);
       this.drain();
     });
