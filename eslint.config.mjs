@@ -83,7 +83,7 @@ export default tseslint.config(
   ),
   // The pages (bundled for Chromium, scripts/build/pages.mjs) and the shared/ modules both sides use:
   // allow-lists, not deny-lists, since nothing of the extension host (vscode, src/api with axios and ws,
-  // state, …) exists in a page. test/unit/pure/pageImportRule.test.ts runs these rules, pageBundles.test.ts
+  // state, …) exists in a page. test/unit/build/pageImportRule.test.ts runs these rules, pageBundles.test.ts
   // checks what the built pages hold.
   onlyImports(
     'src/webviews/*/webview/**/*.ts',

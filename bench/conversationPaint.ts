@@ -1,4 +1,4 @@
-// The conversation panel's page in Chromium (the harness of test/unit/conversationPage): how soon a
+// The conversation panel's page in Chromium (the harness of test/unit/webviews/conversation/webview): how soon a
 // 10,000-event transcript (about 6,000 rows, sent as the host sends it: a reset, the newest 300 rows,
 // then older chunks of 1,000) paints its newest row, and how smooth scrolling it to the top is.
 // Also saves screenshots of the page in light, dark and high contrast to
@@ -13,7 +13,7 @@ import {
   header,
   resendMessages,
   showcaseRows,
-} from '../test/unit/conversationPage/fixtureRows';
+} from '../test/unit/webviews/conversation/webview/fixtureRows';
 import {
   hasBundle,
   hasChromium,
@@ -21,7 +21,7 @@ import {
   openHarness,
   type HarnessWindow,
   type ThemeKind,
-} from '../test/unit/conversationPage/harness';
+} from '../test/unit/webviews/conversation/webview/harness';
 
 const ROOT = path.resolve(__dirname, '..');
 const SCREENSHOTS = path.join(ROOT, '.artifacts', 'screenshots', 'panel-harness');

@@ -3,7 +3,7 @@
 // agent-server double, in a child process so this process's heap is the panel's alone: time to the
 // first rows, what the event log holds, the images the panel keeps, the heap after GC vs the same
 // rounds without screenshots. Page: the controller's messages in Chromium (the harness of
-// test/unit/conversationPage), the first paint's image requests answered by the controller, then the
+// test/unit/webviews/conversation/webview), the first paint's image requests answered by the controller, then the
 // whole transcript scrolled top to bottom with every request answered: what the page holds after.
 // Run by `npm run bench`, or alone: `npx tsx bench/screenshots.ts`.
 import { performance } from 'node:perf_hooks';
@@ -26,8 +26,8 @@ import {
   launchChromium,
   openHarness,
   type HarnessWindow,
-} from '../test/unit/conversationPage/harness';
-import { idleSteering } from '../test/unit/conversationPanel/steeringFake';
+} from '../test/unit/webviews/conversation/webview/harness';
+import { idleSteering } from '../test/unit/webviews/conversation/host/steeringFake';
 import { build, FIRST_PAINT_BUDGET_MS, firstPaint } from './conversationPaint';
 import {
   ROUNDS,

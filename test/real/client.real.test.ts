@@ -62,7 +62,7 @@ import {
 } from './scriptedLlm';
 import { startTestPage, TEST_PAGE_BACKGROUND, TEST_PAGE_BUTTON, type TestPage } from './testPage';
 import { fixtureImage, pngFirstPixel } from '../shared/images';
-import { postingControllerDeps } from '../unit/conversationPanel/controllerDeps';
+import { postingControllerDeps } from '../unit/webviews/conversation/host/controllerDeps';
 import { ConversationController } from '../../src/webviews/conversation/host/controller';
 import type { HostToWebview, ImageReply } from '../../src/webviews/conversation/shared/protocol';
 import { IMAGE_HEAD_CHARS } from '../../src/api/agentServer/eventLog';

@@ -20,9 +20,10 @@ import {
   START_TASK_STATUSES,
 } from '../../../src/api';
 import { SampleBuilder, type OpenApiDocument, type Sample } from './openapiSamples';
+import { FIXTURES } from '../../shared/repository';
 
 // Published documents, copied into the repository (test/fixtures/openapi/README.md says from where).
-const referenceDir = join(__dirname, '..', '..', 'fixtures', 'openapi');
+const referenceDir = join(FIXTURES, 'openapi');
 const load = (file: string) => JSON.parse(readFileSync(join(referenceDir, file), 'utf8')) as OpenApiDocument;
 
 const cloud = new SampleBuilder(load('openhands-cloud-v1.json'));

@@ -9,8 +9,8 @@ import {
   type AppConversationStartRequest,
   type RequestLogEntry,
 } from '../../../src/api';
-import { useHostileServer } from './hostile/hostileServer';
-import type { ReceivedRequest } from './hostile/hostileServer';
+import { useHostileServer } from './http/hostile/hostileServer';
+import type { ReceivedRequest } from './http/hostile/hostileServer';
 import { assertNoCopy, renderings, respondJson } from './secretReplies';
 
 const API_KEY = 'key-start-task-7c1d2e3f4a5b';

@@ -6,7 +6,7 @@ import type { Socket } from 'node:net';
 import { inspect } from 'node:util';
 import { gzipSync } from 'node:zlib';
 import { AgentServerClient, ApiError, type RequestLogEntry } from '../../../src/api';
-import { useHostileServer } from './hostile/hostileServer';
+import { useHostileServer } from './http/hostile/hostileServer';
 
 const SESSION_KEY = 'sess-key-workspace-bytes-7f3a9c21';
 const TIMEOUT_MS = 800;

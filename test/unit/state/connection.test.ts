@@ -8,6 +8,7 @@ import type { ServerSwitch } from '../../../src/state/connection';
 import { eventually } from '../../shared/eventually';
 import { prompts, settings } from '../../shared/vscodeStandIn/standIn';
 import { useExtensionState } from './extensionState';
+import { REPOSITORY_ROOT } from '../../shared/repository';
 
 /** The next event, as a promise. */
 function next<T>(event: vscode.Event<T>): Promise<T> {
@@ -29,7 +30,7 @@ async function rebuiltAfter(
   await changed;
 }
 
-const REPOSITORY = path.join(__dirname, '../../..');
+const REPOSITORY = REPOSITORY_ROOT;
 
 describe('Connection: the client of the moment', function () {
   this.timeout(20_000);

@@ -4,8 +4,9 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { chromiumMissingMessage } from '../../shared/chromium';
+import { REPOSITORY_ROOT } from '../../shared/repository';
 
-const ROOT = path.resolve(__dirname, '..', '..', '..');
+const ROOT = REPOSITORY_ROOT;
 const SUITE = path.join(ROOT, 'test', 'fixtures', 'chromiumSuite', 'needsChromium.ts');
 const MISSING = path.join(ROOT, 'test', 'fixtures', 'chromiumSuite', 'no-chromium-here');
 

@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { AgentControls } from '../../../../../src/webviews/conversation/host/agentControls';
 import type { Reply } from '../../../../../src/webviews/conversation/shared/protocol';
 import { eventuallyDefined } from '../../../../shared/eventually';
-import { recordingSteering } from '../../../conversationPanel/steeringFake';
+import { recordingSteering } from './steeringFake';
 
 function controls() {
   const { steer, calls } = recordingSteering();

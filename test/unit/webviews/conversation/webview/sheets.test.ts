@@ -7,8 +7,9 @@ import { readdirSync, readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import * as esbuild from 'esbuild';
 import { pageBuildOptions } from '../../../../../scripts/build/pages.mjs';
+import { REPOSITORY_ROOT } from '../../../../shared/repository';
 
-const ROOT = path.resolve(__dirname, '../../../../..');
+const ROOT = REPOSITORY_ROOT;
 const PAGE = 'src/webviews/conversation/webview';
 const INDEX = 'conversation.css';
 
