@@ -27,20 +27,28 @@ describe('sidebar: sandbox specs through Start Sandbox… in a real VS Code', ()
 
   /**
    * Runs `body` with the real quick pick and error message recorded on their way to VS Code (the
-   * user still sees them; the test drives the pick with the workbench's own commands).
+   * user still sees them; the test drives the pick with the workbench's own commands). `active` is
+   * the item the window reports focused: the pick shows its items only after `showQuickPick` has
+   * returned here, and a key sent before that lands on nothing.
    */
   async function recording<T>(
-    body: (shown: { picks: PickItem[][]; errors: string[] }) => Promise<T>,
+    body: (shown: { picks: PickItem[][]; errors: string[]; active?: PickItem }) => Promise<T>,
   ): Promise<T> {
     const window = vscode.window as {
       showQuickPick: (items: readonly PickItem[], options?: vscode.QuickPickOptions) => Thenable<unknown>;
       showErrorMessage: (message: string, ...items: string[]) => Thenable<string | undefined>;
     };
     const { showQuickPick, showErrorMessage } = window;
-    const shown = { picks: [] as PickItem[][], errors: [] as string[] };
+    const shown: { picks: PickItem[][]; errors: string[]; active?: PickItem } = { picks: [], errors: [] };
     window.showQuickPick = (items, options) => {
       shown.picks.push([...items]);
-      return showQuickPick(items, options);
+      return showQuickPick(items, {
+        ...options,
+        onDidSelectItem: (item) => {
+          if (typeof item !== 'string') shown.active = item;
+          return options?.onDidSelectItem?.(item);
+        },
+      });
     };
     window.showErrorMessage = (message, ...items) => {
       shown.errors.push(message);
@@ -88,8 +96,18 @@ describe('sidebar: sandbox specs through Start Sandbox… in a real VS Code', ()
         const count = t.api.store.sandboxes.filter((s) => s.sandbox_spec_id === full).length;
         assert.equal(String(item.description ?? '').includes(`${count} sandbox`), count > 0);
       }
-      // the real quick pick, driven as a user would: down once, Enter
+      // the real quick pick, driven as a user would once it shows its items: down once, Enter
+      await eventually(
+        () => shown.active?.detail,
+        (focused) => focused === specIds[0],
+        { description: 'the first spec focused in the quick pick' },
+      );
       await vscode.commands.executeCommand('workbench.action.quickOpenSelectNext');
+      await eventually(
+        () => shown.active?.detail,
+        (focused) => focused === second,
+        { description: 'the second spec focused' },
+      );
       await vscode.commands.executeCommand('workbench.action.acceptSelectedQuickOpenItem');
       const started = await starting;
       assert.ok(started && !before.has(started.id), 'a new sandbox');
