@@ -24,6 +24,8 @@ import { handleAgentServerApi, isAgentServerApiPath } from './routes/agentServer
 import { controlRoutes } from './routes/control';
 import { conversationRoutes } from './routes/conversations';
 import { gitProviderRoutes } from './routes/gitProviders';
+import { llmProfileRoutes } from './routes/llmProfiles';
+import { modelCatalogueRoutes } from './routes/modelCatalogue';
 import { openapiRoutes } from './routes/openapi';
 import { sandboxPageRoutes } from './routes/sandboxPages';
 import { sandboxRoutes } from './routes/sandboxes';
@@ -32,6 +34,7 @@ import { specRoutes } from './routes/specs';
 import { startConversationRoutes } from './routes/startConversation';
 import { startTaskRoutes } from './routes/startTasks';
 import { statusRoutes } from './routes/status';
+import { switchProfileRoutes } from './routes/switchProfile';
 import { v1SettingsRoutes } from './routes/v1Settings';
 import { SPA_HTML } from './spa';
 
@@ -43,6 +46,9 @@ const ROUTES: readonly Route[] = [
   ...specRoutes,
   ...settingsRoutes,
   ...v1SettingsRoutes,
+  ...llmProfileRoutes,
+  ...modelCatalogueRoutes,
+  ...switchProfileRoutes,
   ...gitProviderRoutes,
   ...openapiRoutes,
   ...sandboxPageRoutes,

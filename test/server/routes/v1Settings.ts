@@ -24,6 +24,7 @@ import {
   type IncomingProviderTokens,
 } from '../gitProviders';
 import { PROVIDER_TYPES, type ProviderType, type SettingsRecord, type V1McpServer } from '../models';
+import { profilesOf, reconcileActive } from '../llmProfiles';
 import type { Route, RouteRequest } from '../route';
 import { settingsModelDefaults } from '../settingsDefaults';
 import {
@@ -126,6 +127,15 @@ function maskedServer(server: V1McpServer): Record<string, unknown> {
   };
 }
 
+function maskedProfiles(settings: SettingsRecord): Record<string, unknown> {
+  const { profiles, active } = profilesOf(settings);
+  const masked = Object.entries(profiles).map(([name, llm]) => [
+    name,
+    { ...llm, api_key: llm.api_key === null ? null : '**********' },
+  ]);
+  return { profiles: Object.fromEntries(masked), active };
+}
+
 function loadSettings(_request: RouteRequest, context: ServerContext): Reply {
   const settings = context.state.settings;
   if (settings === null) return json({ error: 'Settings not found' }, 404);
@@ -153,6 +163,8 @@ function loadSettings(_request: RouteRequest, context: ServerContext): Reply {
       security_analyzer: settings.security_analyzer ?? 'llm',
     },
     sandbox_grouping_strategy: 'NO_GROUPING',
+    // the profiles' keys as pydantic's SecretStr dumps them without `expose_secrets`
+    llm_profiles: maskedProfiles(settings),
     provider_tokens_set: providerTokensSet,
     llm_api_key_set: Boolean(settings.llm_api_key),
     search_api_key_set: Boolean(settings.search_api_key),
@@ -206,6 +218,8 @@ function storeSettings(request: RouteRequest, context: ServerContext): Reply {
   for (const field of TOP_LEVEL_FIELDS) {
     if (field in payload) Object.assign(next, { [field]: payload[field] });
   }
+  // `Settings.update` ends with `reconcile_active_profile`: a changed LLM is no longer the profile's
+  reconcileActive(next);
   context.state.settings = next;
   return json({ message: 'Settings stored' });
 }
