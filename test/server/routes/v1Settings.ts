@@ -198,7 +198,9 @@ function storeSettings(request: RouteRequest, context: ServerContext): Reply {
     const llm = diff.llm;
     if (isPlainObject(llm)) {
       if (typeof llm.model === 'string') next.llm_model = llm.model;
-      if ('base_url' in llm) next.llm_base_url = typeof llm.base_url === 'string' ? llm.base_url : null;
+      // resolve_llm_base_url: "" clears it (null would infer the provider's default)
+      if ('base_url' in llm)
+        next.llm_base_url = typeof llm.base_url === 'string' && llm.base_url ? llm.base_url : null;
       if (typeof llm.api_key === 'string') next.llm_api_key = llm.api_key;
     }
     if ('mcp_config' in diff) {
