@@ -60,6 +60,14 @@ const CONTROL_ROUTES: readonly Route[] = [...controlRoutes, ...agentControlRoute
 /** openhands-ai 1.11.0 has no legacy `/api/settings`, `/api/add-git-providers` or `/api/unset-provider-tokens`. */
 const ROUTES_SINCE_1_11 = ROUTES.filter((route) => !route.legacyAuth);
 
+/** A server before 1.11: the legacy settings routes only. */
+const ROUTES_BEFORE_1_11 = ROUTES.filter((route) => !route.since1_11);
+
+function routesFor(options: ServerContext['options']): readonly Route[] {
+  if (!options.routesSince1_11) return ROUTES_BEFORE_1_11;
+  return options.legacySettingsRoutes ? ROUTES : ROUTES_SINCE_1_11;
+}
+
 const identity = (body: unknown): unknown => body;
 
 export interface PipelineDeps {
@@ -152,7 +160,7 @@ export async function handleRequest(
       const rejection = hostedAuthRejection(request.headers, context.options.hostedAuth);
       if (rejection) return send(rejection);
     }
-    const match = matchRoute(context.options.legacySettingsRoutes ? ROUTES : ROUTES_SINCE_1_11, method, path);
+    const match = matchRoute(routesFor(context.options), method, path);
     if (!match) {
       // The SPA mount answers everything the API routes do not (StaticFiles only allows GET/HEAD).
       return send(

@@ -38,8 +38,10 @@ export async function readAllPages<T>(
   let pageId: string | undefined;
   for (;;) {
     const page = await readPage(pageId, PAGE_LIMIT);
-    items.push(...page.items.slice(0, cap - items.length));
+    const room = cap - items.length;
+    items.push(...page.items.slice(0, room));
     const next = page.next_page_id;
+    if (page.items.length > room) return { items, complete: false };
     if (next === null) return { items, complete: true };
     if (items.length >= cap || seen.has(next) || page.items.length === 0) return { items, complete: false };
     seen.add(next);

@@ -52,6 +52,7 @@ export interface ProfileLlm {
   baseUrl?: string | null;
 }
 
+/** Every call rejects (never throws): a name refused here is a rejected promise like the server's 422. */
 export class ModelSetupApi {
   constructor(
     private readonly transport: HttpTransport,
@@ -129,7 +130,7 @@ export class ModelSetupApi {
 
   // ---- LLM profiles ----
 
-  listProfiles(options: CallOptions = {}): Promise<Offered<ProfileList>> {
+  async listProfiles(options: CallOptions = {}): Promise<Offered<ProfileList>> {
     return ifOffered(() => this.send('GET', `${V1}/settings/profiles`, ProfileListSchema, options));
   }
 
@@ -144,7 +145,11 @@ export class ModelSetupApi {
   }
 
   /** Saves (or overwrites) a profile; the server refuses an eleventh (409) and any unknown LLM field (422). */
-  saveProfile(name: string, llm?: ProfileLlm, options: CallOptions = {}): Promise<Offered<ProfileMutation>> {
+  async saveProfile(
+    name: string,
+    llm?: ProfileLlm,
+    options: CallOptions = {},
+  ): Promise<Offered<ProfileMutation>> {
     const body = llm
       ? {
           llm: {
@@ -158,18 +163,22 @@ export class ModelSetupApi {
   }
 
   /** Idempotent on the server; deleting the active profile makes the first one left active. */
-  deleteProfile(name: string, options: CallOptions = {}): Promise<Offered<ProfileMutation>> {
+  async deleteProfile(name: string, options: CallOptions = {}): Promise<Offered<ProfileMutation>> {
     return ifOffered(() => this.send('DELETE', profilePath(name), ProfileMutationSchema, options));
   }
 
   /** The settings' model becomes the profile's; the reply names the model now in use. */
-  activateProfile(name: string, options: CallOptions = {}): Promise<Offered<ProfileMutation>> {
+  async activateProfile(name: string, options: CallOptions = {}): Promise<Offered<ProfileMutation>> {
     return ifOffered(() =>
       this.send('POST', `${profilePath(name)}/activate`, ProfileMutationSchema, options, { body: {} }),
     );
   }
 
-  renameProfile(name: string, newName: string, options: CallOptions = {}): Promise<Offered<ProfileMutation>> {
+  async renameProfile(
+    name: string,
+    newName: string,
+    options: CallOptions = {},
+  ): Promise<Offered<ProfileMutation>> {
     checkProfileName(newName);
     return ifOffered(() =>
       this.send('POST', `${profilePath(name)}/rename`, ProfileMutationSchema, options, {
@@ -179,7 +188,7 @@ export class ModelSetupApi {
   }
 
   /** A running conversation goes on with a saved profile's model (409 while its sandbox is paused). */
-  switchProfile(
+  async switchProfile(
     conversationId: string,
     profileName: string,
     options: CallOptions = {},

@@ -182,16 +182,18 @@ function renameRoute(request: RouteRequest, context: ServerContext): Reply {
 const ONE = /^\/api\/v1\/settings\/profiles\/(?<name>[^/]+)$/;
 
 export const llmProfileRoutes: Route[] = [
-  { method: 'GET', pattern: /^\/api\/v1\/settings\/profiles$/, handle: listProfiles },
-  { method: 'GET', pattern: ONE, handle: getProfile },
-  { method: 'POST', pattern: ONE, readsBody: true, handle: saveProfile },
-  { method: 'DELETE', pattern: ONE, handle: removeProfile },
+  { since1_11: true, method: 'GET', pattern: /^\/api\/v1\/settings\/profiles$/, handle: listProfiles },
+  { since1_11: true, method: 'GET', pattern: ONE, handle: getProfile },
+  { since1_11: true, method: 'POST', pattern: ONE, readsBody: true, handle: saveProfile },
+  { since1_11: true, method: 'DELETE', pattern: ONE, handle: removeProfile },
   {
+    since1_11: true,
     method: 'POST',
     pattern: /^\/api\/v1\/settings\/profiles\/(?<name>[^/]+)\/activate$/,
     handle: activateProfile,
   },
   {
+    since1_11: true,
     method: 'POST',
     pattern: /^\/api\/v1\/settings\/profiles\/(?<name>[^/]+)\/rename$/,
     readsBody: true,

@@ -58,6 +58,7 @@ function switchProfile(request: RouteRequest, context: ServerContext): Reply {
 
 export const switchProfileRoutes: Route[] = [
   {
+    since1_11: true,
     method: 'POST',
     pattern: /^\/api\/v1\/app-conversations\/(?<conversationId>[^/]+)\/switch_profile$/,
     readsBody: true,

@@ -265,13 +265,14 @@ function unsetProviderTokens(_request: RouteRequest, context: ServerContext): Re
 }
 
 export const v1SettingsRoutes: Route[] = [
-  { method: 'GET', pattern: /^\/api\/v1\/settings$/, handle: loadSettings },
-  { method: 'POST', pattern: /^\/api\/v1\/settings$/, readsBody: true, handle: storeSettings },
+  { since1_11: true, method: 'GET', pattern: /^\/api\/v1\/settings$/, handle: loadSettings },
+  { since1_11: true, method: 'POST', pattern: /^\/api\/v1\/settings$/, readsBody: true, handle: storeSettings },
   {
+    since1_11: true,
     method: 'POST',
     pattern: /^\/api\/v1\/secrets\/git-providers$/,
     readsBody: true,
     handle: storeProviderTokens,
   },
-  { method: 'DELETE', pattern: /^\/api\/v1\/secrets\/git-providers$/, handle: unsetProviderTokens },
+  { since1_11: true, method: 'DELETE', pattern: /^\/api\/v1\/secrets\/git-providers$/, handle: unsetProviderTokens },
 ];
