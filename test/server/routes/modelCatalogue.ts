@@ -83,5 +83,10 @@ function searchProviders(request: RouteRequest, context: ServerContext): Reply {
 
 export const modelCatalogueRoutes: Route[] = [
   { since1_11: true, method: 'GET', pattern: /^\/api\/v1\/config\/models\/search$/, handle: searchModels },
-  { since1_11: true, method: 'GET', pattern: /^\/api\/v1\/config\/providers\/search$/, handle: searchProviders },
+  {
+    since1_11: true,
+    method: 'GET',
+    pattern: /^\/api\/v1\/config\/providers\/search$/,
+    handle: searchProviders,
+  },
 ];

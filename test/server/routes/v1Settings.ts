@@ -266,7 +266,13 @@ function unsetProviderTokens(_request: RouteRequest, context: ServerContext): Re
 
 export const v1SettingsRoutes: Route[] = [
   { since1_11: true, method: 'GET', pattern: /^\/api\/v1\/settings$/, handle: loadSettings },
-  { since1_11: true, method: 'POST', pattern: /^\/api\/v1\/settings$/, readsBody: true, handle: storeSettings },
+  {
+    since1_11: true,
+    method: 'POST',
+    pattern: /^\/api\/v1\/settings$/,
+    readsBody: true,
+    handle: storeSettings,
+  },
   {
     since1_11: true,
     method: 'POST',
@@ -274,5 +280,10 @@ export const v1SettingsRoutes: Route[] = [
     readsBody: true,
     handle: storeProviderTokens,
   },
-  { since1_11: true, method: 'DELETE', pattern: /^\/api\/v1\/secrets\/git-providers$/, handle: unsetProviderTokens },
+  {
+    since1_11: true,
+    method: 'DELETE',
+    pattern: /^\/api\/v1\/secrets\/git-providers$/,
+    handle: unsetProviderTokens,
+  },
 ];
