@@ -1027,6 +1027,8 @@ describe('OpenHandsClient against the real OpenHands app server', function () {
       assert.equal(read.value.settings.generation, 'v1');
       assert.equal(read.value.settings.model, 'openai/scripted-llm');
       assert.equal(read.value.settings.apiKeySet, true);
+      // agent_settings.condenser.enabled (sdk/settings/model.py), on by default
+      assert.equal(read.value.settings.condenserEnabled, true);
       assert.equal(modelReadiness(read), 'ready');
     });
 

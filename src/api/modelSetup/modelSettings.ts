@@ -16,6 +16,8 @@ export interface ModelSettings {
   /** Whether a key is stored; the key itself is never sent back. */
   apiKeySet: boolean;
   confirmationMode: boolean | null;
+  /** Whether long conversations are summarised to fit the model's context (the default condenser). */
+  condenserEnabled: boolean | null;
   /** Dollars a conversation may spend; `null` for no limit. */
   maxBudgetPerTask: number | null;
   /** The LLM profile in use (1.11+), `null` when the settings' model is no profile's. */
@@ -37,9 +39,14 @@ export function modelSettingsOf(
     baseUrl: (v1 ? llm?.base_url : reply.llm_base_url) || null,
     apiKeySet: reply.llm_api_key_set,
     confirmationMode: v1 ? (reply.conversation_settings?.confirmation_mode ?? null) : reply.confirmation_mode,
+    condenserEnabled: v1 ? (llmCondenser(reply) ?? null) : reply.enable_default_condenser,
     maxBudgetPerTask: reply.max_budget_per_task,
     activeProfile: reply.llm_profiles?.active ?? null,
   };
+}
+
+function llmCondenser(reply: ModelSettingsReply): boolean | null | undefined {
+  return reply.agent_settings?.condenser?.enabled;
 }
 
 /** What to change. Leave a field out to keep it; `baseUrl: null` and `maxBudgetPerTask: null` clear. */
@@ -49,6 +56,7 @@ export interface ModelSettingsChange {
   apiKey?: string;
   baseUrl?: string | null;
   confirmationMode?: boolean;
+  condenserEnabled?: boolean;
   maxBudgetPerTask?: number | null;
 }
 
@@ -61,6 +69,8 @@ export function changedFields(change: ModelSettingsChange, stored?: ModelSetting
     baseUrl: change.baseUrl !== undefined && change.baseUrl !== stored.baseUrl ? change.baseUrl : undefined,
     confirmationMode:
       change.confirmationMode !== stored.confirmationMode ? change.confirmationMode : undefined,
+    condenserEnabled:
+      change.condenserEnabled !== stored.condenserEnabled ? change.condenserEnabled : undefined,
     maxBudgetPerTask:
       change.maxBudgetPerTask !== undefined && change.maxBudgetPerTask !== stored.maxBudgetPerTask
         ? change.maxBudgetPerTask
@@ -91,12 +101,16 @@ export function modelSettingsBody(
       llm_api_key: change.apiKey,
       llm_base_url: baseUrl,
       confirmation_mode: change.confirmationMode,
+      enable_default_condenser: change.condenserEnabled,
       ...budget,
     });
   }
   const llm = stripUndefined({ model: change.model, api_key: change.apiKey, base_url: baseUrl });
+  const condenser =
+    change.condenserEnabled === undefined ? {} : { condenser: { enabled: change.condenserEnabled } };
+  const agent = { ...(Object.keys(llm).length > 0 ? { llm } : {}), ...condenser };
   return {
-    ...(Object.keys(llm).length > 0 ? { agent_settings_diff: { llm } } : {}),
+    ...(Object.keys(agent).length > 0 ? { agent_settings_diff: agent } : {}),
     ...(change.confirmationMode === undefined
       ? {}
       : { conversation_settings_diff: { confirmation_mode: change.confirmationMode } }),

@@ -12,9 +12,12 @@ export const ModelSettingsReplySchema = z.looseObject({
   confirmation_mode: nullable(z.boolean()),
   llm_api_key_set: z._default(z.boolean(), false),
   max_budget_per_task: nullable(z.number()),
+  /** Before 1.11; 1.11 says `agent_settings.condenser.enabled`. */
+  enable_default_condenser: nullable(z.boolean()),
   agent_settings: z.optional(
     z.looseObject({
       llm: z.optional(z.looseObject({ model: nullable(z.string()), base_url: nullable(z.string()) })),
+      condenser: z.optional(z.looseObject({ enabled: nullable(z.boolean()) })),
     }),
   ),
   conversation_settings: z.optional(z.looseObject({ confirmation_mode: nullable(z.boolean()) })),

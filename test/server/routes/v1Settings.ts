@@ -155,6 +155,13 @@ function loadSettings(_request: RouteRequest, context: ServerContext): Reply {
       agent: settings.agent ?? 'CodeActAgent',
       llm: { model: settings.llm_model, api_key: null, base_url: settings.llm_base_url },
       mcp_config: mcp,
+      // sdk/settings/model.py: the LLM summarizing condenser, on by default, 240 events
+      condenser: {
+        condenser_kind: 'llm_summarizing',
+        enabled: settings.enable_default_condenser,
+        max_size: 240,
+        max_tokens: null,
+      },
     },
     conversation_settings: {
       schema_version: 1,
@@ -203,6 +210,9 @@ function storeSettings(request: RouteRequest, context: ServerContext): Reply {
         next.llm_base_url = typeof llm.base_url === 'string' && llm.base_url ? llm.base_url : null;
       if (typeof llm.api_key === 'string') next.llm_api_key = llm.api_key;
     }
+    const condenser = diff.condenser;
+    if (isPlainObject(condenser) && typeof condenser.enabled === 'boolean')
+      next.enable_default_condenser = condenser.enabled;
     if ('mcp_config' in diff) {
       const servers = parseMcpMap(diff.mcp_config);
       if (typeof servers === 'string') return json({ error: servers }, 400);

@@ -66,17 +66,27 @@ describe('OpenHandsClient.modelSetup', () => {
       );
       assert.deepEqual(same, { offered: true, value: false });
       assert.equal(t.server.requests.length, before, 'nothing was sent');
+      assert.equal(settings.condenserEnabled, true);
       await t.client.modelSetup.saveModelSettings(
-        { model: settings.model ?? '', confirmationMode: true, maxBudgetPerTask: 2.5, baseUrl: null },
+        {
+          model: settings.model ?? '',
+          confirmationMode: true,
+          maxBudgetPerTask: 2.5,
+          baseUrl: null,
+          condenserEnabled: false,
+        },
         { ...settings, baseUrl: 'http://127.0.0.1:9/v1' },
       );
       assert.deepEqual(t.server.requests.at(-1)?.body, {
-        agent_settings_diff: { llm: { base_url: '' } },
+        agent_settings_diff: { llm: { base_url: '' }, condenser: { enabled: false } },
         conversation_settings_diff: { confirmation_mode: true },
         max_budget_per_task: 2.5,
       });
       const after = stored(await t.client.modelSetup.readModelSettings());
-      assert.deepEqual([after.confirmationMode, after.maxBudgetPerTask, after.baseUrl], [true, 2.5, null]);
+      assert.deepEqual(
+        [after.confirmationMode, after.maxBudgetPerTask, after.baseUrl, after.condenserEnabled],
+        [true, 2.5, null, false],
+      );
     });
 
     it('a key removed from the server reads as no-key', async () => {
@@ -274,6 +284,10 @@ describe('OpenHandsClient.modelSetup', () => {
       assert.equal(settings.model, 'anthropic/claude-sonnet-4-5-20250929');
       await t.client.modelSetup.saveModelSettings({ model: 'openai/gpt-4o', apiKey: LLM_KEY }, settings);
       assert.deepEqual(t.server.requests.at(-1)?.body, { llm_model: 'openai/gpt-4o', llm_api_key: LLM_KEY });
+      assert.equal(settings.condenserEnabled, true);
+      await t.client.modelSetup.saveModelSettings({ condenserEnabled: false }, settings);
+      assert.deepEqual(t.server.requests.at(-1)?.body, { enable_default_condenser: false });
+      assert.equal(t.server.state.settings?.enable_default_condenser, false);
       assert.equal(t.server.state.settings?.llm_model, 'openai/gpt-4o');
     });
 

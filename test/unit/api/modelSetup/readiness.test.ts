@@ -8,6 +8,7 @@ function settings(fields: Partial<ModelSettings>) {
     baseUrl: null,
     apiKeySet: false,
     confirmationMode: null,
+    condenserEnabled: null,
     maxBudgetPerTask: null,
     activeProfile: null,
     ...fields,
