@@ -24,7 +24,7 @@ import {
 } from '../models/modelSetup';
 import { MessageReplySchema } from '../models/common';
 import type { QueryParams } from '../http/buildRequest';
-import { routeMissing, type SettingsRoutes } from '../settingsRoutes';
+import { routeExists, routeMissing, type SettingsRoutes } from '../settingsRoutes';
 import type { CallOptions } from '../signals';
 import { readAllPages, verifiedFirst, type CatalogueList, type CatalogueQuery } from './catalogue';
 import {
@@ -69,7 +69,8 @@ export class ModelSetupApi {
         }),
       );
     } catch (error) {
-      if (error instanceof ApiError && error.kind === 'not_found' && !routeMissing(error))
+      // the route's own 404 "Settings not found": it exists, nothing is stored yet
+      if (routeExists(error) && error instanceof ApiError && error.kind === 'not_found')
         return offered({ kind: 'none' });
       if (routeMissing(error)) return NOT_OFFERED;
       throw error;
