@@ -42,6 +42,7 @@ import type {
   StartTaskFilters,
   StartTaskSearchQuery,
 } from './searchQueries';
+import { ModelSetupApi } from './modelSetup/modelSetupApi';
 import { checkServerUrl } from './serverUrl';
 import {
   LEGACY_SETTINGS_ROUTES,
@@ -105,12 +106,15 @@ export class OpenHandsClient {
   private readonly transport: HttpTransport;
   private readonly timeoutMs: number;
   private settingsRoutes: SettingsRoutes | undefined;
+  /** The agent's model and key, LLM profiles and the model catalogue. */
+  readonly modelSetup: ModelSetupApi;
 
   constructor(options: OpenHandsClientOptions) {
     const check = checkServerUrl(options.baseUrl);
     if (!check.ok) throw new ApiError({ kind: 'validation', message: check.message });
     this.transport = new HttpTransport({ ...options, baseUrl: check.url });
     this.timeoutMs = options.timeoutMs ?? 30_000;
+    this.modelSetup = new ModelSetupApi(this.transport, (call) => this.onSettingsRoutes(call));
   }
 
   get serverUrl(): string {

@@ -1,5 +1,6 @@
 /** The OpenHands app-server client: pure TypeScript, no `vscode` import. */
 export { OpenHandsClient, type OpenHandsClientOptions } from './client';
+export * from './modelSetup';
 export type {
   ConversationFilters,
   ConversationSearchQuery,

@@ -21,6 +21,8 @@ import {
   agentChanges,
   agentEndpointOf,
   ApiError,
+  catalogueKnows,
+  modelReadiness,
   EventFeed,
   isAgentServerFile,
   checkImageBytes,
@@ -1017,6 +1019,75 @@ describe('OpenHandsClient against the real OpenHands app server', function () {
         // an unreachable MCP server makes every later conversation start fail (the agent server's 500)
         await client.storeSettings({ agent_settings_diff: { mcp_config: {} } });
       }
+    });
+
+    it('model setup: the stored model reads back (key as a flag only), readiness says ready', async () => {
+      const read = await client.modelSetup.readModelSettings();
+      assert.ok(read.offered && read.value.kind === 'stored', `read ${JSON.stringify(read)}`);
+      assert.equal(read.value.settings.generation, 'v1');
+      assert.equal(read.value.settings.model, 'openai/scripted-llm');
+      assert.equal(read.value.settings.apiKeySet, true);
+      // agent_settings.condenser.enabled (sdk/settings/model.py), on by default
+      assert.equal(read.value.settings.condenserEnabled, true);
+      assert.equal(modelReadiness(read), 'ready');
+    });
+
+    it('model setup: the catalogue pages to its end, verified first; providers lead with openhands', async () => {
+      const models = await client.modelSetup.searchModels({ provider: 'openai' });
+      assert.ok(models.offered);
+      assert.equal(models.value.complete, true);
+      assert.ok(catalogueKnows(models.value.items, 'openai/gpt-5.5'), 'openai/gpt-5.5 is listed');
+      assert.equal(models.value.items[0]?.verified, true);
+      const firstUnverified = models.value.items.findIndex((m) => !m.verified);
+      assert.ok(
+        firstUnverified > 0 &&
+          models.value.items.slice(firstUnverified).every((m) => !m.verified || m.hidden),
+      );
+      const providers = await client.modelSetup.searchProviders();
+      assert.ok(providers.offered);
+      assert.equal(providers.value.items[0]?.name, 'openhands');
+      assert.equal(providers.value.items[0]?.verified, true);
+    });
+
+    it('model setup: a profile saved from the settings, activated, renamed and deleted; the model stays', async () => {
+      const api = client.modelSetup;
+      const saved = await api.saveProfile('vscode-snap');
+      assert.ok(saved.offered);
+      assert.equal(saved.value.message, "Profile 'vscode-snap' saved");
+      const list = await api.listProfiles();
+      assert.ok(list.offered);
+      const entry = list.value.profiles.find((p) => p.name === 'vscode-snap');
+      assert.deepEqual([entry?.model, entry?.api_key_set], ['openai/scripted-llm', true]);
+      const one = await api.getProfile('vscode-snap');
+      assert.ok(one.offered && one.value);
+      assert.equal(one.value.config.model, 'openai/scripted-llm');
+      assert.equal((one.value.config as Record<string, unknown>).api_key, null);
+      assert.deepEqual(await api.getProfile('vscode-missing'), { offered: true, value: undefined });
+      const activated = await api.activateProfile('vscode-snap');
+      assert.ok(activated.offered);
+      assert.equal(activated.value.model, 'openai/scripted-llm');
+      await api.renameProfile('vscode-snap', 'vscode-renamed');
+      const read = await api.readModelSettings();
+      assert.ok(read.offered && read.value.kind === 'stored');
+      assert.equal(read.value.settings.activeProfile, 'vscode-renamed');
+      await api.deleteProfile('vscode-renamed');
+      const after = await api.readModelSettings();
+      assert.ok(after.offered && after.value.kind === 'stored');
+      assert.deepEqual(
+        [after.value.settings.model, after.value.settings.apiKeySet],
+        ['openai/scripted-llm', true],
+      );
+      const gone = await api.listProfiles();
+      assert.ok(gone.offered);
+      assert.ok(!gone.value.profiles.some((p) => p.name.startsWith('vscode-')));
+    });
+
+    it('model setup: an unknown profile is a 404 with the server message; a bad name is refused here', async () => {
+      const error = await rejection(() => client.modelSetup.activateProfile('vscode-none'));
+      assert.equal(error.status, 404);
+      assert.match(error.serverMessage ?? '', /Profile 'vscode-none' not found/);
+      const refused = await rejection(() => client.modelSetup.saveProfile('no spaces'));
+      assert.equal(refused.kind, 'validation');
     });
 
     it('storeProviderTokens: a token the provider rejects is a 401 with the server message', async () => {

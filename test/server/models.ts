@@ -169,6 +169,8 @@ export interface AppConversationStartRequest {
   initial_message: SendMessageRequest | null;
   processors: EventCallbackProcessor[] | null;
   llm_model: string | null;
+  /** Cloud's agent profile (an id); the OSS server accepts it and starts on the user's settings. */
+  agent_profile_id: string | null;
   selected_repository: string | null;
   selected_branch: string | null;
   git_provider: ProviderType | null;
@@ -258,6 +260,20 @@ export interface SettingsRecord {
    * `MCPConfig`), set through `POST /api/v1/settings`; the legacy lists above are older servers'.
    */
   v1_mcp_servers?: Record<string, V1McpServer>;
+  /** openhands-ai 1.11.0's saved LLM profiles (`Settings.llm_profiles`): name → LLM, in insertion order. */
+  llm_profiles?: LlmProfilesRecord;
+}
+
+/** One saved profile's LLM: only what a profile route reads or writes here. */
+export interface ProfileLlmRecord {
+  model: string;
+  api_key: string | null;
+  base_url: string | null;
+}
+
+export interface LlmProfilesRecord {
+  profiles: Record<string, ProfileLlmRecord>;
+  active: string | null;
 }
 
 /** One entry of 1.11's MCP map: a remote server (`url`) or a local command. */

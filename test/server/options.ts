@@ -55,6 +55,11 @@ export interface TestServerOptions {
    * beside 1.11's `/api/v1` ones, as servers before 1.11 did. `false` is openhands-ai 1.11.0. Default true.
    */
   legacySettingsRoutes?: boolean;
+  /**
+   * `false` serves none of the routes 1.11 added for settings (`/api/v1/settings*`, the model catalogue,
+   * `switch_profile`): a server before 1.11, where only the legacy `/api/settings` holds the model.
+   */
+  routesSince1_11?: boolean;
   /** Serve HTTPS with this PEM key and certificate (see `selfSignedCertificate`). */
   tls?: { key: string; cert: string };
   /** Apply `sandbox_id__eq` as newer/hosted servers do; the OSS server (the default) ignores it. */
@@ -88,6 +93,7 @@ export interface ResolvedOptions {
   agentServer: { legacy: boolean };
   storeMcpConfigOnAddGitProviders: boolean;
   legacySettingsRoutes: boolean;
+  routesSince1_11: boolean;
   filterConversationsBySandbox: boolean;
   tls: { key: string; cert: string } | null;
   rateLimit: boolean;
@@ -124,6 +130,7 @@ export function resolveOptions(options: TestServerOptions = {}): ResolvedOptions
     agentServer: { legacy: options.agentServer?.legacy ?? false },
     storeMcpConfigOnAddGitProviders: options.storeMcpConfigOnAddGitProviders ?? false,
     legacySettingsRoutes: options.legacySettingsRoutes ?? true,
+    routesSince1_11: options.routesSince1_11 ?? true,
     filterConversationsBySandbox: options.filterConversationsBySandbox ?? false,
     tls: options.tls ?? null,
     rateLimit: options.rateLimit ?? false,

@@ -24,6 +24,8 @@ import { handleAgentServerApi, isAgentServerApiPath } from './routes/agentServer
 import { controlRoutes } from './routes/control';
 import { conversationRoutes } from './routes/conversations';
 import { gitProviderRoutes } from './routes/gitProviders';
+import { llmProfileRoutes } from './routes/llmProfiles';
+import { modelCatalogueRoutes } from './routes/modelCatalogue';
 import { openapiRoutes } from './routes/openapi';
 import { sandboxPageRoutes } from './routes/sandboxPages';
 import { sandboxRoutes } from './routes/sandboxes';
@@ -32,6 +34,7 @@ import { specRoutes } from './routes/specs';
 import { startConversationRoutes } from './routes/startConversation';
 import { startTaskRoutes } from './routes/startTasks';
 import { statusRoutes } from './routes/status';
+import { switchProfileRoutes } from './routes/switchProfile';
 import { v1SettingsRoutes } from './routes/v1Settings';
 import { SPA_HTML } from './spa';
 
@@ -43,6 +46,9 @@ const ROUTES: readonly Route[] = [
   ...specRoutes,
   ...settingsRoutes,
   ...v1SettingsRoutes,
+  ...llmProfileRoutes,
+  ...modelCatalogueRoutes,
+  ...switchProfileRoutes,
   ...gitProviderRoutes,
   ...openapiRoutes,
   ...sandboxPageRoutes,
@@ -53,6 +59,14 @@ const CONTROL_ROUTES: readonly Route[] = [...controlRoutes, ...agentControlRoute
 
 /** openhands-ai 1.11.0 has no legacy `/api/settings`, `/api/add-git-providers` or `/api/unset-provider-tokens`. */
 const ROUTES_SINCE_1_11 = ROUTES.filter((route) => !route.legacyAuth);
+
+/** A server before 1.11: the legacy settings routes only. */
+const ROUTES_BEFORE_1_11 = ROUTES.filter((route) => !route.since1_11);
+
+function routesFor(options: ServerContext['options']): readonly Route[] {
+  if (!options.routesSince1_11) return ROUTES_BEFORE_1_11;
+  return options.legacySettingsRoutes ? ROUTES : ROUTES_SINCE_1_11;
+}
 
 const identity = (body: unknown): unknown => body;
 
@@ -146,7 +160,7 @@ export async function handleRequest(
       const rejection = hostedAuthRejection(request.headers, context.options.hostedAuth);
       if (rejection) return send(rejection);
     }
-    const match = matchRoute(context.options.legacySettingsRoutes ? ROUTES : ROUTES_SINCE_1_11, method, path);
+    const match = matchRoute(routesFor(context.options), method, path);
     if (!match) {
       // The SPA mount answers everything the API routes do not (StaticFiles only allows GET/HEAD).
       return send(

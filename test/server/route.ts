@@ -26,6 +26,8 @@ export interface Route {
   readsBody?: boolean;
   /** A legacy `/api/*` route (documentation only: SESSION_API_KEY now guards every `/api/*` route). */
   legacyAuth?: boolean;
+  /** Added by openhands-ai 1.11 (the v1 settings, profiles, model catalogue, switch_profile). */
+  since1_11?: boolean;
   handle(request: RouteRequest, context: ServerContext): Reply | Promise<Reply>;
 }
 

@@ -209,6 +209,7 @@ function readyTaskFor(
     },
     processors: null,
     llm_model: null,
+    agent_profile_id: null,
     selected_repository: conversation.selected_repository,
     selected_branch: conversation.selected_branch,
     git_provider: conversation.git_provider,

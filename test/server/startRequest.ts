@@ -68,6 +68,7 @@ export const startRequestValidator: Validator<AppConversationStartRequest> = mod
   initial_message: nullableField(sendMessageRequest),
   processors: nullableField(list(processor)),
   llm_model: nullableField(str()),
+  agent_profile_id: nullableField(str()),
   selected_repository: nullableField(str()),
   selected_branch: nullableField(str()),
   git_provider: nullableField(enumOf(PROVIDER_TYPES)),

@@ -10,6 +10,7 @@ import type {
   SettingsRecord,
 } from './models';
 import type { AgentConversationRecord } from './agentServer/records';
+import { CATALOGUE_MODELS } from './modelCatalogue';
 
 export interface ServerState {
   /** In creation order; the API lists them newest first. */
@@ -21,6 +22,8 @@ export interface ServerState {
   providerTokens: Partial<Record<ProviderType, ProviderTokenRecord>>;
   /** `null` = no settings saved yet: the settings GETs are 404; starts run on the default model (1.11.0). */
   settings: SettingsRecord | null;
+  /** What the model catalogue lists, as `provider/name` (the config searches read it). */
+  modelCatalogue: string[];
   /**
    * The agent-server double's per-conversation logs, by conversation hex id. A Map on purpose: it can
    * be large, and `GET /__control/state` (JSON) shows it as `{}` (use `/__control/agent/*` instead).
@@ -36,6 +39,7 @@ export function emptyState(): ServerState {
     specs: [],
     providerTokens: {},
     settings: null,
+    modelCatalogue: [...CATALOGUE_MODELS],
     agentConversations: new Map(),
   };
 }
@@ -48,6 +52,7 @@ export function replaceState(target: ServerState, source: ServerState): void {
   target.specs = source.specs;
   target.providerTokens = source.providerTokens;
   target.settings = source.settings;
+  target.modelCatalogue = source.modelCatalogue;
   target.agentConversations = source.agentConversations;
 }
 

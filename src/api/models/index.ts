@@ -4,3 +4,4 @@ export * from './sandbox';
 export * from './sandboxSpec';
 export * from './settings';
 export * from './startTask';
+export * from './modelSetup';

@@ -47,7 +47,10 @@ export interface SendMessageRequest {
 export interface AppConversationStartRequest {
   sandbox_id?: string | null;
   initial_message?: SendMessageRequest | null;
+  /** The model for this conversation alone, instead of the settings' (OpenHands 1.11+). */
   llm_model?: string | null;
+  /** A Cloud agent profile's id; OpenHands OSS 1.11 accepts it and starts on the user's settings. */
+  agent_profile_id?: string | null;
   /** `null` → the default title processor; `[]` → no automatic title. */
   processors?: { kind: string; [key: string]: unknown }[] | null;
   selected_repository?: string | null;

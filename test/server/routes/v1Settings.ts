@@ -24,6 +24,7 @@ import {
   type IncomingProviderTokens,
 } from '../gitProviders';
 import { PROVIDER_TYPES, type ProviderType, type SettingsRecord, type V1McpServer } from '../models';
+import { profilesOf, reconcileActive } from '../llmProfiles';
 import type { Route, RouteRequest } from '../route';
 import { settingsModelDefaults } from '../settingsDefaults';
 import {
@@ -126,6 +127,15 @@ function maskedServer(server: V1McpServer): Record<string, unknown> {
   };
 }
 
+function maskedProfiles(settings: SettingsRecord): Record<string, unknown> {
+  const { profiles, active } = profilesOf(settings);
+  const masked = Object.entries(profiles).map(([name, llm]) => [
+    name,
+    { ...llm, api_key: llm.api_key === null ? null : '**********' },
+  ]);
+  return { profiles: Object.fromEntries(masked), active };
+}
+
 function loadSettings(_request: RouteRequest, context: ServerContext): Reply {
   const settings = context.state.settings;
   if (settings === null) return json({ error: 'Settings not found' }, 404);
@@ -145,6 +155,13 @@ function loadSettings(_request: RouteRequest, context: ServerContext): Reply {
       agent: settings.agent ?? 'CodeActAgent',
       llm: { model: settings.llm_model, api_key: null, base_url: settings.llm_base_url },
       mcp_config: mcp,
+      // sdk/settings/model.py: the LLM summarizing condenser, on by default, 240 events
+      condenser: {
+        condenser_kind: 'llm_summarizing',
+        enabled: settings.enable_default_condenser,
+        max_size: 240,
+        max_tokens: null,
+      },
     },
     conversation_settings: {
       schema_version: 1,
@@ -153,6 +170,8 @@ function loadSettings(_request: RouteRequest, context: ServerContext): Reply {
       security_analyzer: settings.security_analyzer ?? 'llm',
     },
     sandbox_grouping_strategy: 'NO_GROUPING',
+    // the profiles' keys as pydantic's SecretStr dumps them without `expose_secrets`
+    llm_profiles: maskedProfiles(settings),
     provider_tokens_set: providerTokensSet,
     llm_api_key_set: Boolean(settings.llm_api_key),
     search_api_key_set: Boolean(settings.search_api_key),
@@ -186,9 +205,14 @@ function storeSettings(request: RouteRequest, context: ServerContext): Reply {
     const llm = diff.llm;
     if (isPlainObject(llm)) {
       if (typeof llm.model === 'string') next.llm_model = llm.model;
-      if ('base_url' in llm) next.llm_base_url = typeof llm.base_url === 'string' ? llm.base_url : null;
+      // resolve_llm_base_url: "" clears it (null would infer the provider's default)
+      if ('base_url' in llm)
+        next.llm_base_url = typeof llm.base_url === 'string' && llm.base_url ? llm.base_url : null;
       if (typeof llm.api_key === 'string') next.llm_api_key = llm.api_key;
     }
+    const condenser = diff.condenser;
+    if (isPlainObject(condenser) && typeof condenser.enabled === 'boolean')
+      next.enable_default_condenser = condenser.enabled;
     if ('mcp_config' in diff) {
       const servers = parseMcpMap(diff.mcp_config);
       if (typeof servers === 'string') return json({ error: servers }, 400);
@@ -206,6 +230,8 @@ function storeSettings(request: RouteRequest, context: ServerContext): Reply {
   for (const field of TOP_LEVEL_FIELDS) {
     if (field in payload) Object.assign(next, { [field]: payload[field] });
   }
+  // `Settings.update` ends with `reconcile_active_profile`: a changed LLM is no longer the profile's
+  reconcileActive(next);
   context.state.settings = next;
   return json({ message: 'Settings stored' });
 }
@@ -249,13 +275,25 @@ function unsetProviderTokens(_request: RouteRequest, context: ServerContext): Re
 }
 
 export const v1SettingsRoutes: Route[] = [
-  { method: 'GET', pattern: /^\/api\/v1\/settings$/, handle: loadSettings },
-  { method: 'POST', pattern: /^\/api\/v1\/settings$/, readsBody: true, handle: storeSettings },
+  { since1_11: true, method: 'GET', pattern: /^\/api\/v1\/settings$/, handle: loadSettings },
   {
+    since1_11: true,
+    method: 'POST',
+    pattern: /^\/api\/v1\/settings$/,
+    readsBody: true,
+    handle: storeSettings,
+  },
+  {
+    since1_11: true,
     method: 'POST',
     pattern: /^\/api\/v1\/secrets\/git-providers$/,
     readsBody: true,
     handle: storeProviderTokens,
   },
-  { method: 'DELETE', pattern: /^\/api\/v1\/secrets\/git-providers$/, handle: unsetProviderTokens },
+  {
+    since1_11: true,
+    method: 'DELETE',
+    pattern: /^\/api\/v1\/secrets\/git-providers$/,
+    handle: unsetProviderTokens,
+  },
 ];

@@ -7,9 +7,15 @@ import {
   AppConversationSchema,
   AppConversationStartTaskPageSchema,
   AppConversationStartTaskSchema,
+  CatalogueModelPageSchema,
+  CatalogueProviderPageSchema,
   EXECUTION_STATUSES,
   ExposedUrlSchema,
   McpConfigSchema,
+  ModelSettingsReplySchema,
+  ProfileDetailSchema,
+  ProfileListSchema,
+  ProfileMutationSchema,
   PROVIDER_TYPES,
   SANDBOX_STATUSES,
   SandboxInfoSchema,
@@ -28,6 +34,9 @@ const load = (file: string) => JSON.parse(readFileSync(join(referenceDir, file),
 
 const cloud = new SampleBuilder(load('openhands-cloud-v1.json'));
 const v0 = new SampleBuilder(load('openhands-v0.json'));
+
+/** How the Cloud document names the LLM profile replies (the org routes have their own). */
+const SETTINGS_ROUTER = 'openhands__app_server__settings__settings_router__';
 
 interface Case {
   doc: SampleBuilder;
@@ -53,6 +62,13 @@ const cases: Case[] = [
   },
   { doc: cloud, name: 'AppConversationStartTaskPage', zod: AppConversationStartTaskPageSchema },
   { doc: v0, name: 'GETSettingsModel', zod: SettingsSchema },
+  { doc: cloud, name: 'GETSettingsModel', zod: ModelSettingsReplySchema },
+  { doc: cloud, name: 'LLMModelPage', zod: CatalogueModelPageSchema },
+  { doc: cloud, name: 'ProviderPage', zod: CatalogueProviderPageSchema },
+  { doc: cloud, name: `${SETTINGS_ROUTER}ProfileListResponse`, zod: ProfileListSchema },
+  { doc: cloud, name: `${SETTINGS_ROUTER}ProfileDetailResponse`, zod: ProfileDetailSchema },
+  { doc: cloud, name: `${SETTINGS_ROUTER}ProfileMutationResponse`, zod: ProfileMutationSchema },
+  { doc: cloud, name: `${SETTINGS_ROUTER}ActivateProfileResponse`, zod: ProfileMutationSchema },
   { doc: v0, name: 'MCPConfig', zod: McpConfigSchema },
 ];
 
