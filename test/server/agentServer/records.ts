@@ -75,3 +75,31 @@ export function addUsage(
   };
   return { usage_to_metrics: { ...stats.usage_to_metrics, agent } };
 }
+
+/**
+ * The app server's `metrics` after a `stats` update (sql_app_conversation_info_service.py
+ * `update_conversation_statistics`, `_to_info`): the agent's LLM only, rebuilt from columns, so the
+ * names are the defaults and reasoning tokens are not kept (1.11 stores them but never reads them back).
+ * Null when the update has no agent's metrics (the server then keeps what it had).
+ */
+export function listedMetrics(stats: StatsValue): MetricsSnapshot | null {
+  const agent = stats.usage_to_metrics['agent'];
+  if (!agent) return null;
+  const usage = agent.accumulated_token_usage;
+  return {
+    model_name: 'default',
+    accumulated_cost: agent.accumulated_cost,
+    max_budget_per_task: agent.max_budget_per_task,
+    accumulated_token_usage: {
+      model: '',
+      prompt_tokens: usage.prompt_tokens,
+      completion_tokens: usage.completion_tokens,
+      cache_read_tokens: usage.cache_read_tokens,
+      cache_write_tokens: usage.cache_write_tokens,
+      reasoning_tokens: 0,
+      context_window: usage.context_window,
+      per_turn_token: usage.per_turn_token,
+      response_id: '',
+    },
+  };
+}

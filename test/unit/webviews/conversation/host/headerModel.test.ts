@@ -23,6 +23,7 @@ function feed(state: Partial<FeedState> = {}): FeedState {
     executionStatus: undefined,
     confirmationPolicy: undefined,
     model: undefined,
+    usage: undefined,
     streaming: undefined,
     historyComplete: true,
     notice: undefined,
