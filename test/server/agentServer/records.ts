@@ -43,13 +43,17 @@ export function emptyAgentConversation(): AgentConversationRecord {
   };
 }
 
-/** Adds one LLM call's usage to the agent's metrics (what each `stats` update reports). */
+/**
+ * Adds one LLM call's usage to the agent's metrics (what each `stats` update reports); the budget
+ * stays what it was unless given.
+ */
 export function addUsage(
   stats: StatsValue,
   model: string,
   promptTokens: number,
   completionTokens: number,
   responseId: string,
+  budget?: number | null,
 ): StatsValue {
   const previous = stats.usage_to_metrics['agent'];
   const usage = previous?.accumulated_token_usage;
@@ -60,7 +64,7 @@ export function addUsage(
     accumulated_cost:
       Math.round(((previous?.accumulated_cost ?? 0) + promptTokens * 3e-6 + completionTokens * 15e-6) * 1e6) /
       1e6,
-    max_budget_per_task: null,
+    max_budget_per_task: budget === undefined ? (previous?.max_budget_per_task ?? null) : budget,
     accumulated_token_usage: {
       model,
       prompt_tokens: prompt,
