@@ -76,7 +76,8 @@ export class AgentConversations {
         this.track(target, value as ExecutionStatus);
       if (key === 'last_user_message_id' && typeof value === 'string')
         target.agent.last_user_message_id = value;
-      // the app server reads each stats update from its webhook into the conversation's metrics
+      // the app server reads each stats update from its webhook into the conversation's metrics (the
+      // real one posts in fives or 30 s after the last event, and never from a process sandbox; here at once)
       if (key === 'stats') this.listStats(target, value as StatsValue);
     }
     this.deps.hub.publish(target.hex, event);
