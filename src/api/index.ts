@@ -57,3 +57,13 @@ export { changesInPatch } from './agentServer/patchSummary';
 export * from './agentServer/codeRunningFiles';
 export { binaryBase } from './agentServer/binaryBase';
 export { isRecord } from './records';
+export { statsFromMetrics, statsFromUpdate, type LlmUsage, type UsageStats } from './usage/usageStats';
+export {
+  contextPercent,
+  costWithBudget,
+  formatCost,
+  formatTokens,
+  totalTokens,
+  usageText,
+  type UsageText,
+} from './usage/usageText';

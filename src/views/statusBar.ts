@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { formatCost, statsFromMetrics } from '../api';
 import type { Connection } from '../state/connection';
 import type { OpenHandsStore } from '../state/store';
 
@@ -97,7 +98,9 @@ export class StatusBar implements vscode.Disposable {
       case 'ready':
         look.text = `$(cloud) ${label}: ${counts}`;
         // no time of the last poll here: a poll that changes nothing changes nothing on screen
-        look.tooltip = `${vscode.l10n.t('Connected to {0}.', server)} ${clickTo}`;
+        look.tooltip = [vscode.l10n.t('Connected to {0}.', server), this.listedCost(), clickTo]
+          .filter(Boolean)
+          .join(' ');
         break;
       case 'error': {
         const unauthorized = store.lastError?.kind === 'unauthorized';
@@ -111,6 +114,18 @@ export class StatusBar implements vscode.Disposable {
       }
     }
     return look;
+  }
+
+  /** What the server says the listed conversations cost together (their agents' LLM calls), if anything. */
+  private listedCost(): string | undefined {
+    let total: number | undefined;
+    for (const conversation of this.store.conversations) {
+      const usage = statsFromMetrics(conversation.metrics)?.main;
+      if (usage) total = (total ?? 0) + usage.cost;
+    }
+    return total === undefined
+      ? undefined
+      : vscode.l10n.t('The conversations listed cost {0} together.', formatCost(total));
   }
 
   dispose(): void {

@@ -1,5 +1,15 @@
 import * as vscode from 'vscode';
-import { stripQuery, type AppConversation, type ExecutionStatus, type SandboxInfo } from '../api';
+import {
+  contextPercent,
+  costWithBudget,
+  formatTokens,
+  statsFromMetrics,
+  stripQuery,
+  totalTokens,
+  type AppConversation,
+  type ExecutionStatus,
+  type SandboxInfo,
+} from '../api';
 import { conversationTitle, shortSpec, vscodeUrl } from '../state/names';
 import type { ConversationNode, SandboxNode } from './nodes';
 import { conversationIcon, executionStatusLabel, sandboxStatusStyle } from './statusStyle';
@@ -112,9 +122,12 @@ export function conversationTreeItem(
     'sandbox {0}',
     sandboxStatusStyle(conversation.sandbox_status).label.toLowerCase(),
   );
+  // what the server listed; an open panel has it live
+  const usage = statsFromMetrics(conversation.metrics)?.main;
   const parts = [
     execution,
     repositoryLabel(conversation),
+    usage && costWithBudget(usage),
     sandbox,
     formatAge(conversation.updated_at),
   ].filter(Boolean);
@@ -149,8 +162,15 @@ export function conversationTooltip(conversation: AppConversation): vscode.Markd
     md.appendMarkdown('\n\n');
   }
   if (conversation.llm_model) md.appendMarkdown(`Model: \`${conversation.llm_model}\`\n\n`);
-  if (conversation.metrics)
-    md.appendMarkdown(`Cost: $${conversation.metrics.accumulated_cost.toFixed(2)}\n\n`);
+  const usage = statsFromMetrics(conversation.metrics)?.main;
+  if (usage) {
+    const percent = contextPercent(usage);
+    const context = percent === null ? '' : ` · context ${percent} %`;
+    // our own figures: digits, `$`, `.`, `%` and words, nothing markdown reads
+    md.appendMarkdown(
+      `Cost: ${costWithBudget(usage)} · ${formatTokens(totalTokens(usage))} tokens${context}\n\n`,
+    );
+  }
   md.appendMarkdown(
     `Created: ${formatTimestamp(conversation.created_at)} · Updated: ${formatTimestamp(conversation.updated_at)}`,
   );

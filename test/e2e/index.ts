@@ -11,6 +11,7 @@ import type { StepRunner } from './runner';
 import { sidebarStateSteps } from './sidebar-states.steps';
 import { steeringSteps } from './steering.steps';
 import { themeSteps } from './theme.steps';
+import { usageSteps } from './usage.steps';
 import { plainHttpSteps, trustSteps } from './trust.steps';
 import { walkthroughSteps } from './walkthrough.steps';
 import { workbenchSteps } from './workbench.steps';
@@ -25,6 +26,7 @@ export function defineSteps(runner: StepRunner, ctx: E2EContext): void {
   sidebarStateSteps(runner, ctx);
   mcpFormSteps(runner, ctx);
   conversationPanelSteps(runner, ctx);
+  usageSteps(runner, ctx);
   steeringSteps(runner, ctx);
   changesSteps(runner, ctx);
   trustSteps(runner, ctx);

@@ -31,7 +31,9 @@ import {
   openEventSocket,
   peekImage,
   SilentSocketError,
+  statsFromMetrics,
   type AgentEvent,
+  type LlmUsage,
 } from '../../src/api';
 import { Transcript } from '../../src/webviews/conversation/host/rows/transcript';
 import type { AppConversation, AppConversationStartTask, SandboxInfo } from '../../src/api/models';
@@ -255,6 +257,8 @@ describe('OpenHandsClient against the real OpenHands app server', function () {
   let sandbox: SandboxInfo;
   let task: AppConversationStartTask;
   let conversation: AppConversation;
+  /** The agent's usage as the feed's stats updates said it, once the scripted run finished. */
+  let liveUsage: LlmUsage | undefined;
 
   before(() => {
     env = realServerEnv();
@@ -443,6 +447,13 @@ describe('OpenHandsClient against the real OpenHands app server', function () {
         const count = await new AgentServerClient({ endpoint, timeoutMs: 30_000 }).countEvents();
         assert.equal(feed.events.size, count, 'every stored event, once');
         assert.equal(feed.current.executionStatus, 'finished', 'the status from the socket snapshot');
+        // the stats updates: the scripted LLM reports 100 prompt and 20 completion tokens a call
+        const usage = feed.current.usage?.main;
+        assert.ok(usage, 'the usage from the stats updates');
+        assert.equal(usage.usageId, 'agent');
+        assert.ok(usage.tokens.prompt >= 100, `prompt tokens: ${usage.tokens.prompt}`);
+        assert.equal(usage.lastTurnTokens, 120, 'the newest call: 100 + 20');
+        liveUsage = usage;
         const transcript = new Transcript();
         transcript.append(feed.events.events);
         const rows = transcript.all;
@@ -607,6 +618,16 @@ describe('OpenHandsClient against the real OpenHands app server', function () {
       assert.ok(first.next_page_id, 'a next page');
       const second = await client.searchConversations({ limit: 1, pageId: first.next_page_id });
       assert.notEqual(second.items[0]?.id, first.items[0]?.id);
+    });
+
+    it('the list knows no cost with process sandboxes (no webhook in 1.11): only the live stats say it', async () => {
+      const live = liveUsage;
+      assert.ok(live && live.tokens.prompt > 0, 'the feed test saw the usage');
+      // docker and remote sandboxes post events to /api/v1/webhooks (OH_WEBHOOKS_0_BASE_URL), in fives
+      // or 30 s after the last; a process sandbox is given no webhook, so the list keeps its zeros
+      const [current] = await client.getConversations([conversation.id]);
+      assert.equal(current?.metrics?.accumulated_token_usage?.prompt_tokens, 0);
+      assert.equal(statsFromMetrics(current?.metrics), undefined, 'zeros are no cost to show');
     });
   });
 

@@ -115,3 +115,48 @@ export function terminalObservation(
     kind: 'TerminalObservation',
   });
 }
+
+/** One LLM's figures for `statsUpdate`; what is left out is 0 (or no budget), as the SDK defaults it. */
+export interface UsageFigures {
+  cost: number;
+  budget?: number | null;
+  prompt?: number;
+  completion?: number;
+  cacheRead?: number;
+  cacheWrite?: number;
+  reasoning?: number;
+  contextWindow?: number;
+  /** The newest call's prompt and completion tokens (`per_turn_token`). */
+  perTurn?: number;
+  model?: string;
+}
+
+/** `ConversationStats` in its snapshot form, as a `stats` update carries it (sdk/conversation/conversation_stats.py). */
+export function statsValue(byUsage: Record<string, UsageFigures>): Record<string, unknown> {
+  const usageToMetrics: Record<string, unknown> = {};
+  for (const [usageId, figures] of Object.entries(byUsage)) {
+    const model = figures.model ?? 'openai/scripted-llm';
+    usageToMetrics[usageId] = {
+      model_name: model,
+      accumulated_cost: figures.cost,
+      max_budget_per_task: figures.budget ?? null,
+      accumulated_token_usage: {
+        model,
+        prompt_tokens: figures.prompt ?? 0,
+        completion_tokens: figures.completion ?? 0,
+        cache_read_tokens: figures.cacheRead ?? 0,
+        cache_write_tokens: figures.cacheWrite ?? 0,
+        reasoning_tokens: figures.reasoning ?? 0,
+        context_window: figures.contextWindow ?? 0,
+        per_turn_token: figures.perTurn ?? 0,
+        response_id: '',
+      },
+    };
+  }
+  return { usage_to_metrics: usageToMetrics };
+}
+
+/** The `stats` update the agent server sends after each LLM call. */
+export function statsUpdate(byUsage: Record<string, UsageFigures>): EventBody {
+  return stateUpdate('stats', statsValue(byUsage));
+}

@@ -6,6 +6,7 @@
 import { isRecord } from '../records';
 import { isFullState, isStatusUpdate, type AgentEvent } from './events';
 import type { ApiErrorKind } from '../errors';
+import { sameStats, statsFromUpdate, type UsageStats } from '../usage/usageStats';
 
 export type FeedStatus = 'connecting' | 'live' | 'reconnecting' | 'offline' | 'failed';
 
@@ -23,6 +24,8 @@ export interface FeedState {
   /** The confirmation policy's kind (`NeverConfirm`, `AlwaysConfirm`, `ConfirmRisky`), when known. */
   confirmationPolicy: string | undefined;
   model: string | undefined;
+  /** What the LLM calls cost and used, from the newest `stats` update (no request asks for it). */
+  usage: UsageStats | undefined;
   /** The reply the model is streaming now (socket only, never stored). */
   streaming: { id: string; text: string; reasoning: string } | undefined;
   /** Every older page has been read. */
@@ -43,6 +46,7 @@ export function initialFeedState(held: readonly AgentEvent[]): FeedState {
     executionStatus: undefined,
     confirmationPolicy: undefined,
     model: undefined,
+    usage: undefined,
     streaming: undefined,
     historyComplete: false,
     notice: undefined,
@@ -64,12 +68,17 @@ export function guessFromStored(state: FeedState, added: readonly AgentEvent[]):
     const policy = policyKind(newest(added, isPolicyUpdate)?.['value']);
     if (policy) next = { ...next, confirmationPolicy: policy };
   }
+  if (next.usage === undefined) {
+    const usage = statsFromUpdate(newest(added, isStatsUpdate)?.['value']);
+    if (usage) next = { ...next, usage };
+  }
   return next;
 }
 
 /**
- * A live event: a snapshot (`full_state`) says the status, policy and model; a streaming delta grows
- * the bubble; a status or policy update says its value; the agent's message or action ends the bubble.
+ * A live event: a snapshot (`full_state`) says the status, policy, model and usage; a streaming delta
+ * grows the bubble; a status, policy or stats update says its value; the agent's message or action
+ * ends the bubble.
  */
 export function followEvent(state: FeedState, event: AgentEvent): FeedState {
   if (isFullState(event)) return takeSnapshot(state, event);
@@ -82,6 +91,7 @@ export function followEvent(state: FeedState, event: AgentEvent): FeedState {
     const policy = policyKind(event['value']);
     return policy ? { ...state, confirmationPolicy: policy } : state;
   }
+  if (isStatsUpdate(event)) return withUsage(state, statsFromUpdate(event['value']));
   if ((event.kind === 'MessageEvent' && event.source === 'agent') || event.kind === 'ActionEvent')
     return state.streaming ? { ...state, streaming: undefined } : state;
   return state;
@@ -102,12 +112,20 @@ function takeSnapshot(state: FeedState, event: AgentEvent): FeedState {
   const llm = isRecord(agent) ? agent['llm'] : undefined;
   const model = isRecord(llm) ? llm['model'] : undefined;
   const policy = policyKind(value['confirmation_policy']);
-  return {
-    ...state,
-    ...(typeof status === 'string' ? { executionStatus: status } : {}),
-    ...(policy ? { confirmationPolicy: policy } : {}),
-    ...(typeof model === 'string' ? { model } : {}),
-  };
+  return withUsage(
+    {
+      ...state,
+      ...(typeof status === 'string' ? { executionStatus: status } : {}),
+      ...(policy ? { confirmationPolicy: policy } : {}),
+      ...(typeof model === 'string' ? { model } : {}),
+    },
+    statsFromUpdate(value['stats']),
+  );
+}
+
+/** Newer figures replace the held ones; none (an empty or unreadable update) keeps them. */
+function withUsage(state: FeedState, usage: UsageStats | undefined): FeedState {
+  return usage && !sameStats(state.usage, usage) ? { ...state, usage } : state;
 }
 
 function stream(state: FeedState, event: AgentEvent): FeedState {
@@ -135,6 +153,10 @@ function newest(events: readonly AgentEvent[], test: (event: AgentEvent) => bool
 
 function isPolicyUpdate(event: AgentEvent): boolean {
   return event.kind === 'ConversationStateUpdateEvent' && event['key'] === 'confirmation_policy';
+}
+
+function isStatsUpdate(event: AgentEvent): boolean {
+  return event.kind === 'ConversationStateUpdateEvent' && event['key'] === 'stats';
 }
 
 function policyKind(value: unknown): string | undefined {

@@ -9,7 +9,7 @@ import type { Clock } from '../time';
 import { fullStateValue, type ConversationParts } from './conversationInfo';
 import type { EventFactory } from './eventFactory';
 import { stringField, type AgentEvent } from './events';
-import { emptyAgentConversation } from './records';
+import { emptyAgentConversation, listedMetrics, type StatsValue } from './records';
 import type { SocketHub } from './socketHub';
 
 export interface AgentConversation extends ConversationParts {
@@ -76,6 +76,9 @@ export class AgentConversations {
         this.track(target, value as ExecutionStatus);
       if (key === 'last_user_message_id' && typeof value === 'string')
         target.agent.last_user_message_id = value;
+      // the app server reads each stats update from its webhook into the conversation's metrics (the
+      // real one posts in fives or 30 s after the last event, and never from a process sandbox; here at once)
+      if (key === 'stats') this.listStats(target, value as StatsValue);
     }
     this.deps.hub.publish(target.hex, event);
     return event;
@@ -96,6 +99,13 @@ export class AgentConversations {
 
   broadcastFullState(target: AgentConversation): void {
     this.broadcast(target, this.fullState(target));
+  }
+
+  private listStats(target: AgentConversation, stats: StatsValue): void {
+    const metrics = listedMetrics(stats);
+    if (!metrics) return;
+    target.conversation.metrics = metrics;
+    target.conversation.updated_at = this.deps.clock.now();
   }
 
   private track(target: AgentConversation, status: ExecutionStatus): void {

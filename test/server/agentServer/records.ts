@@ -43,13 +43,17 @@ export function emptyAgentConversation(): AgentConversationRecord {
   };
 }
 
-/** Adds one LLM call's usage to the agent's metrics (what each `stats` update reports). */
+/**
+ * Adds one LLM call's usage to the agent's metrics (what each `stats` update reports); the budget
+ * stays what it was unless given.
+ */
 export function addUsage(
   stats: StatsValue,
   model: string,
   promptTokens: number,
   completionTokens: number,
   responseId: string,
+  budget?: number | null,
 ): StatsValue {
   const previous = stats.usage_to_metrics['agent'];
   const usage = previous?.accumulated_token_usage;
@@ -60,7 +64,7 @@ export function addUsage(
     accumulated_cost:
       Math.round(((previous?.accumulated_cost ?? 0) + promptTokens * 3e-6 + completionTokens * 15e-6) * 1e6) /
       1e6,
-    max_budget_per_task: null,
+    max_budget_per_task: budget === undefined ? (previous?.max_budget_per_task ?? null) : budget,
     accumulated_token_usage: {
       model,
       prompt_tokens: prompt,
@@ -74,4 +78,32 @@ export function addUsage(
     },
   };
   return { usage_to_metrics: { ...stats.usage_to_metrics, agent } };
+}
+
+/**
+ * The app server's `metrics` after a `stats` update (sql_app_conversation_info_service.py
+ * `update_conversation_statistics`, `_to_info`): the agent's LLM only, rebuilt from columns, so the
+ * names are the defaults and reasoning tokens are not kept (1.11 stores them but never reads them back).
+ * Null when the update has no agent's metrics (the server then keeps what it had).
+ */
+export function listedMetrics(stats: StatsValue): MetricsSnapshot | null {
+  const agent = stats.usage_to_metrics['agent'];
+  if (!agent) return null;
+  const usage = agent.accumulated_token_usage;
+  return {
+    model_name: 'default',
+    accumulated_cost: agent.accumulated_cost,
+    max_budget_per_task: agent.max_budget_per_task,
+    accumulated_token_usage: {
+      model: '',
+      prompt_tokens: usage.prompt_tokens,
+      completion_tokens: usage.completion_tokens,
+      cache_read_tokens: usage.cache_read_tokens,
+      cache_write_tokens: usage.cache_write_tokens,
+      reasoning_tokens: 0,
+      context_window: usage.context_window,
+      per_turn_token: usage.per_turn_token,
+      response_id: '',
+    },
+  };
 }

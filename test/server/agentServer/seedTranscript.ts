@@ -11,7 +11,7 @@ import { DEFAULT_AGENT_MODEL } from './conversationInfo';
 import { EventFactory } from './eventFactory';
 import { textContent, type AgentEvent } from './events';
 import { observationFor } from './observations';
-import { addUsage, emptyAgentConversation, type AgentConversationRecord } from './records';
+import { addUsage, emptyAgentConversation, listedMetrics, type AgentConversationRecord } from './records';
 import {
   afterEdit,
   CONFIRMABLE_COMMANDS,
@@ -74,6 +74,8 @@ class TranscriptWriter {
     model: string,
     private readonly workingDir: string,
     private readonly conversationHex: string,
+    /** The seeded conversation's budget, which each stats update carries. */
+    private readonly budget: number | null,
   ) {
     const ids = new IdFactory(random);
     let cursor = startMicros;
@@ -110,6 +112,7 @@ class TranscriptWriter {
       this.random.int(3_000, 40_000),
       this.random.int(50, 900),
       responseId,
+      this.budget,
     );
     this.add(this.factory.stateUpdate('stats', this.record.stats, statsAt));
     return action;
@@ -147,6 +150,7 @@ export function seedTranscript(input: TranscriptInput): AgentConversationRecord 
     conversation.llm_model ?? DEFAULT_AGENT_MODEL,
     workingDir,
     conversation.id,
+    conversation.metrics?.max_budget_per_task ?? null,
   );
   const { factory } = writer;
   const scenario = seededScenario(random);
@@ -272,14 +276,15 @@ export function seedAgentConversations(
 ): void {
   const traits = transcriptTraits(state.conversations);
   for (const conversation of state.conversations) {
-    state.agentConversations.set(
-      conversation.id,
-      seedTranscript({
-        conversation,
-        workingDir: sandboxDir(conversation.sandbox_id),
-        traits: traits.get(conversation.id) ?? { markdownReply: false, largeOutput: false },
-        seed,
-      }),
-    );
+    const record = seedTranscript({
+      conversation,
+      workingDir: sandboxDir(conversation.sandbox_id),
+      traits: traits.get(conversation.id) ?? { markdownReply: false, largeOutput: false },
+      seed,
+    });
+    state.agentConversations.set(conversation.id, record);
+    // the app server lists what the agent's stats updates said (a transcript without LLM calls keeps
+    // the drawn metrics, null for some: an older server's)
+    conversation.metrics = listedMetrics(record.stats) ?? conversation.metrics;
   }
 }

@@ -43,6 +43,21 @@ describe('StatusBar', function () {
     assert.equal(item().writes, writes);
   });
 
+  it('tells in the tooltip what the server says the listed conversations cost together', async () => {
+    await t.store.refresh();
+    const listed = t.store.conversations.map((c) => c.id);
+    const total = t.server.state.conversations
+      .filter((c) => listed.includes(c.id) && c.metrics && c.metrics.accumulated_cost > 0)
+      .reduce((sum, c) => sum + (c.metrics?.accumulated_cost ?? 0), 0);
+    assert.ok(total > 0, 'the seed prices some conversations');
+    assert.match(
+      bar.tooltip,
+      new RegExp(
+        `^Connected to .*\\. The conversations listed cost \\$${total.toFixed(2)} together\\. Click to switch server\\.$`,
+      ),
+    );
+  });
+
   it('says offline with the last counts and the error, with a warning background', async () => {
     await t.store.refresh();
     t.server.faults.add({ kind: 'status', status: 502, match: { path: '/api/v1/sandboxes/search' } });

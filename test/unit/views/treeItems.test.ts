@@ -127,6 +127,44 @@ describe('conversation rows', () => {
     assert.equal((item.iconPath as vscode.ThemeIcon).id, 'loading~spin');
   });
 
+  it('say the cost the server listed, with the budget, and nothing before the agent called its LLM', () => {
+    const metrics = {
+      model_name: 'default',
+      accumulated_cost: 1.234,
+      max_budget_per_task: 5,
+      accumulated_token_usage: {
+        model: '',
+        prompt_tokens: 90_000,
+        completion_tokens: 10_000,
+        cache_read_tokens: 0,
+        cache_write_tokens: 0,
+        reasoning_tokens: 0,
+        context_window: 200_000,
+        per_turn_token: 116_000,
+        response_id: '',
+      },
+    };
+    const priced = conversationTreeItem({ kind: 'conversation', conversation: { ...base, metrics } }, false);
+    assert.equal(priced.description, 'waiting for you · acme/app (main) · $1.23 of $5.00 · sandbox running');
+    assert.match(
+      conversationTooltip({ ...base, metrics }).value,
+      /Cost: \$1\.23 of \$5\.00 · 100k tokens · context 58 %/,
+    );
+    // 1.11 lists zeros for a conversation whose agent never ran
+    const zeros = {
+      ...metrics,
+      accumulated_cost: 0,
+      max_budget_per_task: null,
+      accumulated_token_usage: { ...metrics.accumulated_token_usage, prompt_tokens: 0, completion_tokens: 0 },
+    };
+    const unpriced = conversationTreeItem(
+      { kind: 'conversation', conversation: { ...base, metrics: zeros } },
+      false,
+    );
+    assert.equal(unpriced.description, 'waiting for you · acme/app (main) · sandbox running');
+    assert.doesNotMatch(conversationTooltip({ ...base, metrics: zeros }).value, /Cost/);
+  });
+
   it('name the repository with its branch, without, or not at all', () => {
     assert.equal(repositoryLabel(base), 'acme/app (main)');
     assert.equal(repositoryLabel({ ...base, selected_branch: ' ' }), 'acme/app');
@@ -148,7 +186,7 @@ describe('conversation rows', () => {
     assert.match(text, /Agent: waiting for you · Sandbox: RUNNING/);
     assert.match(text, /Repository: `acme\/app` @ `main`/);
     assert.match(text, /Model: `claude-sonnet`/);
-    assert.match(text, /Cost: \$1\.23/);
+    assert.match(text, /Cost: \$1\.23 · 0 tokens/);
     assert.match(text, /Updated: —/);
   });
 });

@@ -7,6 +7,8 @@
 import type { AppConversation } from '../../../api';
 import type { FeedState } from '../../../api/agentServer/feedState';
 import type { AgentEvent } from '../../../api/agentServer/events';
+import { statsFromMetrics } from '../../../api/usage/usageStats';
+import { usageText } from '../../../api/usage/usageText';
 import type {
   BrowserStrip,
   Controls,
@@ -14,6 +16,7 @@ import type {
   OutboxEntry,
   PanelChanges,
   PendingAction,
+  Usage,
 } from '../shared/protocol';
 import type { Row } from '../shared/rows';
 
@@ -72,7 +75,17 @@ export function panelHeader(facts: HeaderFacts): Header {
     },
     ...(facts.changes ? { changes: facts.changes } : {}),
     browser: status === 'running' ? browserStrip(facts.rows.recent(50)) : null,
+    usage: usageOf(feed, conversation),
   };
+}
+
+/** The feed's stats, fresher (they come with each LLM call), else the app server's list. */
+function usageOf(feed: FeedState, conversation: AppConversation | undefined): Usage | null {
+  const listed = feed.usage ? undefined : statsFromMetrics(conversation?.metrics);
+  const stats = feed.usage ?? listed;
+  if (!stats) return null;
+  const { summary, contextPercent, warning, breakdown } = usageText(stats);
+  return { summary, contextPercent, warning, breakdown, source: feed.usage ? 'live' : 'list' };
 }
 
 /**

@@ -113,6 +113,26 @@ export const BrowserStripSchema = z.strictObject({
 });
 export type BrowserStrip = z.infer<typeof BrowserStripSchema>;
 
+/** One figure of the usage breakdown. */
+export const UsageLineSchema = z.strictObject({
+  label: z.string().check(z.maxLength(200)),
+  value: z.string().check(z.maxLength(200)),
+});
+
+/** What the conversation's LLM calls cost and used, in words (api/usage/usageText.ts). */
+export const UsageSchema = z.strictObject({
+  /** `$0.42 of $5.00 · 215k tokens · context 58 %`. */
+  summary: z.string().check(z.maxLength(300)),
+  /** How full the context window was at the newest call; null when unknown. */
+  contextPercent: z.nullable(z.number()),
+  /** The budget or the context window nearly used up; null when nothing is near. */
+  warning: z.nullable(z.string().check(z.maxLength(300))),
+  breakdown: z.array(UsageLineSchema).check(z.maxLength(40)),
+  /** `live`: the agent server's stats updates; `list`: the app server's list, until the first one. */
+  source: z.enum(['live', 'list']),
+});
+export type Usage = z.infer<typeof UsageSchema>;
+
 export const HeaderSchema = z.strictObject({
   conversationId: z.string(),
   title: z.string(),
@@ -137,6 +157,8 @@ export const HeaderSchema = z.strictObject({
   changes: z.optional(PanelChangesSchema),
   /** The agent browses now (its newest step is a browser step): the newest screenshot it took. */
   browser: z.optional(z.nullable(BrowserStripSchema)),
+  /** Cost, tokens and context; absent or null before any LLM call is known. */
+  usage: z.optional(z.nullable(UsageSchema)),
 });
 export type Header = z.infer<typeof HeaderSchema>;
 

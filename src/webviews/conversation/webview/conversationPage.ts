@@ -120,7 +120,14 @@ export class ConversationPage {
     },
   };
 
+  /** Whether the usage breakdown is open (closed on each load: a glance, not a setting). */
+  private usageOpen = false;
+
   private readonly headerActions: HeaderActions = {
+    toggleUsage: () => {
+      this.usageOpen = !this.usageOpen;
+      this.renderChrome();
+    },
     showRow: (id) => this.view.scrollToRow(id),
     openInBrowser: () => this.post({ type: 'openInBrowser' }),
     showLog: () => this.post({ type: 'showLog' }),
@@ -216,7 +223,7 @@ export class ConversationPage {
 
   private renderChrome(): void {
     this.root.setAttribute('aria-busy', String(!this.store.started));
-    render(headerView(this.header, this.headerActions), this.slots.header);
+    render(headerView(this.header, this.headerActions, this.usageOpen), this.slots.header);
     render(browserStripView(this.header?.browser, this.headerActions), this.slots.browser);
     render(changesView(this.header?.changes, this.changesOpen, this.changesActions), this.slots.changes);
     render(

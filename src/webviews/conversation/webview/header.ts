@@ -1,6 +1,6 @@
 /**
- * The panel's header (title, the agent's status, the sandbox, the model, the event count, the
- * Open in Browser and Log buttons) and, under it, the banner that says the transcript is not live:
+ * The panel's header (title, the agent's status, the sandbox, the model, the event count, the cost
+ * and tokens with their breakdown, the Open in Browser and Log buttons) and, under it, the banner that says the transcript is not live:
  * connecting, reconnecting (with a countdown and Retry now), offline (with Resume Sandbox when the
  * sandbox can be resumed) or disconnected (with Retry); and the notice that the transcript is not
  * the whole conversation (paging stopped, a size limit reached), whether live or not. Texts from the
@@ -9,6 +9,7 @@
 import { html, nothing, type TemplateResult } from 'lit';
 import type { BrowserStrip, Header } from '../shared/protocol';
 import './imageView';
+import { usageBreakdownView, usageButtonView, type UsageActions } from './usageView';
 import {
   executionStatus,
   executionStatusLabel,
@@ -18,7 +19,7 @@ import {
   type ExecutionStatus,
 } from './text';
 
-export interface HeaderActions {
+export interface HeaderActions extends UsageActions {
   /** "Show the step" on the browser strip. */
   showRow(id: string): void;
   openInBrowser(): void;
@@ -46,7 +47,8 @@ const STATUS_ICONS: Partial<Record<ExecutionStatus, string>> = {
   unknown: 'circle-large-outline',
 };
 
-export function headerView(header: Header | null, actions: HeaderActions): TemplateResult {
+/** `usageOpen`: the usage breakdown is shown (the page keeps it across headers). */
+export function headerView(header: Header | null, actions: HeaderActions, usageOpen = false): TemplateResult {
   const status = executionStatus(header?.executionStatus ?? null);
   const title = header ? oneLine(header.title, 300) : 'Conversation';
   const statusLabel = executionStatusLabel(status);
@@ -96,10 +98,12 @@ export function headerView(header: Header | null, actions: HeaderActions): Templ
               <span class="meta-item" title="Events received"
                 ><span class="codicon codicon-history" aria-hidden="true"></span
                 >${formatCount(header.eventCount)} ${header.eventCount === 1 ? 'event' : 'events'}</span
-              >`
+              >
+              ${usageButtonView(header.usage, usageOpen, actions)}`
           : nothing
       }
-    </div>`;
+    </div>
+    ${usageBreakdownView(header?.usage, usageOpen)}`;
 }
 
 /**

@@ -3,7 +3,7 @@
 // older agent servers (query auth), a paused sandbox, and 10,000 events with the newest page first.
 import assert from 'node:assert/strict';
 import { AgentServerClient, EventFeed, type AgentEndpoint, type FeedTarget } from '../../../../src/api';
-import { agentMessage, executionStatus, userMessage } from '../../../shared/agentEvents';
+import { agentMessage, executionStatus, statsUpdate, userMessage } from '../../../shared/agentEvents';
 import { eventuallyDefined } from '../../../shared/eventually';
 import { useFeedServer } from './feedFixture';
 
@@ -75,6 +75,46 @@ describe('EventFeed against the agent-server double', function () {
     assert.deepEqual(held(feed), stored(id));
     assert.equal(feed.current.streaming, undefined, 'the final message replaces the streaming reply');
     assert.equal(feed.current.executionStatus, 'finished');
+  });
+
+  it('follows the cost and tokens of each stats update as it comes, asking nothing for them', async () => {
+    const id = double.runningConversationId();
+    const { feed } = await follow(id);
+    await whole(feed);
+    double.server.requests.length = 0;
+    for (const [cost, prompt] of [
+      [0.12, 40_000],
+      [0.31, 95_000],
+      [0.42, 200_000],
+    ] as const) {
+      double.server.agent.append(id, [
+        statsUpdate({
+          agent: { cost, prompt, completion: 900, contextWindow: 200_000, perTurn: prompt / 2 },
+        }),
+      ]);
+      const usage = await eventuallyDefined(async () =>
+        feed.current.usage?.main.cost === cost ? feed.current.usage : undefined,
+      );
+      assert.equal(usage.main.tokens.prompt, prompt);
+    }
+    assert.deepEqual(double.server.requests, [], 'no request for any of them');
+  });
+
+  it('the scripted agent reports each LLM call’s usage, and the app server lists it', async () => {
+    const id = double.runningConversationId();
+    const { feed } = await follow(id);
+    await whole(feed);
+    const before = feed.current.usage?.main.cost ?? 0;
+    double.server.agent.append(id, [userMessage('Run one shell command, then finish.')]);
+    double.server.agent.run(id);
+    const usage = await eventuallyDefined(async () => {
+      const now = feed.current.usage;
+      return now && now.main.cost > before && feed.current.executionStatus === 'finished' ? now : undefined;
+    }, 10_000);
+    assert.ok(usage.main.tokens.prompt > 0 && usage.main.contextWindow > 0 && usage.main.lastTurnTokens > 0);
+    const [listed] = await double.app.getConversations([id]);
+    assert.equal(listed?.metrics?.accumulated_cost, usage.main.cost, 'the list says the agent’s cost');
+    assert.equal(listed?.metrics?.accumulated_token_usage?.prompt_tokens, usage.main.tokens.prompt);
   });
 
   it('recovers from a dropped socket: reconnects, reads what it missed, no duplicates', async () => {

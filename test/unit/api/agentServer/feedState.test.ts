@@ -12,6 +12,8 @@ import {
   executionStatus,
   numberedEvents,
   stateUpdate,
+  statsUpdate,
+  statsValue,
   userMessage,
   type EventBody,
 } from '../../../shared/agentEvents';
@@ -109,5 +111,54 @@ describe('feedState: what the events say beside themselves', () => {
     const two = withNotice(one, 'The transcript reached its limit.');
     assert.equal(two.notice, 'The history is incomplete. The transcript reached its limit.');
     assert.equal(withNotice(two, 'The history is incomplete.'), two);
+  });
+
+  it('a stats update says the usage; the same figures again, or an empty update, change nothing', () => {
+    const event = numberedEvents();
+    const state = initialFeedState([]);
+    const first = followEvent(
+      state,
+      event(statsUpdate({ agent: { cost: 0.1, prompt: 4200, completion: 180 } })),
+    );
+    assert.equal(first.usage?.main.cost, 0.1);
+    assert.equal(first.usage?.main.tokens.prompt, 4200);
+    assert.equal(
+      followEvent(first, event(statsUpdate({ agent: { cost: 0.1, prompt: 4200, completion: 180 } }))),
+      first,
+    );
+    assert.equal(followEvent(first, event(stateUpdate('stats', { usage_to_metrics: {} }))), first);
+    assert.equal(followEvent(first, event(stateUpdate('stats', 'hostile'))), first);
+    const second = followEvent(
+      first,
+      event(statsUpdate({ agent: { cost: 0.2, prompt: 8400, completion: 360 } })),
+    );
+    assert.equal(second.usage?.main.cost, 0.2);
+  });
+
+  it('a snapshot says the usage it carries; the first one, before any call, keeps what is known', () => {
+    const event = numberedEvents();
+    const known = followEvent(initialFeedState([]), event(statsUpdate({ agent: { cost: 0.3 } })));
+    const empty = followEvent(known, event(stateUpdate('full_state', { stats: { usage_to_metrics: {} } })));
+    assert.equal(empty.usage, known.usage);
+    const snapshot = followEvent(
+      known,
+      event(
+        stateUpdate('full_state', { execution_status: 'idle', stats: statsValue({ agent: { cost: 0.5 } }) }),
+      ),
+    );
+    assert.equal(snapshot.usage?.main.cost, 0.5);
+    assert.equal(snapshot.executionStatus, 'idle');
+  });
+
+  it('stored events guess the usage from the newest stats update, only until something said it', () => {
+    const event = numberedEvents();
+    const held = [
+      event(statsUpdate({ agent: { cost: 0.1 } })),
+      event(userMessage('go on')),
+      event(statsUpdate({ agent: { cost: 0.4 } })),
+    ];
+    const state = initialFeedState(held);
+    assert.equal(state.usage?.main.cost, 0.4);
+    assert.equal(guessFromStored(state, [event(statsUpdate({ agent: { cost: 0.05 } }))]), state);
   });
 });

@@ -10,7 +10,14 @@ import {
   type HeaderFacts,
 } from '../../../../../src/webviews/conversation/host/headerModel';
 import { Transcript } from '../../../../../src/webviews/conversation/host/rows/transcript';
-import { executionStatus, numberedEvents, terminalAction, userMessage } from '../../../../shared/agentEvents';
+import { statsFromUpdate } from '../../../../../src/api/usage/usageStats';
+import {
+  executionStatus,
+  numberedEvents,
+  statsValue,
+  terminalAction,
+  userMessage,
+} from '../../../../shared/agentEvents';
 
 const CONVERSATION_ID = 'abcdef0123456789abcdef0123456789';
 const NOW = 1_800_000_000_000;
@@ -23,6 +30,7 @@ function feed(state: Partial<FeedState> = {}): FeedState {
     executionStatus: undefined,
     confirmationPolicy: undefined,
     model: undefined,
+    usage: undefined,
     streaming: undefined,
     historyComplete: true,
     notice: undefined,
@@ -159,5 +167,38 @@ describe('conversation panel header model', () => {
       failed('invalid_response'),
       'The sandbox sent something unexpected (the log has the details)',
     );
+  });
+
+  it('shows the live usage from the feed over the app server’s list, and the list’s until the first update', () => {
+    const listed = conversation({
+      metrics: {
+        model_name: 'default',
+        accumulated_cost: 1.5,
+        max_budget_per_task: 5,
+        accumulated_token_usage: { prompt_tokens: 90_000, completion_tokens: 10_000 },
+      },
+    });
+    const fromList = panelHeader(facts({ conversation: listed })).usage;
+    assert.equal(fromList?.summary, '$1.50 of $5.00 · 100k tokens');
+    assert.equal(fromList?.source, 'list');
+    const usage = statsFromUpdate(
+      statsValue({
+        agent: {
+          cost: 4.1,
+          budget: 5,
+          prompt: 200_000,
+          completion: 15_000,
+          contextWindow: 200_000,
+          perTurn: 116_000,
+        },
+      }),
+    );
+    const live = panelHeader(facts({ conversation: listed, feed: feed({ usage }) })).usage;
+    assert.equal(live?.summary, '$4.10 of $5.00 · 215k tokens · context 58 %');
+    assert.equal(live?.source, 'live');
+    assert.equal(live?.contextPercent, 58);
+    assert.equal(live?.warning, '82 % of the budget ($5.00) used');
+    assert.equal(live?.breakdown[0]?.value, '$4.10 of $5.00');
+    assert.equal(panelHeader(facts()).usage, null, 'nothing known: no line');
   });
 });
