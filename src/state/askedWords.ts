@@ -3,7 +3,7 @@
  * the server titles it (the server's own placeholder is "Conversation b2dd7"). In memory only, never
  * persisted: they are the user's own words and may say more than a title should keep.
  */
-import * as vscode from 'vscode';
+// no `vscode` here: names.ts reads this, and the e2e tests name rows with names.ts in plain Node
 import { normalizeUuid } from '../api';
 
 /** Enough words for a row's label; the rest of the prompt is not kept. */
@@ -12,10 +12,13 @@ export const ASKED_WORDS_CHARS = 60;
 const KEPT = 200;
 
 const words = new Map<string, string>();
-const changed = new vscode.EventEmitter<string>();
+const listeners = new Set<(conversationId: string) => void>();
 
-/** Fired with a conversation's id when its first words are first known or change. */
-export const onDidLearnAskedWords = changed.event;
+/** Calls `listener` with a conversation's id when its first words are first known or change. */
+export function onDidLearnAskedWords(listener: (conversationId: string) => void): { dispose(): void } {
+  listeners.add(listener);
+  return { dispose: () => void listeners.delete(listener) };
+}
 
 /** The first line of what was asked, spaces collapsed, cut at a word near `ASKED_WORDS_CHARS`. */
 export function firstWords(text: string): string {
@@ -42,7 +45,7 @@ export function rememberAsked(conversationId: string, text: string): void {
     if (oldest === undefined) break;
     words.delete(oldest);
   }
-  changed.fire(conversationId);
+  for (const listener of [...listeners]) listener(conversationId);
 }
 
 export function askedWords(conversationId: string): string | undefined {
