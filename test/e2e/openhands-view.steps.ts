@@ -126,32 +126,27 @@ export function openHandsViewSteps(runner: StepRunner, ctx: E2EContext): void {
       try {
         for (const title of [CONVERSATIONS_VIEW, SANDBOXES_VIEW]) {
           const pane = await viewPane(ctx.page, title);
+          const description = pane.locator('.pane-header .description').first();
+          const measure = () =>
+            description.evaluate((element) => ({
+              text: element.textContent ?? '',
+              scrollWidth: element.scrollWidth,
+              clientWidth: element.clientWidth,
+            }));
+          await eventually(`the ${title} header's description`, async () =>
+            (await measure()).text ? true : undefined,
+          );
           // hovered (or focused), a pane shows its title actions, which leave the description least room
           await pane.locator('.pane-header').hover();
-          const description = pane.locator('.pane-header .description').first();
+          await ctx.screenshot(`server-name-${title.toLowerCase()}-default-width`);
           await eventually(
             `the ${title} header's description, whole`,
             async () => {
-              const shown = await description.evaluate((element) => ({
-                text: element.textContent ?? '',
-                cut: element.scrollWidth > element.clientWidth + 1,
-                width: element.clientWidth,
-              }));
-              return shown.text && !shown.cut ? shown : undefined;
+              const shown = await measure();
+              return shown.scrollWidth <= shown.clientWidth ? shown : undefined;
             },
-            {
-              timeoutMs: 10_000,
-              lastSeen: async () =>
-                JSON.stringify(
-                  await description.evaluate((element) => ({
-                    text: element.textContent,
-                    scrollWidth: element.scrollWidth,
-                    clientWidth: element.clientWidth,
-                  })),
-                ),
-            },
+            { timeoutMs: 5_000, lastSeen: async () => JSON.stringify(await measure()) },
           );
-          await ctx.screenshot(`server-name-${title.toLowerCase()}-default-width`);
         }
       } finally {
         await widenSidebar(ctx.page);
