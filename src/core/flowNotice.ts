@@ -35,7 +35,8 @@ export class FlowNotice implements vscode.Disposable {
     void vscode.window.withProgress(
       {
         location: vscode.ProgressLocation.Notification,
-        title: link ? `${plain(text)} ${linkText(link)}` : plain(text),
+        // the link first: a notice with no buttons shows one line until expanded, and the link must show
+        title: link ? `${linkText(link)} — ${plain(text)}` : plain(text),
       },
       async (progress) => {
         progress.report({ increment: 100 });

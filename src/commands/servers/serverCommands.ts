@@ -40,6 +40,8 @@ export function registerServerCommands(given: ServerCommandDeps): vscode.Disposa
       },
     ),
     vscode.commands.registerCommand('openhands.switchServer', async (url?: string) => {
+      // "Connected to …" says nothing true of the server switched to
+      notice.end();
       if (typeof url === 'string') {
         const server = knownServers(deps).find((known) => sameServerUrl(known.url, url));
         if (!server) {

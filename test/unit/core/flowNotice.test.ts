@@ -36,8 +36,8 @@ describe('FlowNotice', () => {
     });
     assert.equal(
       shown()[0],
-      'The conversation of Team was closed: the views now show This machine (:3001). ' +
-        '[Switch Back to Team](command:openhands.switchServer?%5B%22https%3A%2F%2Fteam.example%3A8443%22%5D)',
+      '[Switch Back to Team](command:openhands.switchServer?%5B%22https%3A%2F%2Fteam.example%3A8443%22%5D) — ' +
+        'The conversation of Team was closed: the views now show This machine (:3001).',
     );
     notice.end();
     await eventually(shown, (now) => now.length === 0, { description: 'taken back' });
