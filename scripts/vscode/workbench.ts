@@ -51,6 +51,24 @@ export async function openActivityBarView(
 export async function widenSidebar(page: Page, width = 480): Promise<void> {
   const sidebar = await page.locator('.part.sidebar').boundingBox();
   if (!sidebar || sidebar.width >= width) return;
+  await dragSidebarEdge(page, sidebar, width);
+}
+
+/** VS Code's width for a new window's sidebar: `Math.min(300, window width / 4)` (its layout's default). */
+export const DEFAULT_SIDEBAR_WIDTH = 300;
+
+/** Drags the sidebar's edge to this width, narrower or wider. */
+export async function setSidebarWidth(page: Page, width: number): Promise<void> {
+  const sidebar = await page.locator('.part.sidebar').boundingBox();
+  if (!sidebar || Math.abs(sidebar.width - width) < 1) return;
+  await dragSidebarEdge(page, sidebar, width);
+}
+
+async function dragSidebarEdge(
+  page: Page,
+  sidebar: { x: number; y: number; width: number; height: number },
+  width: number,
+): Promise<void> {
   const edgeX = sidebar.x + sidebar.width;
   const y = sidebar.y + sidebar.height / 2;
   await page.mouse.move(edgeX - 1, y);

@@ -19,6 +19,7 @@ import { startStatusMessage } from '../conversations/startStatus';
 import { workspaceRepository } from '../conversations/workspaceGit';
 import type { Connection } from '../state/connection';
 import type { Log } from '../core/log';
+import { rememberAsked } from '../state/askedWords';
 import { conversationTitle, shortSpec } from '../state/names';
 import { sandboxStatusStyle } from '../views/statusStyle';
 import type { OpenHandsStore } from '../state/store';
@@ -199,7 +200,9 @@ async function newConversation(
   // The start request has no field for the confirmation policy: start without the message, set the
   // policy, then send it, so the agent's first action is already under the chosen policy.
   const policy = startPolicy(connection.config.confirmationPolicy);
-  const firstMessage = policy ? request.initial_message : undefined;
+  // what the user asked names the conversation until the server titles it
+  const asked =
+    request.initial_message?.content.map((part) => ('text' in part ? part.text : '')).join('') ?? '';
   if (policy) delete request.initial_message;
 
   const controller = new AbortController();
@@ -227,9 +230,9 @@ async function newConversation(
     );
     const conversationId = ready.app_conversation_id;
     if (conversationId) deps.watch.watch(conversationId);
+    if (conversationId) rememberAsked(conversationId, asked);
     if (conversationId && policy) {
-      const text = firstMessage?.content.map((part) => ('text' in part ? part.text : '')).join('') ?? '';
-      const applied = await applyPolicyThenSend(deps, conversationId, policy, text);
+      const applied = await applyPolicyThenSend(deps, conversationId, policy, asked);
       if (!applied) return conversationId;
     }
     await store.refresh();

@@ -14,10 +14,12 @@ import {
   type AppConversation,
   type EventLog,
   type FeedTarget,
+  messageText,
   normalizeUuid,
 } from '../api';
 import type { Log } from '../core/log';
 import { AgentLocator } from './agentLocator';
+import { askedWords, rememberAsked } from './askedWords';
 import type { Connection } from './connection';
 import { SteeringError } from './steeringError';
 import type { OpenHandsStore } from './store';
@@ -115,6 +117,7 @@ export class ConversationFeeds implements vscode.Disposable {
         log: (message) => this.log.info(message),
       });
       const subscription = feed.onEvents((change) => {
+        learnAsked(id, change.prepended, change.appended);
         if (change.appended.length > 0) this.appended.fire({ conversationId: id, events: change.appended });
       });
       open = { feed, leases: 0, subscription };
@@ -232,6 +235,17 @@ export function offlineReason(conversation: AppConversation): string {
     default:
       return vscode.l10n.t("This conversation's sandbox cannot be reached.");
   }
+}
+
+/**
+ * What the user asked first, from a feed's events, for a conversation the server has not titled: an
+ * older page's user message is earlier than any seen; a newer one counts only while none is known.
+ */
+function learnAsked(id: string, older: readonly AgentEvent[], newer: readonly AgentEvent[]): void {
+  const first = (events: readonly AgentEvent[]) =>
+    events.find((event) => event.kind === 'MessageEvent' && event.source === 'user' && messageText(event));
+  const asked = first(older) ?? (askedWords(id) === undefined ? first(newer) : undefined);
+  if (asked) rememberAsked(id, messageText(asked));
 }
 
 /** Whether resuming the sandbox would let the conversation be reached. */

@@ -1,5 +1,6 @@
 // What sandboxes, specs and conversations are called wherever they are shown: rows, pickers, messages.
-import type { AppConversation, SandboxInfo } from '../api';
+import { normalizeUuid, type AppConversation, type SandboxInfo } from '../api';
+import { askedWords } from './askedWords';
 
 export const SANDBOX_ID_PREFIX = 'oh-agent-server-';
 
@@ -60,8 +61,19 @@ export function newestConversation(conversations: readonly AppConversation[]): A
   return newest;
 }
 
+/**
+ * The server's title; until it has one (none, or its placeholder "Conversation b2dd7"), what the user
+ * asked, when this VS Code knows it.
+ */
 export function conversationTitle(conversation: AppConversation): string {
-  return conversation.title?.trim() || `Conversation ${conversation.id.slice(0, 8)}`;
+  const title = conversation.title?.trim();
+  if (title && !isPlaceholderTitle(title, conversation.id)) return title;
+  return askedWords(conversation.id) ?? (title || `Conversation ${conversation.id.slice(0, 8)}`);
+}
+
+/** The title OpenHands gives a conversation at its start: "Conversation " and its id's first 5 hex digits. */
+export function isPlaceholderTitle(title: string, conversationId: string): boolean {
+  return title === `Conversation ${normalizeUuid(conversationId).slice(0, 5)}`;
 }
 
 /** The sandbox's own VS Code (its URL carries a `tkn=` credential: never log or show it whole). */

@@ -8,6 +8,7 @@ import {
   type SandboxStatus,
   messageOf,
 } from '../api';
+import { onDidLearnAskedWords } from './askedWords';
 import type { Connection } from './connection';
 import { sameJson } from './conversationMerge';
 import type { CountMark } from './goneCheck';
@@ -95,6 +96,13 @@ export class OpenHandsStore implements vscode.Disposable {
         this.countMark = undefined;
         this.state = connection.client ? 'idle' : 'unconfigured';
         this.changed.fire(EVERYTHING);
+      }),
+      // what the user asked names an untitled conversation (and its sandbox): redraw those rows
+      onDidLearnAskedWords((id) => {
+        const conversation = this.findConversation(id);
+        if (!conversation) return;
+        const sandbox = this.findSandbox(conversation.sandbox_id);
+        this.changed.fire({ rows: { conversations: [conversation], sandboxes: sandbox ? [sandbox] : [] } });
       }),
     );
   }

@@ -2,6 +2,7 @@ import * as vscode from 'vscode';
 import type { ApiErrorKind } from '../api';
 import type { Connection } from '../state/connection';
 import type { OpenHandsNode } from './nodes';
+import { serverLabel } from './serverLabel';
 import type { OpenHandsStore } from '../state/store';
 
 /**
@@ -49,8 +50,9 @@ export class ViewPresenter implements vscode.Disposable {
     this.ifChanged('conversations.message', conversationsMessage, (message) => {
       this.conversationsView.message = message;
     });
-    // which server the views show, always in sight
-    const server = this.connection.config.serverUrl ? this.connection.config.serverName : undefined;
+    // which server the views show, always in sight, first and short so it reads beside the actions
+    const { serverUrl, serverName } = this.connection.config;
+    const server = serverUrl ? serverLabel(serverName, serverUrl) : undefined;
     const filtered = store.titleFilter ? vscode.l10n.t('filtered') : undefined;
     this.ifChanged('conversations.description', describe(server, filtered), (description) => {
       this.conversationsView.description = description;

@@ -116,6 +116,8 @@ export function connectSteps(runner: StepRunner, ctx: E2EContext): void {
       await boxSuggesting(ctx.page, new URL(team.url).host);
       await answerInputBox(ctx.page, 'Team');
       await toastSaying(ctx.page, /Connected to Team: OpenHands 1\.11\.0, API key accepted/);
+      // the flow's newer message replaced its older one
+      await toastGone(ctx.page, /Connected to This machine/);
       const pane = await viewPane(ctx.page, CONVERSATIONS_VIEW);
       await waitForRows(pane, "Team's conversations");
       await paneDescription(pane, /Team/);
@@ -176,9 +178,11 @@ export function connectSteps(runner: StepRunner, ctx: E2EContext): void {
         { timeoutMs: 10_000 },
       );
       await ctx.screenshot('connect-switched');
-      await closed.locator('.monaco-button', { hasText: 'Switch Back to Team' }).first().click();
+      await closed.locator('a', { hasText: 'Switch Back to Team' }).first().click();
       await paneDescription(pane, /Team/);
       await waitForRows(pane, "Team's conversations again");
+      // back: the offer to switch back is stale, and goes
+      await toastGone(ctx.page, /Switch Back to Team/);
     },
     { needs: [LOCAL, TEAM] },
   );
@@ -193,6 +197,7 @@ export function connectSteps(runner: StepRunner, ctx: E2EContext): void {
       await ctx.screenshot('connect-forget');
       await clickDialogButton(dialog, 'Forget');
       await toastSaying(ctx.page, /Team was forgotten/);
+      await toastGone(ctx.page, /Connected to/);
       // the views moved on; pointed at Team again by hand, no key is sent: Secret Storage has none
       const pane = await viewPane(ctx.page, CONVERSATIONS_VIEW);
       await paneDescription(pane, /This machine \(:3001\)/);
@@ -229,6 +234,19 @@ async function anyLocalOpenHands(): Promise<boolean> {
     ),
   );
   return answers.some(Boolean);
+}
+
+/** Waits until no toast says this (it was replaced or taken back). */
+async function toastGone(page: Page, text: RegExp): Promise<void> {
+  await eventually(
+    `no toast saying ${text}`,
+    async () =>
+      (await page.locator('.notification-toast', { hasText: text }).count()) === 0 ? true : undefined,
+    {
+      timeoutMs: 10_000,
+      lastSeen: async () => (await page.locator('.notification-toast').allInnerTexts()).join(' | '),
+    },
+  );
 }
 
 function statusItem(page: Page, text: string): Locator {

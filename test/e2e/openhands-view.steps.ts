@@ -14,6 +14,7 @@ import {
   shortSandboxId,
   type SandboxSummary,
 } from './server-api';
+import { DEFAULT_SIDEBAR_WIDTH, setSidebarWidth, widenSidebar } from '../../scripts/vscode/workbench';
 import { OPEN_WORKBENCH } from './workbench.steps';
 import { eventually } from './wait';
 import { captureWalkthroughMedia } from './walkthroughMedia';
@@ -114,6 +115,42 @@ export function openHandsViewSteps(runner: StepRunner, ctx: E2EContext): void {
         width: sidebar.x + sidebar.width,
         height: Math.min(sidebar.height, 170),
       });
+    },
+    { needs: [OPEN_VIEW] },
+  );
+
+  runner.step(
+    "the server's name reads whole in both views' headers at the default sidebar width, actions showing",
+    async () => {
+      await setSidebarWidth(ctx.page, DEFAULT_SIDEBAR_WIDTH);
+      try {
+        for (const title of [CONVERSATIONS_VIEW, SANDBOXES_VIEW]) {
+          const pane = await viewPane(ctx.page, title);
+          const description = pane.locator('.pane-header .description').first();
+          const measure = () =>
+            description.evaluate((element) => ({
+              text: element.textContent ?? '',
+              scrollWidth: element.scrollWidth,
+              clientWidth: element.clientWidth,
+            }));
+          await eventually(`the ${title} header's description`, async () =>
+            (await measure()).text ? true : undefined,
+          );
+          // hovered (or focused), a pane shows its title actions, which leave the description least room
+          await pane.locator('.pane-header').hover();
+          await ctx.screenshot(`server-name-${title.toLowerCase()}-default-width`);
+          await eventually(
+            `the ${title} header's description, whole`,
+            async () => {
+              const shown = await measure();
+              return shown.scrollWidth <= shown.clientWidth ? shown : undefined;
+            },
+            { timeoutMs: 5_000, lastSeen: async () => JSON.stringify(await measure()) },
+          );
+        }
+      } finally {
+        await widenSidebar(ctx.page);
+      }
     },
     { needs: [OPEN_VIEW] },
   );

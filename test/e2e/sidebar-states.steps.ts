@@ -6,7 +6,7 @@ import { rowLabels, viewPane, waitForRows, waitForWelcome } from './openhands-vi
 import { OPEN_VIEW } from './openhands-view.steps';
 import { answerInputBox, editSettingsJson, runCommand, setStringSettingInEditor } from './palette';
 import type { StepRunner } from './runner';
-import { SANDBOXES_VIEW } from './selectors';
+import { CONVERSATIONS_VIEW, SANDBOXES_VIEW } from './selectors';
 import { addFault, clearFaults } from './serverControl';
 import { eventually } from './wait';
 
@@ -69,8 +69,13 @@ export function sidebarStateSteps(runner: StepRunner, ctx: E2EContext): void {
     async () => {
       await runCommand(ctx.page, 'OpenHands: Configure Server…');
       await answerInputBox(ctx.page, 'http://127.0.0.1:9');
-      const pane = await viewPane(ctx.page, SANDBOXES_VIEW);
+      const pane = await viewPane(ctx.page, CONVERSATIONS_VIEW);
       await waitForWelcome(pane, 'the unreachable welcome view', /Cannot reach the server/, /Retry/);
+      await waitForWelcome(
+        await viewPane(ctx.page, SANDBOXES_VIEW),
+        'one short line under Sandboxes',
+        /No sandboxes to show until the server answers; the Conversations view says why\./,
+      );
     },
     { needs: [OPEN_VIEW] },
   );
@@ -79,13 +84,22 @@ export function sidebarStateSteps(runner: StepRunner, ctx: E2EContext): void {
     'no server configured: the welcome view offers Connect to OpenHands…',
     async () => {
       await setStringSettingInEditor(ctx.page, 'openhands.serverUrl', 'Server Url', '');
-      const pane = await viewPane(ctx.page, SANDBOXES_VIEW);
+      const pane = await viewPane(ctx.page, CONVERSATIONS_VIEW);
       await waitForWelcome(
         pane,
         'the unconfigured welcome view',
         /Connect VS Code to OpenHands/,
         /Connect to OpenHands…/,
       );
+      // one welcome and one Connect: the other pane says only what it will show
+      const sandboxes = await viewPane(ctx.page, SANDBOXES_VIEW);
+      await waitForWelcome(
+        sandboxes,
+        'one short line under Sandboxes, no Connect',
+        /Sandboxes show here once VS Code is connected to OpenHands\./,
+      );
+      const links = await sandboxes.locator('.welcome-view-content a').count();
+      if (links > 0) throw new Error(`the Sandboxes pane offers ${links} buttons too`);
       await ctx.screenshot('sandboxes-unconfigured');
       await runCommand(ctx.page, 'OpenHands: Configure Server…');
       await answerInputBox(ctx.page, ctx.serverUrl);
@@ -98,7 +112,7 @@ export function sidebarStateSteps(runner: StepRunner, ctx: E2EContext): void {
     'invalid server URL: the welcome view and the status bar say the settings are the problem',
     async () => {
       await editSettingsJson(ctx.page, ctx.userSettingsFile, { 'openhands.serverUrl': 'localhost:3000' });
-      const pane = await viewPane(ctx.page, SANDBOXES_VIEW);
+      const pane = await viewPane(ctx.page, CONVERSATIONS_VIEW);
       await waitForWelcome(
         pane,
         'the settings-problem welcome view',

@@ -91,7 +91,7 @@ describe('sidebar: connection states, welcome views, stale data', () => {
     assert.doesNotMatch(t.api.sandboxesView.message ?? '', /\/api\/|ECONNRESET|GET /);
     assert.equal(
       t.api.sandboxesView.description,
-      `${t.api.connection.config.serverName} · offline`,
+      `local:${new URL(t.api.connection.config.serverUrl ?? '').port} · offline`,
       'which server, and that it is offline',
     );
     await server.clearFaults();

@@ -2,6 +2,7 @@
 // before anything is saved, and every failure says what to do.
 import * as vscode from 'vscode';
 import { checkServerUrl, type AuthHeader } from '../../api';
+import type { FlowNotice } from '../../core/flowNotice';
 import type { Log } from '../../core/log';
 import { isPlainHttpToAnotherHost } from '../../core/plainHttp';
 import type { ApiKeys } from '../../core/secretsManager';
@@ -25,6 +26,8 @@ export interface ConnectDeps {
   connection: Connection;
   keys: ApiKeys;
   log: Log;
+  /** What connecting last said ("Connected to …", "… was forgotten"): the next says replaces it. */
+  notice: FlowNotice;
 }
 
 /** `openhands.connect` with an argument: no prompts, for links, scripts and tests. */
@@ -267,7 +270,7 @@ async function nameAndSave(
   if (chosenName === undefined) return false;
   const server = serverOf(candidate, chosenName.trim() || defaultServerName(candidate.url));
   await save(deps, server, candidate.apiKey);
-  void vscode.window.showInformationMessage(foundText(server.name, result));
+  deps.notice.show(foundText(server.name, result));
   return true;
 }
 

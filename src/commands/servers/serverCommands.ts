@@ -1,6 +1,7 @@
 // Connect to OpenHands…, Switch Server…, Forget Server…: the servers the user keeps, and which one
 // the views show.
 import * as vscode from 'vscode';
+import { FlowNotice } from '../../core/flowNotice';
 import type { ServerSecrets } from '../../core/secretsManager';
 import { forgetServerEntry, readServers, sameServerUrl, type RememberedServer } from '../../core/servers';
 import {
@@ -13,19 +14,25 @@ import {
   type ConnectResult,
 } from './connectFlow';
 
-export interface ServerCommandDeps extends ConnectDeps {
+export interface ServerCommandDeps extends Omit<ConnectDeps, 'notice'> {
   /** The MCP form's secrets per server: forgotten with the server. */
   mcpSecrets: ServerSecrets;
 }
 
-export function registerServerCommands(deps: ServerCommandDeps): vscode.Disposable[] {
+/** The commands' own notice added: one for the whole server flow, so its messages replace each other. */
+type ServerFlowDeps = ServerCommandDeps & ConnectDeps;
+
+export function registerServerCommands(given: ServerCommandDeps): vscode.Disposable[] {
+  const notice = new FlowNotice();
+  const deps: ServerFlowDeps = { ...given, notice };
   return [
+    notice,
     vscode.commands.registerCommand(
       'openhands.connect',
       async (request?: ConnectRequest): Promise<ConnectResult | boolean> => {
         if (request && typeof request === 'object' && typeof request.url === 'string') {
           const result = await connectWith(deps, request);
-          if (result.saved) void vscode.window.showInformationMessage(result.message);
+          if (result.saved) notice.show(result.message);
           else void vscode.window.showErrorMessage(result.message);
           return result;
         }
@@ -33,6 +40,8 @@ export function registerServerCommands(deps: ServerCommandDeps): vscode.Disposab
       },
     ),
     vscode.commands.registerCommand('openhands.switchServer', async (url?: string) => {
+      // "Connected to …" says nothing true of the server switched to
+      notice.end();
       if (typeof url === 'string') {
         const server = knownServers(deps).find((known) => sameServerUrl(known.url, url));
         if (!server) {
@@ -75,7 +84,7 @@ function knownServers(deps: ServerCommandDeps): RememberedServer[] {
 
 type ServerItem = vscode.QuickPickItem & { server?: RememberedServer; action?: 'connect' | 'forget' };
 
-async function pickServer(deps: ServerCommandDeps): Promise<boolean> {
+async function pickServer(deps: ServerFlowDeps): Promise<boolean> {
   const current = deps.connection.config.serverUrl;
   const forgetButton: vscode.QuickInputButton = {
     iconPath: new vscode.ThemeIcon('trash'),
@@ -152,7 +161,7 @@ async function confirmForget(server: RememberedServer): Promise<boolean> {
 }
 
 /** Removes the server and every secret kept for it; a server shown goes to the next remembered one. */
-async function forget(deps: ServerCommandDeps, server: RememberedServer): Promise<void> {
+async function forget(deps: ServerFlowDeps, server: RememberedServer): Promise<void> {
   await forgetServerEntry(server.url);
   // the views move on first, so they never ask the forgotten server without its key
   const current = deps.connection.config.serverUrl;
@@ -163,7 +172,7 @@ async function forget(deps: ServerCommandDeps, server: RememberedServer): Promis
     deps.connection.plainHttp.revoke(server.url),
   ]);
   deps.log.info(`Forgot ${server.url}: its key and MCP form secrets were removed.`);
-  void vscode.window.showInformationMessage(
+  deps.notice.show(
     vscode.l10n.t('{0} was forgotten: its key and secrets are gone from this machine.', server.name),
   );
 }

@@ -167,6 +167,8 @@ export interface ProgressRun {
   cancellable: boolean;
   reports: { message?: string; increment?: number }[];
   cancellation: CancellationTokenSource;
+  /** The task settled: VS Code takes the notification away. */
+  ended: boolean;
 }
 
 export const windowRecord = {
@@ -213,9 +215,15 @@ export const window = {
       cancellable: options.cancellable === true,
       reports: [],
       cancellation: new CancellationTokenSource(),
+      ended: false,
     };
     windowRecord.progress.push(run);
-    return task({ report: (value) => void run.reports.push(value) }, run.cancellation.token);
+    const done = task({ report: (value) => void run.reports.push(value) }, run.cancellation.token);
+    const end = () => {
+      run.ended = true;
+    };
+    Promise.resolve(done).then(end, end);
+    return done;
   },
   createStatusBarItem(
     id: string,

@@ -5,10 +5,13 @@ import assert from 'node:assert/strict';
 import type * as vscode from 'vscode';
 import { registerConversationCommands } from '../../../src/commands/conversationCommands';
 import { MementoManager } from '../../../src/core/mementoManager';
+import { messageText, type AgentEvent } from '../../../src/api';
+import { askedWords, firstWords, forgetAskedWords } from '../../../src/state/askedWords';
 import { ConversationFeeds } from '../../../src/state/conversationFeeds';
 import { ConversationSteering } from '../../../src/state/conversationSteering';
 import { ConversationWatch } from '../../../src/state/conversationWatch';
 import { commands, prompts, settings } from '../../shared/vscodeStandIn/standIn';
+import { eventually } from '../../shared/eventually';
 import { useExtensionState } from '../state/extensionState';
 
 describe('conversation commands', function () {
@@ -45,6 +48,7 @@ describe('conversation commands', function () {
     });
   });
   afterEach(() => {
+    forgetAskedWords();
     registered.forEach((disposable) => disposable.dispose());
     watch.dispose();
     feeds.dispose();
@@ -81,6 +85,38 @@ describe('conversation commands', function () {
     assert.equal(prompts.of('information')[0]?.message, 'The conversation has started.');
     assert.equal(watch.isWatched(id), true);
     assert.ok(t.store.findConversation(id), 'the list shows it');
+    // until the server titles it, the conversation goes by what was asked (kept in memory only)
+    assert.equal(askedWords(id), 'Fix the failing tests');
+    const kept = t.memento.keys().map((key) => JSON.stringify(t.memento.get(key)));
+    assert.ok(!kept.some((value) => value.includes('failing tests')), 'nothing of it in globalState');
+  });
+
+  it('learns what was asked of a conversation it did not start from its open feed', async () => {
+    await t.store.refresh();
+    const running = new Set(t.store.sandboxes.filter((s) => s.status === 'RUNNING').map((s) => s.id));
+    const target = t.server.state.conversations.find(
+      (c) =>
+        running.has(c.sandbox_id) &&
+        (t.server.state.agentConversations.get(c.id)?.events ?? []).some(
+          (e) => e.kind === 'MessageEvent' && e.source === 'user',
+        ),
+    );
+    assert.ok(target, 'the seed has a reachable conversation with a user message');
+    const first = t.server.state.agentConversations
+      .get(target.id)
+      ?.events.find((e) => e.kind === 'MessageEvent' && e.source === 'user');
+    assert.equal(askedWords(target.id), undefined);
+    const lease = feeds.acquire(target.id);
+    try {
+      const learnt = await eventually(
+        () => askedWords(target.id),
+        (words) => words !== undefined,
+        { description: 'the first user message learnt from the feed' },
+      );
+      assert.equal(learnt, firstWords(messageText(first as AgentEvent)));
+    } finally {
+      lease.dispose();
+    }
   });
 
   it('starts nothing when the user dismisses any question', async () => {

@@ -2,6 +2,7 @@
 import assert from 'node:assert/strict';
 import {
   conversationTitle,
+  isPlaceholderTitle,
   newestConversation,
   readableSandboxName,
   sandboxName,
@@ -9,6 +10,7 @@ import {
   shortSpec,
   vscodeUrl,
 } from '../../../src/state/names';
+import { forgetAskedWords, rememberAsked } from '../../../src/state/askedWords';
 import { conversation, minutesAgo, sandbox } from './appRecords';
 
 describe('names', () => {
@@ -52,6 +54,32 @@ describe('names', () => {
       conversationTitle(conversation(1, { id: 'deadbeef0000', title: null })),
       'Conversation deadbeef',
     );
+  });
+
+  it('reads an untitled conversation (no title, or the server’s placeholder) as what the user asked', () => {
+    const id = 'b2dd7e1f000040008000000000000001';
+    const placeholder = conversation(1, { id, title: 'Conversation b2dd7' });
+    assert.ok(isPlaceholderTitle('Conversation b2dd7', 'B2DD7E1F-0000-4000-8000-000000000001'));
+    assert.ok(!isPlaceholderTitle('Conversation b2dd8', id));
+    assert.equal(
+      conversationTitle(placeholder),
+      'Conversation b2dd7',
+      'nothing asked is known: the server’s',
+    );
+    try {
+      rememberAsked(id, 'Add a dark mode toggle to the settings page\nand test it');
+      assert.equal(conversationTitle(placeholder), 'Add a dark mode toggle to the settings page');
+      assert.equal(
+        conversationTitle({ ...placeholder, title: null }),
+        'Add a dark mode toggle to the settings page',
+      );
+      // the server's own title, once it has one, wins
+      assert.equal(conversationTitle({ ...placeholder, title: 'Dark mode toggle' }), 'Dark mode toggle');
+      // a title that only looks like a placeholder (another id's digits) is a title
+      assert.equal(conversationTitle({ ...placeholder, title: 'Conversation 12345' }), 'Conversation 12345');
+    } finally {
+      forgetAskedWords();
+    }
   });
 
   it('finds the sandbox’s own VS Code among its exposed URLs', () => {

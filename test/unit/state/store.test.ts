@@ -2,6 +2,7 @@
 // says changed (nothing, some rows, or everything), the last data kept and marked stale while the
 // server fails, and everything dropped for another server.
 import assert from 'node:assert/strict';
+import { forgetAskedWords, rememberAsked } from '../../../src/state/askedWords';
 import type { StoreChange } from '../../../src/state/store';
 import type { ConversationRecord } from '../../server';
 import { settings } from '../../shared/vscodeStandIn/standIn';
@@ -78,6 +79,26 @@ describe('OpenHandsStore: what the views show, and what changed', function () {
       ['Renamed on the server'],
     );
     assert.equal(t.store.findConversation(target.id)?.title, 'Renamed on the server');
+  });
+
+  it('redraws a conversation’s row and its sandbox’s when what the user asked it is learnt', async () => {
+    await t.store.refresh();
+    const target = t.store.conversations.find((c) => t.store.findSandbox(c.sandbox_id));
+    assert.ok(target);
+    const changes = record();
+    try {
+      rememberAsked(target.id, 'Add a dark mode toggle');
+      assert.equal(changes.length, 1);
+      assert.deepEqual(changes[0]?.rows?.conversations, [target]);
+      assert.deepEqual(
+        changes[0]?.rows?.sandboxes.map((s) => s.id),
+        [target.sandbox_id],
+      );
+      rememberAsked('0'.repeat(32), 'not a conversation of this list');
+      assert.equal(changes.length, 1, 'a conversation not in the list redraws nothing');
+    } finally {
+      forgetAskedWords();
+    }
   });
 
   it('keeps the last data, marked stale, while the server fails, and says why', async () => {

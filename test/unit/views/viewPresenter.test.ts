@@ -31,9 +31,10 @@ describe('ViewPresenter', function () {
     assert.equal(commands.context.get('openhands.configProblem'), false);
     await t.store.refresh();
     assert.equal(commands.context.get('openhands.state'), 'ready');
-    const host = new URL(t.server.url).host;
-    assert.equal(sandboxes.description, host);
-    assert.equal(conversations.description, host);
+    // the test server is on 127.0.0.1: unnamed, it reads as local and its port
+    const local = `local:${new URL(t.server.url).port}`;
+    assert.equal(sandboxes.description, local);
+    assert.equal(conversations.description, local);
     assert.equal(sandboxes.message, undefined);
   });
 
@@ -45,7 +46,7 @@ describe('ViewPresenter', function () {
     const message = `⚠ Last known data, from ${since}. The server could not be reached: the connection failed or was closed. The log has the details.`;
     assert.equal(sandboxes.message, message);
     assert.equal(conversations.message, message);
-    assert.equal(sandboxes.description, `${new URL(t.server.url).host} · offline`);
+    assert.equal(sandboxes.description, `local:${new URL(t.server.url).port} · offline`);
     assert.equal(commands.context.get('openhands.errorKind'), 'network');
   });
 
@@ -58,7 +59,7 @@ describe('ViewPresenter', function () {
       : '';
     await t.store.setTitleFilter(word);
     assert.equal(conversations.message, `Filtered by title: “${word}”`);
-    assert.equal(conversations.description, `${new URL(t.server.url).host} · filtered`);
+    assert.equal(conversations.description, `local:${new URL(t.server.url).port} · filtered`);
   });
 
   it('sends the window only what differs from what it last sent', async () => {

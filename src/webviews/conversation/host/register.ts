@@ -5,6 +5,7 @@
  */
 import * as vscode from 'vscode';
 import { codeRunningReason, normalizeUuid } from '../../../api';
+import { FlowNotice } from '../../../core/flowNotice';
 import type { Log } from '../../../core/log';
 import type { Connection } from '../../../state/connection';
 import type { ConversationChanges } from '../../../state/conversationChanges';
@@ -17,6 +18,9 @@ import type { Row } from '../shared/rows';
 import type { PanelChangesSource } from './controller';
 import { ImageDocuments } from './imageDocuments';
 import { ConversationPanel, type PanelEnvironment, type PanelState } from './panel';
+
+/** "Switch Back" stays a while longer than a plain notice: the user may look at the other server first. */
+const SWITCH_BACK_LIFETIME_MS = 30_000;
 
 export interface ConversationPanels {
   /** Opens (or reveals) the panel of a conversation. */
@@ -58,6 +62,8 @@ export function registerConversationPanels(
   const { connection, feeds, steering, log } = deps;
   const imageDocuments = new ImageDocuments();
   context.subscriptions.push(imageDocuments);
+  /** "… was closed: Switch Back to …", taken back once it is stale. */
+  const switchNotice = new FlowNotice(SWITCH_BACK_LIFETIME_MS);
   const env: PanelEnvironment = {
     extensionUri: context.extensionUri,
     acquire: (id) => feeds.acquire(id),
@@ -114,7 +120,10 @@ export function registerConversationPanels(
     { dispose: () => ConversationPanel.all.forEach((panel) => panel.dispose()) },
     // a panel follows its conversation through the server of the moment: on another server it
     // would show nothing of its own, so it closes and says why
+    switchNotice,
     connection.onDidSwitchServer(({ from, to }) => {
+      // any switch makes the last "Switch Back" stale: back already, or somewhere else now
+      switchNotice.end();
       const open = ConversationPanel.all;
       if (!from || open.length === 0) return;
       for (const panel of open) panel.dispose();
@@ -132,9 +141,7 @@ export function registerConversationPanels(
               from.name,
               to?.name ?? vscode.l10n.t('no server'),
             );
-      void vscode.window.showInformationMessage(message, back).then((answer) => {
-        if (answer === back) void vscode.commands.executeCommand('openhands.switchServer', from.url);
-      });
+      switchNotice.show(message, { label: back, command: 'openhands.switchServer', args: [from.url] });
     }),
   );
 
