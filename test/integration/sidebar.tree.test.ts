@@ -129,7 +129,8 @@ describe('sidebar: tree data in a real VS Code', () => {
     const { selected_repository: repository, selected_branch: branch } = withBranch.conversation;
     assert.match(
       String(t.api.conversationsProvider.getTreeItem(withBranch).description),
-      new RegExp(` · ${escapeRegExp(`${repository} (${branch})`)} · sandbox `),
+      // a segment of its own, between the status and what follows (the cost, when it has one; the sandbox)
+      new RegExp(` · ${escapeRegExp(`${repository} (${branch})`)} · `),
     );
     assert.doesNotMatch(String(t.api.conversationsProvider.getTreeItem(without).description), /\(.*\)/);
   });
