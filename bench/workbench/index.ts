@@ -5,13 +5,10 @@
 // extension host. The probe's figures come back as files; this prints their medians.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { launchBrowser } from '../../scripts/vscode/browser';
 import { bundleForExtensionHost } from '../../scripts/vscode/build';
 import { Cleanup } from '../../scripts/vscode/cleanup';
-import { startCodeServer } from '../../scripts/vscode/code-server';
-import { ARTIFACTS_DIR, ROOT, RUNS_DIR } from '../../scripts/vscode/paths';
+import { ROOT } from '../../scripts/vscode/paths';
 import { waitForFile } from '../../scripts/vscode/wait-file';
-import { workbenchUrl } from '../../scripts/vscode/workbench-url';
 import { startTestServer } from '../../test/server';
 import { bundleSizeLines, treeFloorLine } from './bundleSizes';
 import { firstRowPaintedAt, noRowShown } from './firstRowPainted';
@@ -24,6 +21,7 @@ import {
   watchingMarker,
   type ProbeResult,
 } from './probe/results';
+import { openBenchWindow } from './benchWindow';
 import { stageProductionBuild } from './stage';
 
 const PROBE_OUT = path.join(ROOT, 'out', 'bench', 'workbench', 'probe.js');
@@ -74,20 +72,13 @@ async function probeRuns(extensionFolder: string, runs: number): Promise<Run[]> 
       .find((c) => server.state.sandboxes.find((s) => s.id === c.sandbox_id)?.status === 'RUNNING');
     if (!long) throw new Error('the bench seed has no conversation in a running sandbox');
     server.agent.seedEvents(long.id, LONG_CONVERSATION_EVENTS);
-    const codeServer = await startCodeServer({
-      runDir: path.join(RUNS_DIR, 'bench'),
-      logFile: path.join(ARTIFACTS_DIR, 'bench', 'code-server.log'),
-      settings: { 'openhands.serverUrl': server.url },
+    const { codeServer, browser, url } = await openBenchWindow(cleanup, {
+      name: 'bench',
+      logName: 'code-server.log',
+      serverUrl: server.url,
       env: { [RESULTS_DIR_ENV]: RESULTS_DIR, [LONG_CONVERSATION_ENV]: long.id },
-    });
-    cleanup.add('code-server', () => codeServer.stop());
-    const browser = await launchBrowser();
-    cleanup.add('chromium', () => browser.close());
-    const url = workbenchUrl({
-      baseUrl: codeServer.url,
-      folder: codeServer.workspaceFolder,
-      extensionDevelopmentPath: extensionFolder,
-      extensionTestsPath: PROBE_OUT,
+      extensionFolder,
+      probe: PROBE_OUT,
     });
     const measured: Run[] = [];
     for (let run = 1; run <= runs; run++) {

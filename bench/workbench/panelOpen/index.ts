@@ -7,16 +7,14 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Page } from 'playwright-core';
-import { launchBrowser } from '../../../scripts/vscode/browser';
 import { bundleForExtensionHost } from '../../../scripts/vscode/build';
 import { Cleanup } from '../../../scripts/vscode/cleanup';
-import { startCodeServer } from '../../../scripts/vscode/code-server';
-import { ARTIFACTS_DIR, ROOT, RUNS_DIR } from '../../../scripts/vscode/paths';
-import { workbenchUrl } from '../../../scripts/vscode/workbench-url';
+import { ROOT } from '../../../scripts/vscode/paths';
 import { OPENING_MARK_PREFIX } from '../../../src/common/openingMarks';
 import { OpenHandsClient } from '../../../src/api';
 import { startServerProcess } from '../../serverProcess';
 import type { AgentEvent } from '../../../test/server/agentServer/events';
+import { openBenchWindow } from '../benchWindow';
 import { stageProductionBuild } from '../stage';
 import { pageTimings, waitForPaint } from './pagePaint';
 import {
@@ -128,20 +126,13 @@ async function windows(extensionFolder: string, runs: number): Promise<Measured[
     for (const [id, log] of server.logs)
       rows.set(id, { newest: rowIdOf(log[log.length - 1]), oldest: rowIdOf(log[0]) });
     const seeded = [...server.logs].map(([id, log]) => `${log.length}=${id}`);
-    const codeServer = await startCodeServer({
-      runDir: path.join(RUNS_DIR, 'bench-panel-open'),
-      logFile: path.join(ARTIFACTS_DIR, 'bench', 'panel-open-code-server.log'),
-      settings: { 'openhands.serverUrl': server.url },
+    const { codeServer, browser, url } = await openBenchWindow(cleanup, {
+      name: 'bench-panel-open',
+      logName: 'panel-open-code-server.log',
+      serverUrl: server.url,
       env: { [STEPS_DIR_ENV]: STEPS_DIR, [CONVERSATIONS_ENV]: seeded.join(',') },
-    });
-    cleanup.add('code-server', () => codeServer.stop());
-    const browser = await launchBrowser();
-    cleanup.add('chromium', () => browser.close());
-    const url = workbenchUrl({
-      baseUrl: codeServer.url,
-      folder: codeServer.workspaceFolder,
-      extensionDevelopmentPath: extensionFolder,
-      extensionTestsPath: PROBE_OUT,
+      extensionFolder,
+      probe: PROBE_OUT,
     });
     const all: Measured[][] = [];
     for (let run = 0; run < runs; run++) {
