@@ -18,6 +18,7 @@ import { Connection } from './state/connection';
 import { Log } from './core/log';
 import { PlainHttpConsent } from './core/plainHttp';
 import { registerMcpForm, type McpFormTestApi } from './webviews/mcpForm/host/register';
+import { registerModelForm, type ModelFormTestApi } from './webviews/modelForm/host/register';
 import {
   registerConversationPanels,
   type ConversationPanelTestApi,
@@ -66,6 +67,8 @@ export interface OpenHandsServices {
   logUri: vscode.Uri;
   /** MCP & Git Providers form hooks. */
   mcpForm: McpFormTestApi | undefined;
+  /** Model page hooks. */
+  modelForm: ModelFormTestApi | undefined;
   /** Conversation panel hooks. */
   conversationPanels: ConversationPanelTestApi | undefined;
   steering: ConversationSteering;
@@ -182,7 +185,13 @@ export async function startServices(
       specs,
       extensionId: context.extension.id,
     }),
-    ...registerServerCommands({ connection, keys: apiKeys, log, mcpSecrets: secrets.mcpForm }),
+    ...registerServerCommands({
+      connection,
+      keys: apiKeys,
+      log,
+      mcpSecrets: secrets.mcpForm,
+      llmKeys: secrets.llmKeys,
+    }),
     ...registerSandboxCommands({ store, connection, actions, specs, log }),
     ...registerConversationCommands({
       store,
@@ -203,6 +212,13 @@ export async function startServices(
     log,
     secrets,
     mementos,
+    registrar: shell.registrar,
+  });
+
+  const modelForm = registerModelForm(context, {
+    connection,
+    log,
+    llmKeys: secrets.llmKeys,
     registrar: shell.registrar,
   });
 
@@ -228,6 +244,7 @@ export async function startServices(
     log,
     logUri: context.logUri,
     mcpForm,
+    modelForm,
     conversationPanels: conversationPanels.testApi,
     steering,
     watch,
