@@ -205,6 +205,7 @@ export class ModelController {
     if (!PROFILE_NAME.test(name)) return this.refuse({ profileName: s.errProfileName });
     const api = this.deps.target.client()?.modelSetup;
     if (!api) return this.refuse({ form: s.noServer });
+    if (this.profilesNotOffered()) return this.refuse({}, { kind: 'error', text: s.profilesNotOffered });
     try {
       let done: string;
       if (action === 'save') {
@@ -235,6 +236,7 @@ export class ModelController {
       return this.refuse({ profileName: s.errProfileName });
     const api = this.deps.target.client()?.modelSetup;
     if (!api) return this.refuse({ form: s.noServer });
+    if (this.profilesNotOffered()) return this.refuse({}, { kind: 'error', text: s.profilesNotOffered });
     try {
       const renamed = await api.renameProfile(name, newName);
       if (!renamed.offered) return this.refuse({}, { kind: 'error', text: s.profilesNotOffered });
@@ -263,6 +265,11 @@ export class ModelController {
     const said = this.describe(error);
     this.deps.log.warn(`Model page: profile change failed: ${said}`);
     this.refuse({}, { kind: 'error', text: format(this.deps.strings.profileFailed, said) });
+  }
+
+  /** The server said it has no profiles when last read: nothing is sent to a route it did not offer. */
+  private profilesNotOffered(): boolean {
+    return this.lastPage !== null && this.lastPage.profiles === null;
   }
 
   private refuse(errors: FieldErrors, notice: Notice | null = null): void {
