@@ -36,6 +36,8 @@ export interface ModelFormTestApi {
   closePanel(): void;
   /** Answers the Delete question (a modal the tests cannot click); undefined asks the user again. */
   answerDelete(answer: boolean | undefined): void;
+  /** Everything the extension keeps in globalState, as JSON (tests look for a key in it). */
+  globalStateText(): string;
 }
 
 export function registerModelForm(
@@ -131,6 +133,8 @@ export function registerModelForm(
     answerDelete: (answer) => {
       deleteAnswer = answer;
     },
+    globalStateText: () =>
+      JSON.stringify(context.globalState.keys().map((key) => [key, context.globalState.get(key)])),
   };
 }
 
