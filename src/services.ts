@@ -62,6 +62,8 @@ export interface OpenHandsServices {
   apiKeys: ApiKeys;
   /** The MCP form's secrets per server (tests check Forget Server removes them). */
   mcpSecrets: ServerSecrets;
+  /** The Model page's LLM key per server (tests check Forget Server removes it). */
+  llmKeys: ServerSecrets;
   log: Log;
   /** Where the output channel's log file lives (`OpenHands.log` in it). */
   logUri: vscode.Uri;
@@ -241,6 +243,7 @@ export async function startServices(
     specs,
     apiKeys,
     mcpSecrets: secrets.mcpForm,
+    llmKeys: secrets.llmKeys,
     log,
     logUri: context.logUri,
     mcpForm,

@@ -46,7 +46,7 @@ export const ENGLISH_STRINGS = {
   noCatalogue: 'This server offers no list of models: enter the model\u2019s name.',
   // key
   keyHeading: 'API key',
-  keyLabel: 'API key',
+  keyLabel: 'Key',
   keyStored: 'A key is stored on the server. Leave this empty to keep it.',
   keyNotStored: 'No key is stored on the server.',
   keyHelp: 'Kept in VS Code Secret Storage and sent to the server when you save; never shown again.',

@@ -104,23 +104,28 @@ function emptyView(state: ViewState, actions: ViewActions): TemplateResult {
 
 function statusArea(state: ViewState): TemplateResult {
   const page = state.page;
+  const notice = state.notice;
   const ready = page?.readiness === 'ready';
+  // a save's notice ends with the readiness it read back: one line says both
+  const saidByNotice = page !== null && notice?.kind === 'ok' && notice.text.endsWith(page.readinessText);
   return html`<div class="status" aria-live="polite">
     ${
-      page
+      page && !saidByNotice
         ? html`<p class="readiness ${ready ? 'ok' : 'warn'}" id="readiness">
             <vscode-icon name=${ready ? 'pass' : 'warning'}></vscode-icon><span>${page.readinessText}</span>
           </p>`
         : nothing
     }
     ${
-      state.notice
+      notice
         ? html`<p
-            class="notice ${state.notice.kind}"
+            class="notice ${notice.kind} ${saidByNotice ? `readiness ${ready ? 'ok' : 'warn'}` : ''}"
             id="notice"
-            role=${state.notice.kind === 'error' ? 'alert' : 'status'}
+            role=${notice.kind === 'error' ? 'alert' : 'status'}
           >
-            ${state.notice.text}
+            ${
+              saidByNotice ? html`<vscode-icon name=${ready ? 'pass' : 'warning'}></vscode-icon>` : nothing
+            }<span>${notice.text}</span>
           </p>`
         : nothing
     }
