@@ -4,6 +4,7 @@
 import type { FrameLocator, Page } from 'playwright-core';
 import type { E2EContext } from './context';
 import { answerInputBox, runCommand } from './palette';
+import { openOpenHandsView } from './openhands-view';
 import type { StepRunner } from './runner';
 import { E2E_LLM_KEY } from './secrets';
 import { clearServerRequests, serverRequests, serverState } from './serverControl';
@@ -50,7 +51,15 @@ export function modelFormSteps(runner: StepRunner, ctx: E2EContext): void {
     async () => {
       const page = ctx.page;
       await runCommand(page, 'View: Close All Editors');
-      await runCommand(page, SET_UP_MODEL_TITLE);
+      // the extension's views are there: its commands are in the palette
+      await openOpenHandsView(page);
+      await eventually(
+        'the command in the palette',
+        () => runCommand(page, SET_UP_MODEL_TITLE).then(() => true),
+        {
+          timeoutMs: 30_000,
+        },
+      );
       const frame = pageFrame(page);
       await frame.locator('#readiness').waitFor({ state: 'visible', timeout: 15_000 });
       const server = await textOf(frame, '#server-name');

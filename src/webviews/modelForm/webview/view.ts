@@ -408,7 +408,6 @@ function optionsSection(
             label: s.budgetLabel,
             value: draft.maxBudget,
             help: s.budgetHelp,
-            placeholder: '5.00',
             onInput: (value) => actions.edit('maxBudget', value),
           })
         : nothing
