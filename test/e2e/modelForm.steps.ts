@@ -3,6 +3,7 @@
 // the key nowhere in the page; pictured light and dark for the README (docs/images/model-setup-*.png).
 import type { FrameLocator, Page } from 'playwright-core';
 import type { E2EContext } from './context';
+import { clickDialogButton, dialogSaying } from './dialogs';
 import { answerInputBox, runCommand } from './palette';
 import { openOpenHandsView } from './openhands-view';
 import type { StepRunner } from './runner';
@@ -14,6 +15,9 @@ import { OPEN_WORKBENCH } from './workbench.steps';
 export const SET_UP_MODEL_TITLE = 'OpenHands: Set Up the Model…';
 const SAVE_CUSTOM_MODEL =
   'Model page: from the palette, a custom OpenAI-compatible model and its key saved by clicks (light and dark)';
+
+const LIST_AND_PROFILE =
+  "Model page: the server's list searched and chosen by clicks; a profile saved, then deleted after its question";
 
 const MODEL = 'openai/my-model';
 const BASE_URL = 'http://127.0.0.1:8000/v1';
@@ -112,5 +116,63 @@ export function modelFormSteps(runner: StepRunner, ctx: E2EContext): void {
       await runCommand(page, 'View: Close All Editors');
     },
     { needs: [OPEN_WORKBENCH] },
+  );
+
+  runner.step(
+    LIST_AND_PROFILE,
+    async () => {
+      const page = ctx.page;
+      await runCommand(page, SET_UP_MODEL_TITLE);
+      const frame = pageFrame(page);
+      await frame.locator('#source-catalogue').waitFor({ state: 'visible', timeout: 15_000 });
+      await frame.locator('#source-catalogue').click();
+      const providers = frame.locator('#provider-list .choice');
+      await providers.first().waitFor({ timeout: 10_000 });
+      await typeInto(page, frame, 'provider-search', 'anthro');
+      await eventually('only the matching providers', async () => {
+        const shown = await providers.evaluateAll((rows) =>
+          rows.map((row) => row.getAttribute('data-value')),
+        );
+        return shown.length > 0 && shown.every((name) => name?.includes('anthro')) ? shown : undefined;
+      });
+      await frame.locator('#provider-list .choice[data-value="anthropic"]').click();
+      const models = frame.locator('#model-list .choice');
+      await models.first().waitFor({ timeout: 10_000 });
+      const first = await models.first().getAttribute('data-value');
+      if (!first?.startsWith('anthropic/')) throw new Error(`the first model listed is ${first}`);
+      if ((await frame.locator('#model-list .choice').first().locator('.badge').count()) !== 1)
+        throw new Error('the first model listed is not a verified one');
+      await models.first().click();
+      await eventually('the model chosen', async () =>
+        (await models.first().getAttribute('aria-selected')) === 'true' ? true : undefined,
+      );
+
+      await clearServerRequests(ctx.serverUrl);
+      await typeInto(page, frame, 'profile-name', 'local-model');
+      await frame.locator('#profile-save').click();
+      const row = frame.locator('li[data-profile="local-model"]');
+      await row.waitFor({ timeout: 10_000 });
+      const said = await textOf(frame, '#notice');
+      if (!said.startsWith('Saved the current settings as profile local-model.'))
+        throw new Error(`the notice says "${said}"`);
+      await frame.locator('#profiles-heading').scrollIntoViewIfNeeded();
+      await ctx.screenshot('model-setup-list-and-profiles');
+
+      await row.locator('.profile-delete').click();
+      const question = await dialogSaying(page, 'Delete the profile local-model?');
+      await clickDialogButton(question, 'Delete');
+      await row.waitFor({ state: 'detached', timeout: 10_000 });
+      const writes = (await serverRequests(ctx.serverUrl))
+        .filter((r) => r.method !== 'GET')
+        .map((r) => `${r.method} ${r.path}`);
+      const expected = [
+        'POST /api/v1/settings/profiles/local-model',
+        'DELETE /api/v1/settings/profiles/local-model',
+      ];
+      if (JSON.stringify(writes) !== JSON.stringify(expected))
+        throw new Error(`the page wrote ${JSON.stringify(writes)}`);
+      await runCommand(page, 'View: Close All Editors');
+    },
+    { needs: [SAVE_CUSTOM_MODEL] },
   );
 }
