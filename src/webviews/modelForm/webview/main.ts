@@ -132,6 +132,7 @@ class ModelPage {
     setProfileName: (value) => {
       this.profileName = value;
     },
+    saveProfile: () => this.actions.profile('save', this.profileName.trim()),
     profile: (action, name) => {
       this.notice = null;
       this.errors = {};

@@ -40,6 +40,8 @@ export interface ViewActions {
   showLog(): void;
   configureServer(): void;
   setProfileName(value: string): void;
+  /** Saves the current settings under the name typed (read when clicked, not when drawn). */
+  saveProfile(): void;
   profile(action: 'save' | 'activate' | 'delete', name: string): void;
   startRename(name: string): void;
   editRename(value: string): void;
@@ -456,12 +458,7 @@ function profilesSection(state: ViewState, actions: ViewActions, page: PageModel
           ?invalid=${state.errorFor('profileName') !== undefined && state.renaming === null}
           @input=${(event: Event) => actions.setProfileName(valueOf(event))}
         ></vscode-textfield>
-        <vscode-button
-          id="profile-save"
-          secondary
-          icon="add"
-          ?disabled=${busy}
-          @click=${() => actions.profile('save', state.profileName.trim())}
+        <vscode-button id="profile-save" secondary icon="add" ?disabled=${busy} @click=${actions.saveProfile}
           >${s.profileSave}</vscode-button
         >
       </div>
