@@ -56,8 +56,12 @@ class ModelPage {
       this.problem = message.problem;
       this.notice = message.notice;
       this.errors = message.fieldErrors;
-      // a save or a profile change ended: the form starts over from what the server holds now
-      this.adopt(message.page, message.reason !== 'loaded');
+      // a save ended, or a profile change moved the model (activate, delete of the active one): the form
+      // starts over from what the server holds now; other profile changes keep unsaved edits
+      const before = this.page?.stored;
+      const after = message.page?.stored;
+      const modelMoved = before?.model !== after?.model || before?.baseUrl !== after?.baseUrl;
+      this.adopt(message.page, message.reason === 'saved' || (message.reason === 'profile' && modelMoved));
       if (message.reason === 'profile') {
         this.renaming = null;
         this.profileName = '';
