@@ -155,6 +155,9 @@ export function modelFormSteps(runner: StepRunner, ctx: E2EContext): void {
       const said = await textOf(frame, '#notice');
       if (!said.startsWith('Saved the current settings as profile local-model.'))
         throw new Error(`the notice says "${said}"`);
+      // saving a profile does not move the model: the unsaved choice from the list stays
+      if ((await frame.locator('#model-list .choice[aria-selected="true"]').count()) !== 1)
+        throw new Error('the model chosen from the list was lost when the profile was saved');
       await frame.locator('#profiles-heading').scrollIntoViewIfNeeded();
       await ctx.screenshot('model-setup-list-and-profiles');
 
