@@ -196,7 +196,10 @@ export class ModelController {
     } catch (error) {
       const said = this.describe(error, key);
       this.deps.log.warn(`Model page: save failed: ${said}`);
-      this.refuse(refusedFields(error, said, key), { kind: 'error', text: format(s.notSaved, said) });
+      this.refuse(refusedFields(error, said, key), {
+        kind: 'error',
+        text: format(s.notSaved, sentence(said)),
+      });
     }
   }
 
@@ -264,7 +267,7 @@ export class ModelController {
   private profileFailed(error: unknown): void {
     const said = this.describe(error);
     this.deps.log.warn(`Model page: profile change failed: ${said}`);
-    this.refuse({}, { kind: 'error', text: format(this.deps.strings.profileFailed, said) });
+    this.refuse({}, { kind: 'error', text: format(this.deps.strings.profileFailed, sentence(said)) });
   }
 
   /** The server said it has no profiles when last read: nothing is sent to a route it did not offer. */
@@ -310,6 +313,11 @@ export class ModelController {
   private post(message: HostToWebview): void {
     this.deps.post(message);
   }
+}
+
+/** A server's words end a sentence before the page's own follow. */
+function sentence(text: string): string {
+  return /[.!?]$/.test(text.trim()) ? text.trim() : `${text.trim()}.`;
 }
 
 /** The fields a server's 422 names (`llm.model`, `base_url`, `max_budget_per_task`…), each with its words. */

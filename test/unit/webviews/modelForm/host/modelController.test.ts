@@ -236,7 +236,10 @@ describe('Model page host', () => {
       });
       const refused = find(answers, 'validationFailed');
       assert.ok(refused.errors.baseUrl, JSON.stringify(refused));
-      assert.match(refused.notice?.text ?? '', /^Nothing was saved: /);
+      assert.match(
+        refused.notice?.text ?? '',
+        /^Nothing was saved: .*\(422\): agent_settings_diff\.llm\.base_url: .*\. Your entries are kept; fix them and save again\.$/,
+      );
       assert.equal(h.keys.get(t.server.url), undefined, 'a key the server refused is not kept');
       assert.ok(!JSON.stringify(h.posted).includes(LLM_KEY));
       assert.ok(!JSON.stringify(h.logLines).includes(LLM_KEY));
