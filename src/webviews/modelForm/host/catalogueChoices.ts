@@ -31,15 +31,20 @@ export function shapeChoices(entries: readonly Choice[], query: string, limit = 
   return { items: ordered.slice(0, limit), more: Math.max(0, ordered.length - limit) };
 }
 
-/** A provider as an entry of the list. */
-export function providerChoice(provider: CatalogueProvider): Choice {
-  return { value: provider.name, label: provider.name, verified: provider.verified };
+/** Longer than the protocol lets an entry be: a name cut short would be another name, so it is left out. */
+const MAX_NAME = 500;
+
+/** The providers as entries of the list. */
+export function providerChoices(providers: readonly CatalogueProvider[]): Choice[] {
+  return providers
+    .filter((provider) => provider.name.length <= MAX_NAME)
+    .map((provider) => ({ value: provider.name, label: provider.name, verified: provider.verified }));
 }
 
 /** The models the page may offer: hidden ones (aliases) are valid when saved, never offered. */
 export function modelChoices(models: readonly CatalogueModel[]): Choice[] {
   return models
-    .filter((model) => !model.hidden)
+    .filter((model) => !model.hidden && modelId(model).length <= MAX_NAME)
     .map((model) => ({ value: modelId(model), label: model.name, verified: model.verified }));
 }
 
@@ -55,7 +60,7 @@ export class CatalogueChoices {
   /** The providers, or `undefined` when the server offers no catalogue. */
   providerList(): Promise<Choice[] | undefined> {
     this.providers ??= this.api.searchProviders().then(
-      (read) => (read.offered ? read.value.items.map(providerChoice) : undefined),
+      (read) => (read.offered ? providerChoices(read.value.items) : undefined),
       (error: unknown) => {
         this.providers = undefined;
         throw error;

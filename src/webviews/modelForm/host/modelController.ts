@@ -190,7 +190,7 @@ export class ModelController {
         reason: 'saved',
         page,
         problem,
-        notice: { kind: keyNotKept || !page ? 'error' : 'ok', text: readback },
+        notice: { kind: keyNotKept || !page ? 'error' : 'ok', text: clip(readback) },
         fieldErrors: {},
       });
     } catch (error) {
@@ -259,7 +259,7 @@ export class ModelController {
       reason: 'profile',
       page,
       problem,
-      notice: { kind: 'ok', text },
+      notice: { kind: 'ok', text: clip(text) },
       fieldErrors: {},
     });
   }
@@ -276,7 +276,14 @@ export class ModelController {
   }
 
   private refuse(errors: FieldErrors, notice: Notice | null = null): void {
-    this.post({ type: 'validationFailed', errors, notice });
+    const words = Object.fromEntries(
+      Object.entries(errors).map(([field, text]) => [field, clip(text, MAX_FIELD_WORDS)]),
+    );
+    this.post({
+      type: 'validationFailed',
+      errors: words,
+      notice: notice && { ...notice, text: clip(notice.text) },
+    });
   }
 
   private choices(client: object & { modelSetup: ModelSetupApi }): CatalogueChoices {
@@ -313,6 +320,14 @@ export class ModelController {
   private post(message: HostToWebview): void {
     this.deps.post(message);
   }
+}
+
+/** What the protocol lets a notice and a field's message hold: a server's long refusal is cut, not dropped. */
+const MAX_NOTICE_WORDS = 2000;
+const MAX_FIELD_WORDS = 1000;
+
+function clip(text: string, max = MAX_NOTICE_WORDS): string {
+  return text.length <= max ? text : `${text.slice(0, max - 1)}…`;
 }
 
 /** A server's words end a sentence before the page's own follow. */

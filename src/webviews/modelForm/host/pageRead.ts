@@ -76,7 +76,7 @@ export function pageModelOf(
         }
       : null,
     readiness,
-    readinessText: readinessWords(readiness, settings?.model ?? null, strings),
+    readinessText: readinessWords(readiness, settings?.model?.slice(0, 500) ?? null, strings),
     catalogueOffered,
     profiles: rows,
   };

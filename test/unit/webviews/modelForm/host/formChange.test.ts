@@ -143,9 +143,10 @@ describe('Model page: the lists the page is sent', () => {
     );
     assert.deepEqual(shapeChoices(entries, 'nothing', 10), { items: [], more: 0 });
   });
-  it('hidden models are never offered; a model is offered by its full id', () => {
+  it('hidden models and names too long for the page are never offered; a model is offered by its full id', () => {
     assert.deepEqual(
       modelChoices([
+        { provider: 'openai', name: 'x'.repeat(600), verified: true, hidden: false, canonical: null },
         { provider: 'openai', name: 'gpt-4o', verified: true, hidden: false, canonical: null },
         { provider: 'openai', name: 'gpt-4o-alias', verified: false, hidden: true, canonical: 'gpt-4o' },
       ]),

@@ -5,7 +5,11 @@ import assert from 'node:assert/strict';
 import type { OpenHandsClient } from '../../../../../src/api';
 import { ModelController } from '../../../../../src/webviews/modelForm/host/modelController';
 import type { ModelDraft } from '../../../../../src/webviews/modelForm/shared/pageModel';
-import { MAX_CHOICES, type HostToWebview } from '../../../../../src/webviews/modelForm/shared/protocol';
+import {
+  HostToWebviewSchema,
+  MAX_CHOICES,
+  type HostToWebview,
+} from '../../../../../src/webviews/modelForm/shared/protocol';
 import { ENGLISH_STRINGS } from '../../../../../src/webviews/modelForm/shared/uiStrings';
 import { useTestServer, type ServerFixture } from '../../../api/harness';
 
@@ -23,7 +27,8 @@ function harness(t: ServerFixture, options: { client?: () => OpenHandsClient | u
   let deleteAnswer = true;
   const opened: string[] = [];
   const controller = new ModelController({
-    post: (message) => posted.push(message),
+    // as the panel does: a message the protocol refuses would never reach the page
+    post: (message) => posted.push(HostToWebviewSchema.parse(message)),
     target: {
       serverUrl: () => t.server.url,
       serverName: () => 'Test server',
@@ -347,6 +352,41 @@ describe('Model page host', () => {
         [['current', true]],
       );
       assert.ok(!JSON.stringify(h.posted).includes(LLM_KEY));
+    });
+
+    it('hostile sizes: a huge stored model, catalogue name and refusal still reach the page, bounded', async () => {
+      const h = harness(t);
+      const settings = t.server.state.settings;
+      assert.ok(settings);
+      settings.llm_model = `openai/${'m'.repeat(3000)}`;
+      t.server.state.modelCatalogue = [`openai/${'x'.repeat(600)}`, 'openai/gpt-4o'];
+      const init = find(await h.send({ type: 'ready' }), 'init');
+      assert.ok(init.page && init.page.readinessText.length <= 1000);
+      const models = find(
+        await h.send({ type: 'search', list: 'models', provider: 'openai', query: '' }),
+        'choices',
+      );
+      assert.deepEqual(
+        models.items.map((m) => m.value),
+        ['openai/gpt-4o'],
+      );
+      t.server.faults.add({
+        kind: 'status',
+        status: 422,
+        times: 1,
+        match: { method: 'POST', path: '/api/v1/settings' },
+        body: {
+          detail: [{ loc: ['body', 'max_budget_per_task'], msg: 'n'.repeat(5000), type: 'value_error' }],
+        },
+      });
+      const refused = find(
+        await h.send({
+          type: 'save',
+          draft: draft(t.server.url, { customModel: 'openai/x', maxBudget: '3' }),
+        }),
+        'validationFailed',
+      );
+      assert.ok(refused.errors.maxBudget);
     });
 
     it('another client (a server switch) reads its own catalogue', async () => {
