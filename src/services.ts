@@ -18,6 +18,7 @@ import { Connection } from './state/connection';
 import { Log } from './core/log';
 import { PlainHttpConsent } from './core/plainHttp';
 import { registerMcpForm, type McpFormTestApi } from './webviews/mcpForm/host/register';
+import { registerModelForm, type ModelFormTestApi } from './webviews/modelForm/host/register';
 import {
   registerConversationPanels,
   type ConversationPanelTestApi,
@@ -61,11 +62,15 @@ export interface OpenHandsServices {
   apiKeys: ApiKeys;
   /** The MCP form's secrets per server (tests check Forget Server removes them). */
   mcpSecrets: ServerSecrets;
+  /** The Model page's LLM key per server (tests check Forget Server removes it). */
+  llmKeys: ServerSecrets;
   log: Log;
   /** Where the output channel's log file lives (`OpenHands.log` in it). */
   logUri: vscode.Uri;
   /** MCP & Git Providers form hooks. */
   mcpForm: McpFormTestApi | undefined;
+  /** Model page hooks. */
+  modelForm: ModelFormTestApi | undefined;
   /** Conversation panel hooks. */
   conversationPanels: ConversationPanelTestApi | undefined;
   steering: ConversationSteering;
@@ -182,7 +187,13 @@ export async function startServices(
       specs,
       extensionId: context.extension.id,
     }),
-    ...registerServerCommands({ connection, keys: apiKeys, log, mcpSecrets: secrets.mcpForm }),
+    ...registerServerCommands({
+      connection,
+      keys: apiKeys,
+      log,
+      mcpSecrets: secrets.mcpForm,
+      llmKeys: secrets.llmKeys,
+    }),
     ...registerSandboxCommands({ store, connection, actions, specs, log }),
     ...registerConversationCommands({
       store,
@@ -206,6 +217,13 @@ export async function startServices(
     registrar: shell.registrar,
   });
 
+  const modelForm = registerModelForm(context, {
+    connection,
+    log,
+    llmKeys: secrets.llmKeys,
+    registrar: shell.registrar,
+  });
+
   // Reads settings and the stored key only. The first request waits until activation is over and
   // a view is visible.
   await connection.rebuild();
@@ -225,9 +243,11 @@ export async function startServices(
     specs,
     apiKeys,
     mcpSecrets: secrets.mcpForm,
+    llmKeys: secrets.llmKeys,
     log,
     logUri: context.logUri,
     mcpForm,
+    modelForm,
     conversationPanels: conversationPanels.testApi,
     steering,
     watch,

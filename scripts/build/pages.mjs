@@ -4,6 +4,7 @@
 /** Each page's script, by the name of its bundle (`<name>.js` and `<name>.css` in the output folder). */
 const PAGE_ENTRIES = {
   mcpForm: 'src/webviews/mcpForm/webview/main.ts',
+  modelForm: 'src/webviews/modelForm/webview/main.ts',
   conversation: 'src/webviews/conversation/webview/main.ts',
 };
 

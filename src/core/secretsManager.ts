@@ -1,6 +1,6 @@
 /**
- * Everything the extension keeps in VS Code Secret Storage, and nowhere else: the API key and the MCP
- * form's secrets (provider tokens, MCP api keys, env values, credentials inside URLs and arguments),
+ * Everything the extension keeps in VS Code Secret Storage, and nowhere else: the API key, the LLM key
+ * of the Model page and the MCP form's secrets (provider tokens, MCP api keys, env values, credentials inside URLs and arguments),
  * each in one slot per server URL, so one server's secrets are never another's.
  */
 import * as vscode from 'vscode';
@@ -26,11 +26,14 @@ export function serverSlotKey(prefix: string, serverUrl: string): string {
 
 const API_KEY_PREFIX = 'openhands.apiKey:';
 const MCP_FORM_PREFIX = 'openhands.mcpForm.secrets:';
+const LLM_KEY_PREFIX = 'openhands.llmKey:';
 
 export class SecretsManager implements vscode.Disposable {
   readonly apiKeys: ApiKeys;
   /** The MCP form's secrets, as one JSON document per server. */
   readonly mcpForm: ServerSecrets;
+  /** The agent's LLM key the Model page sent to each server (the server never sends it back). */
+  readonly llmKeys: ServerSecrets;
   private readonly apiKeyChanged = new vscode.EventEmitter<string>();
   private readonly subscription: vscode.Disposable;
 
@@ -42,6 +45,7 @@ export class SecretsManager implements vscode.Disposable {
     });
     this.apiKeys = { ...slot(API_KEY_PREFIX), onDidChange: this.apiKeyChanged.event };
     this.mcpForm = slot(MCP_FORM_PREFIX);
+    this.llmKeys = slot(LLM_KEY_PREFIX);
     this.subscription = secrets.onDidChange((event) => {
       if (event.key.startsWith(API_KEY_PREFIX))
         this.apiKeyChanged.fire(event.key.slice(API_KEY_PREFIX.length));

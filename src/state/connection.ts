@@ -34,6 +34,11 @@ export class Connection implements vscode.Disposable {
     pool: ConnectionPool;
   };
   private generation = 0;
+  /**
+   * Secrets the client never sends in a header but a page handles (the LLM key typed on the Model
+   * page): masked in every error and log entry of every client made from now on. Memory only.
+   */
+  private readonly rememberedSecrets = new Set<string>();
 
   constructor(
     private readonly keys: ApiKeys,
@@ -107,6 +112,17 @@ export class Connection implements vscode.Disposable {
     return this.current.apiKey;
   }
 
+  /** Masks `value` in every error and log entry of the client, from now on (the set is bounded). */
+  rememberSecret(value: string): void {
+    if (!value || this.rememberedSecrets.has(value)) return;
+    // the oldest goes first: a session types few keys, a loop must not grow the set
+    if (this.rememberedSecrets.size >= 64) {
+      const oldest = this.rememberedSecrets.values().next().value;
+      if (oldest !== undefined) this.rememberedSecrets.delete(oldest);
+    }
+    this.rememberedSecrets.add(value);
+  }
+
   /** Reads settings and the key for the configured server; no network I/O. */
   async rebuild(): Promise<void> {
     const generation = ++this.generation;
@@ -142,6 +158,7 @@ export class Connection implements vscode.Disposable {
             // costs nothing while nobody reads it)
             logBodies: () => this.log.httpLevel === 'bodies',
             onLog: (entry) => this.log.request(entry),
+            extraSecrets: () => [...this.rememberedSecrets],
             tls: tls.options,
             pool,
           })

@@ -23,6 +23,9 @@ export const E2E_PLAIN_HTTP_API_KEY = 'oh-e2e-plain-http-key-7890';
 /** Typed into Connect to OpenHands… for a server that needs a key; forgotten later with Forget Server. */
 export const E2E_TEAM_API_KEY = 'oh-e2e-team-key-5150';
 
+/** Typed into the Model page as the custom model's LLM key, and saved. */
+export const E2E_LLM_KEY = 'sk-e2e-llm-key-2468';
+
 export const E2E_SECRETS: readonly string[] = [
   ...Object.values(FORM_SECRETS),
   SEEDED_GITLAB_TOKEN,
@@ -30,4 +33,5 @@ export const E2E_SECRETS: readonly string[] = [
   E2E_API_KEY,
   E2E_PLAIN_HTTP_API_KEY,
   E2E_TEAM_API_KEY,
+  E2E_LLM_KEY,
 ];

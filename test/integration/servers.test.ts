@@ -149,10 +149,11 @@ describe('servers: connect, remember, switch, forget (issue 23)', () => {
     assert.equal(await t.api.apiKeys.get(keyed.url), KEY, "Team's key is still kept for Team");
   });
 
-  it('Forget Server removes the server, its key and its MCP secrets; forgetting the one shown moves to the next', async () => {
+  it('Forget Server removes the server, its key, its LLM key and its MCP secrets; forgetting the one shown moves to the next', async () => {
     await connect({ url: testServerUrl(), name: 'Local' });
     await connect({ url: keyed.url, apiKey: KEY, name: 'Team' });
     await t.api.mcpSecrets.set(keyed.url, JSON.stringify({ tokens: { github: 'ghp_forgetme' } }));
+    await t.api.llmKeys.set(keyed.url, 'sk-llm-forgetme');
     assert.equal(t.api.connection.config.serverUrl, keyed.url);
 
     assert.equal(
@@ -161,6 +162,7 @@ describe('servers: connect, remember, switch, forget (issue 23)', () => {
     );
     assert.equal(await t.api.apiKeys.get(keyed.url), undefined, 'its key is gone');
     assert.equal(await t.api.mcpSecrets.get(keyed.url), undefined, 'its MCP secrets are gone');
+    assert.equal(await t.api.llmKeys.get(keyed.url), undefined, 'its LLM key is gone');
     assert.deepEqual(
       rememberedServers().map((s) => s.name),
       ['Local'],

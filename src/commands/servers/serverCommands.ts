@@ -17,6 +17,8 @@ import {
 export interface ServerCommandDeps extends Omit<ConnectDeps, 'notice'> {
   /** The MCP form's secrets per server: forgotten with the server. */
   mcpSecrets: ServerSecrets;
+  /** The Model page's LLM key per server: forgotten with the server. */
+  llmKeys: ServerSecrets;
 }
 
 /** The commands' own notice added: one for the whole server flow, so its messages replace each other. */
@@ -169,9 +171,10 @@ async function forget(deps: ServerFlowDeps, server: RememberedServer): Promise<v
   await Promise.all([
     deps.keys.clear(server.url),
     deps.mcpSecrets.clear(server.url),
+    deps.llmKeys.clear(server.url),
     deps.connection.plainHttp.revoke(server.url),
   ]);
-  deps.log.info(`Forgot ${server.url}: its key and MCP form secrets were removed.`);
+  deps.log.info(`Forgot ${server.url}: its key, LLM key and MCP form secrets were removed.`);
   deps.notice.show(
     vscode.l10n.t('{0} was forgotten: its key and secrets are gone from this machine.', server.name),
   );

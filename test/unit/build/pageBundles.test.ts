@@ -86,4 +86,10 @@ describe('page bundles (build)', function () {
     );
     assert.deepEqual(hostInputs(inputs), []);
   });
+
+  it('the Model page imports nothing of the host', () => {
+    const inputs = pageInputs('src/webviews/modelForm/webview/main.ts');
+    assert.ok(inputs.includes('src/webviews/modelForm/shared/protocol.ts'), inputs.join('\n'));
+    assert.deepEqual(hostInputs(inputs), []);
+  });
 });

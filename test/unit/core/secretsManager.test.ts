@@ -35,11 +35,26 @@ describe('SecretsManager: everything secret, one slot per server', () => {
     assert.equal(await secrets.apiKeys.get('https://a.example.com'), 'the-key');
   });
 
+  it('keeps the Model page’s LLM key apart from the API key and tells no key change for it', async () => {
+    const changed: string[] = [];
+    secrets.apiKeys.onDidChange((url) => changed.push(url));
+    await secrets.apiKeys.set('https://a.example.com', 'the-key');
+    await secrets.llmKeys.set('https://a.example.com', 'sk-llm');
+    assert.equal(await secrets.apiKeys.get('https://a.example.com'), 'the-key');
+    assert.equal(await secrets.llmKeys.get('https://A.example.com/'), 'sk-llm');
+    await secrets.llmKeys.clear('https://a.example.com');
+    assert.equal(await secrets.llmKeys.get('https://a.example.com'), undefined);
+    assert.equal(await secrets.apiKeys.get('https://a.example.com'), 'the-key');
+    assert.deepEqual(changed, ['https://a.example.com']);
+  });
+
   it('keeps the slot names earlier builds stored under', async () => {
     await secrets.apiKeys.set('https://A.example.com/', 'k');
     await secrets.mcpForm.set('https://A.example.com/', 'm');
+    await secrets.llmKeys.set('https://A.example.com/', 'l');
     assert.deepEqual((await storage.keys()).sort(), [
       'openhands.apiKey:https://a.example.com',
+      'openhands.llmKey:https://a.example.com',
       'openhands.mcpForm.secrets:https://a.example.com',
     ]);
   });

@@ -48,6 +48,26 @@ describe('Connection: the client of the moment', function () {
     await assert.rejects(t.connection.requireClient().searchSandboxes(), { kind: 'unauthorized' });
   });
 
+  it('masks a secret it was told of (the Model page’s LLM key) in what the client says', async () => {
+    const llmKey = 'sk-remembered-llm-key-31f9';
+    t.server.faults.add({
+      kind: 'status',
+      status: 500,
+      times: 2,
+      match: { path: '/api/v1/sandboxes/search' },
+      body: { detail: `the provider refused ${llmKey}` },
+    });
+    await assert.rejects(t.connection.requireClient().searchSandboxes(), (error: Error) =>
+      error.message.includes(llmKey),
+    );
+    t.connection.rememberSecret(llmKey);
+    await assert.rejects(t.connection.requireClient().searchSandboxes(), (error: Error) => {
+      assert.ok(!error.message.includes(llmKey), error.message);
+      assert.match(error.message, /the provider refused/);
+      return true;
+    });
+  });
+
   it('says why there is no client: no server, or a URL that is not one', async () => {
     await rebuiltAfter(t.connection, () => settings.set({ 'openhands.serverUrl': '' }));
     assert.equal(t.connection.client, undefined);
