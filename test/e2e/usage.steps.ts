@@ -4,10 +4,9 @@ import type { FrameLocator } from 'playwright-core';
 import { statsUpdate } from '../shared/agentEvents';
 import type { E2EContext } from './context';
 import { agentDouble, waitForFeed, waitForTranscript } from './conversationPanel';
-import { openOpenHandsView, rowContaining, viewPane } from './openhands-view';
+import { openOpenHandsView } from './openhands-view';
 import { answerInputBox, runCommand } from './palette';
 import type { StepRunner } from './runner';
-import { CONVERSATIONS_VIEW } from './selectors';
 import { listConversations } from './server-api';
 import { eventually } from './wait';
 import { OPEN_WORKBENCH } from './workbench.steps';
@@ -40,8 +39,10 @@ export function usageSteps(runner: StepRunner, ctx: E2EContext): void {
       if (!target?.title) throw new Error('the seed has no quiet conversation in a running sandbox');
       await runCommand(ctx.page, 'View: Close All Editors');
       await openOpenHandsView(ctx.page);
-      const pane = await viewPane(ctx.page, CONVERSATIONS_VIEW);
-      await rowContaining(pane, target.title).click();
+      // by id from the palette: a row clicked while the tree redraws it runs a command VS Code has already
+      // dropped ("Actual command not found"); the row's click is the subject of its own step
+      await runCommand(ctx.page, 'OpenHands: Open Conversation');
+      await answerInputBox(ctx.page, target.id);
       const frame = await waitForTranscript(ctx.page);
       await waitForFeed(frame, 'live');
       // two calls of the agent, then its condenser: each update replaces the figures in place

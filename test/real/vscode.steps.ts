@@ -30,6 +30,9 @@ import type { StepRunner } from '../e2e/runner';
 import { CONVERSATIONS_VIEW, PAUSE_SANDBOX, RESUME_SANDBOX, SANDBOXES_VIEW } from '../e2e/selectors';
 import { eventually } from '../e2e/wait';
 import { sandboxRowName, type ConversationSummary } from '../e2e/server-api';
+import type { AppConversation } from '../../src/api';
+import { rememberAsked } from '../../src/state/askedWords';
+import { conversationTitle } from '../../src/state/names';
 import { realRequest, scriptedRequests } from './env';
 import {
   SCRIPTED_CHANGES,
@@ -339,8 +342,12 @@ export function defineRealSteps(runner: StepRunner, ctx: RealStepsContext): void
       );
       if (created.sandbox_id !== id) throw new Error(`it runs in ${created.sandbox_id}, not ${id}`);
       startedConversation = created;
+      // the extension names it by what was asked until the server titles it (its placeholder
+      // "Conversation c1ef6" does not count): the driver learns the same words, so every row name
+      // computed here (this row, its sandbox's) is the one the extension shows
+      rememberAsked(created.id, MESSAGE);
       const pane = await viewPane(ctx.page, CONVERSATIONS_VIEW);
-      const title = created.title ?? created.id;
+      const title = conversationTitle(created as unknown as AppConversation);
       await eventually(
         `"${title}" in the Conversations view`,
         async () => ((await rowLabels(pane)).some((l) => l.includes(title)) ? true : undefined),
