@@ -31,6 +31,8 @@ import { CONVERSATIONS_VIEW, PAUSE_SANDBOX, RESUME_SANDBOX, SANDBOXES_VIEW } fro
 import { eventually } from '../e2e/wait';
 import { sandboxRowName, type ConversationSummary } from '../e2e/server-api';
 import type { AppConversation } from '../../src/api';
+import { statsFromUpdate } from '../../src/api/usage/usageStats';
+import { usageText } from '../../src/api/usage/usageText';
 import { rememberAsked } from '../../src/state/askedWords';
 import { conversationTitle } from '../../src/state/names';
 import { realRequest, SCRIPTED_LLM_KEY, scriptedRequests } from './env';
@@ -432,10 +434,38 @@ export function defineRealSteps(runner: StepRunner, ctx: RealStepsContext): void
         throw new Error(`the diff of ${SCRIPTED_FILE} shows no added text: ${added.join(' | ')}`);
       const status = (await frame.locator('.exec-status').first().textContent()) ?? '';
       if (!/finished/i.test(status)) throw new Error(`the header says "${status.trim()}"`);
+      // the header's cost and tokens are the agent server's own figures for the conversation
+      const expected = await agentUsageSummary(startedConversation!.id);
+      await eventually(
+        `"${expected}" in the header`,
+        async () => ((await usageSummary(frame)) === expected ? true : undefined),
+        { timeoutMs: 20_000, lastSeen: () => usageSummary(frame) },
+      );
       await ctx.screenshot('conversation-panel-real');
     },
     { needs: [CONVERSATION] },
   );
+
+  /** The header's usage line ("$0.00 · 360 tokens"), as the panel shows it. */
+  const usageSummary = async (frame: FrameLocator) =>
+    ((await frame.locator('#usage-toggle').first().textContent({ timeout: 5_000 })) ?? '')
+      .replace(/\s+/g, ' ')
+      .trim();
+  /** What the agent server's `stats` for the conversation come to, in the header's words. */
+  const agentUsageSummary = async (conversationId: string): Promise<string> => {
+    const [conversation] = await get<
+      ({ conversation_url: string | null; session_api_key: string | null } | null)[]
+    >(ctx, `/api/v1/app-conversations?ids=${conversationId}`);
+    if (!conversation?.conversation_url) throw new Error('the conversation has no agent server now');
+    const response = await fetch(conversation.conversation_url, {
+      headers: { 'X-Session-API-Key': conversation.session_api_key ?? '' },
+    });
+    const info = (await response.json()) as { stats?: unknown };
+    const stats = statsFromUpdate(info.stats);
+    if (!stats)
+      throw new Error(`the agent server has no usage for the conversation: ${JSON.stringify(info.stats)}`);
+    return usageText(stats).summary;
+  };
 
   /** The agent's status as the panel's header shows it. */
   const panelStatus = async () =>
