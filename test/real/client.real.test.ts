@@ -934,7 +934,7 @@ describe('OpenHandsClient against the real OpenHands app server', function () {
   });
 
   describe('settings and git providers', () => {
-    it('getSettings reads the stored settings (the scripted LLM the driver configured)', async () => {
+    it('getSettings reads the stored settings (the scripted LLM stored by the clicks in VS Code, or by the driver)', async () => {
       const settings = await client.getSettings();
       assert.match(JSON.stringify(settings), /"openai\/scripted-llm"/);
     });

@@ -55,13 +55,16 @@ export async function realRequest<T>(
  * Settings a fresh OpenHands 1.11 needs before a conversation can run: the LLM (the scripted one).
  * `POST /api/v1/settings` takes partial `agent_settings_diff` payloads and deep-merges them.
  */
+/** The key the scripted LLM is stored with (it checks none): what a user types on the Model page. */
+export const SCRIPTED_LLM_KEY = 'scripted-llm-key';
+
 export async function configureScriptedLlm(
   server: { url: string; apiKey: string },
   llmBaseUrl: string,
   model: string,
 ): Promise<void> {
   const reply = await realRequest(server, 'POST', '/api/v1/settings', {
-    agent_settings_diff: { llm: { model, base_url: llmBaseUrl, api_key: 'scripted-llm-key' } },
+    agent_settings_diff: { llm: { model, base_url: llmBaseUrl, api_key: SCRIPTED_LLM_KEY } },
   });
   if (reply.status !== 200) {
     throw new Error(`POST /api/v1/settings: HTTP ${reply.status} ${JSON.stringify(reply.body)}`);

@@ -4,7 +4,7 @@
 import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import type { Locator, Page } from 'playwright-core';
+import type { FrameLocator, Locator, Page } from 'playwright-core';
 import { openExtensionWorkbench } from '../e2e/workbench.steps';
 import {
   click,
@@ -31,9 +31,11 @@ import { CONVERSATIONS_VIEW, PAUSE_SANDBOX, RESUME_SANDBOX, SANDBOXES_VIEW } fro
 import { eventually } from '../e2e/wait';
 import { sandboxRowName, type ConversationSummary } from '../e2e/server-api';
 import type { AppConversation } from '../../src/api';
+import { statsFromUpdate } from '../../src/api/usage/usageStats';
+import { usageText } from '../../src/api/usage/usageText';
 import { rememberAsked } from '../../src/state/askedWords';
 import { conversationTitle } from '../../src/state/names';
-import { realRequest, scriptedRequests } from './env';
+import { realRequest, SCRIPTED_LLM_KEY, scriptedRequests } from './env';
 import {
   SCRIPTED_CHANGES,
   SCRIPTED_CHANGES_ADDED,
@@ -54,6 +56,19 @@ import {
 } from './scriptedLlm';
 import { startTestPage } from './testPage';
 import { panelFrame, waitForFeed, waitForTranscript } from '../e2e/conversationPanel';
+
+/** The Model page's document inside its webview (VS Code nests it in two iframes). */
+function modelPageFrame(page: Page): FrameLocator {
+  return page.frameLocator('iframe.webview.ready').frameLocator('iframe#active-frame');
+}
+
+/** Types into a vscode-textfield as a user does: a click into its input, then the keys. */
+async function typeIntoField(page: Page, frame: FrameLocator, id: string, value: string): Promise<void> {
+  const input = frame.locator(`#${id} input`);
+  await input.click();
+  await input.fill('');
+  await page.keyboard.type(value);
+}
 
 export interface RealStepsContext {
   page: Page;
@@ -141,6 +156,8 @@ async function startFixtureConversation(
 
 export const OPEN =
   'open the workbench with the extension, connect with "Connect to OpenHands…" (address, the key it asks for, a name)';
+const MODEL =
+  "Set Up the Model… from Connect's notice: the scripted LLM stored by clicks as a custom OpenAI-compatible model with its key; the server holds it";
 const TREE = "the tree shows the real server's sandboxes and conversations";
 const START = 'Start Sandbox: a new process sandbox, RUNNING in the tree';
 const PAUSE = 'pause it (inline button): PAUSED in the tree and on the server';
@@ -195,8 +212,49 @@ export function defineRealSteps(runner: StepRunner, ctx: RealStepsContext): void
     // take seconds): the name box, with the host suggested, comes after
     await boxSuggesting(ctx.page, new URL(ctx.server.url).host);
     await answerInputBox(ctx.page, 'Real OpenHands');
-    await toastSaying(ctx.page, /Connected to Real OpenHands: OpenHands 1\.11\.0, API key accepted/);
+    // the server is fresh (no settings at all): the notice says so, with the way out
+    await toastSaying(
+      ctx.page,
+      /Connected to Real OpenHands: OpenHands 1\.11\.0, API key accepted\. It has no model yet/,
+    );
   });
+
+  runner.step(
+    MODEL,
+    async () => {
+      const before = await realRequest(ctx.server, 'GET', '/api/v1/settings');
+      if (before.status !== 404) throw new Error(`a fresh server answers ${before.status}, not 404`);
+      const toast = await toastSaying(ctx.page, /It has no model yet/);
+      await toast.locator('a', { hasText: 'Set Up the Model…' }).click();
+      const frame = modelPageFrame(ctx.page);
+      const readiness = frame.locator('#readiness');
+      await readiness.waitFor({ state: 'visible', timeout: 20_000 });
+      await ctx.screenshot('model-page-fresh');
+      await frame.locator('#source-custom').click();
+      await frame.locator('#custom-model').waitFor({ state: 'visible', timeout: 5_000 });
+      await typeIntoField(ctx.page, frame, 'custom-model', SCRIPTED_MODEL);
+      await typeIntoField(ctx.page, frame, 'base-url', ctx.llmBaseUrl);
+      await typeIntoField(ctx.page, frame, 'api-key', SCRIPTED_LLM_KEY);
+      await frame.locator('#save').click();
+      const notice = frame.locator('#notice', { hasText: 'Saved.' });
+      await notice.waitFor({ state: 'visible', timeout: 30_000 });
+      const said = ((await notice.textContent()) ?? '').replace(/\s+/g, ' ').trim();
+      if (said !== `Saved. Ready: conversations use ${SCRIPTED_MODEL}.`)
+        throw new Error(`the page says "${said}"`);
+      const after = await realRequest<{
+        llm_api_key_set?: boolean;
+        agent_settings?: { llm?: { model?: string; base_url?: string } };
+      }>(ctx.server, 'GET', '/api/v1/settings');
+      const llm = after.body.agent_settings?.llm;
+      if (llm?.model !== SCRIPTED_MODEL || llm.base_url !== ctx.llmBaseUrl || !after.body.llm_api_key_set)
+        throw new Error(`the server holds ${JSON.stringify({ llm, keySet: after.body.llm_api_key_set })}`);
+      const html = await frame.locator('html').evaluate((element) => element.outerHTML);
+      if (html.includes(SCRIPTED_LLM_KEY)) throw new Error('the page holds the key after the save');
+      await ctx.screenshot('model-page-saved');
+      await runCommand(ctx.page, 'View: Close All Editors');
+    },
+    { needs: [OPEN] },
+  );
 
   runner.step(
     TREE,
@@ -355,7 +413,7 @@ export function defineRealSteps(runner: StepRunner, ctx: RealStepsContext): void
       );
       await runCommand(ctx.page, 'Notifications: Clear All Notifications');
     },
-    { needs: [RESUME] },
+    { needs: [RESUME, MODEL] },
   );
 
   runner.step(
@@ -376,10 +434,38 @@ export function defineRealSteps(runner: StepRunner, ctx: RealStepsContext): void
         throw new Error(`the diff of ${SCRIPTED_FILE} shows no added text: ${added.join(' | ')}`);
       const status = (await frame.locator('.exec-status').first().textContent()) ?? '';
       if (!/finished/i.test(status)) throw new Error(`the header says "${status.trim()}"`);
+      // the header's cost and tokens are the agent server's own figures for the conversation
+      const expected = await agentUsageSummary(startedConversation!.id);
+      await eventually(
+        `"${expected}" in the header`,
+        async () => ((await usageSummary(frame)) === expected ? true : undefined),
+        { timeoutMs: 20_000, lastSeen: () => usageSummary(frame) },
+      );
       await ctx.screenshot('conversation-panel-real');
     },
     { needs: [CONVERSATION] },
   );
+
+  /** The header's usage line ("$0.00 · 360 tokens"), as the panel shows it. */
+  const usageSummary = async (frame: FrameLocator) =>
+    ((await frame.locator('#usage-toggle').first().textContent({ timeout: 5_000 })) ?? '')
+      .replace(/\s+/g, ' ')
+      .trim();
+  /** What the agent server's `stats` for the conversation come to, in the header's words. */
+  const agentUsageSummary = async (conversationId: string): Promise<string> => {
+    const [conversation] = await get<
+      ({ conversation_url: string | null; session_api_key: string | null } | null)[]
+    >(ctx, `/api/v1/app-conversations?ids=${conversationId}`);
+    if (!conversation?.conversation_url) throw new Error('the conversation has no agent server now');
+    const response = await fetch(conversation.conversation_url, {
+      headers: { 'X-Session-API-Key': conversation.session_api_key ?? '' },
+    });
+    const info = (await response.json()) as { stats?: unknown };
+    const stats = statsFromUpdate(info.stats);
+    if (!stats)
+      throw new Error(`the agent server has no usage for the conversation: ${JSON.stringify(info.stats)}`);
+    return usageText(stats).summary;
+  };
 
   /** The agent's status as the panel's header shows it. */
   const panelStatus = async () =>
