@@ -15,7 +15,6 @@ import { commands, MemoryMemento, prompts, settings } from '../../shared/vscodeS
 import { useExtensionState } from '../state/extensionState';
 
 const FAST_KEY = 'sk-fast-profile-secret-91c2';
-const SEEDED_MODEL = 'anthropic/claude-sonnet-4-5-20250929';
 const TASK = { message: 'Tidy the README', repository: null, sandboxId: null };
 
 describe('New Conversation: the model step', function () {
