@@ -19,6 +19,8 @@ export const README_PICTURES: Readonly<Record<string, string>> = {
   applied: 'changes-applied',
   'mcp-form': 'mcp-form-check-reachable',
   browser: 'conversation-panel-browser-steps',
+  'model-picker-light': 'model-picker-light',
+  'model-picker-dark': 'model-picker-dark',
 };
 
 /** Copies the README's pictures from this run's screenshots; returns the ones missing (a step renamed one). */
