@@ -47,16 +47,18 @@ export function modelPickerSteps(runner: StepRunner, ctx: E2EContext): void {
   runner.step(
     MODEL_PICKER,
     async () => {
+      const conversations = await listConversations(ctx.serverUrl);
+      const target = conversations.find(
+        (c) => c.sandbox_status === 'RUNNING' && c.execution_status !== 'running' && c.title,
+      );
+      if (!target?.title) throw new Error('the seed has no quiet conversation in a running sandbox');
+      // `steady` holds the model the conversation runs on (checked in the pick), `fast` another
+      const running = (target as { llm_model?: string | null }).llm_model;
+      if (!running) throw new Error('the seeded conversation names no model');
       const profiles = '/api/v1/settings/profiles';
-      await send(ctx.serverUrl, 'POST', `${profiles}/steady`, {});
-      await send(ctx.serverUrl, 'POST', `${profiles}/steady/activate`, {});
+      await send(ctx.serverUrl, 'POST', `${profiles}/steady`, { llm: { model: running } });
       await send(ctx.serverUrl, 'POST', `${profiles}/fast`, { llm: { model: FAST_MODEL } });
       try {
-        const conversations = await listConversations(ctx.serverUrl);
-        const target = conversations.find(
-          (c) => c.sandbox_status === 'RUNNING' && c.execution_status !== 'running' && c.title,
-        );
-        if (!target?.title) throw new Error('the seed has no quiet conversation in a running sandbox');
         await runCommand(ctx.page, 'View: Close All Editors');
         await openOpenHandsView(ctx.page);
         const pane = await viewPane(ctx.page, CONVERSATIONS_VIEW);
@@ -65,7 +67,7 @@ export function modelPickerSteps(runner: StepRunner, ctx: E2EContext): void {
         await waitForFeed(frame, 'live');
         await openPicker(ctx.page, frame);
         const steady = ((await quickPickRow(ctx.page, 'steady').textContent()) ?? '').replace(/\s+/g, ' ');
-        if (!steady.includes('anthropic/claude-sonnet-4-5'))
+        if (!steady.includes(running) || !steady.includes('runs on this model now'))
           throw new Error(`the steady row says "${steady}"`);
         await ctx.screenshot('model-picker-light');
         await closePicker(ctx.page, frame);
