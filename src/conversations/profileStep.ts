@@ -14,6 +14,9 @@ import type { ModelSetupApi } from '../api/modelSetup';
 import type { ProfileList } from '../api/models/modelSetup';
 import { messageOf } from '../api/errors';
 
+/** More than the server keeps (`MAX_PROFILES_PER_USER`, ten): a longer list is cut. */
+const MAX_PROFILE_CHOICES = 50;
+
 /** workspaceState key: the profile name chosen last in this workspace. */
 export const PROFILE_MEMORY_KEY = 'openhands.newConversation.profile';
 
@@ -36,7 +39,8 @@ export interface ProfileChoice {
  * still has it, else the active profile, else the server's first.
  */
 export function profileChoices(list: ProfileList, remembered: string | undefined): ProfileChoice[] {
-  const choices = list.profiles.map((profile) => ({
+  // the server keeps ten at most: a longer list is a hostile one, cut
+  const choices = list.profiles.slice(0, MAX_PROFILE_CHOICES).map((profile) => ({
     name: profile.name,
     model: profile.model,
     active: profile.name === list.active_profile,

@@ -52,12 +52,15 @@ export async function pickAndSwitchModel(deps: ModelPickerDeps): Promise<'switch
   return 'switched';
 }
 
+/** The server keeps ten at most (`MAX_PROFILES_PER_USER`); a longer list is a hostile one, cut. */
+export const MAX_PROFILE_CHOICES = 50;
+
 /** In the server's order; the one whose model the conversation runs on is marked current. */
 export function modelChoices(
   profiles: readonly ProfileSummary[],
   currentModel: string | null,
 ): ModelChoice[] {
-  return profiles.map((profile) => ({
+  return profiles.slice(0, MAX_PROFILE_CHOICES).map((profile) => ({
     profile: profile.name,
     model: profile.model,
     current: currentModel !== null && profile.model === currentModel,

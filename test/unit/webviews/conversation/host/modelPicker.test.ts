@@ -125,6 +125,25 @@ describe('the panel’s model picker (switch_profile)', function () {
     );
   });
 
+  it('offers at most 50 of a hostile server’s endless list', async () => {
+    const profiles = Array.from({ length: 500 }, (_, i) => ({
+      name: `p${i}`,
+      model: `m/${i}`,
+      base_url: null,
+      api_key_set: false,
+    }));
+    t.server.faults.add({
+      kind: 'status',
+      status: 200,
+      body: { profiles, active_profile: null },
+      match: { path: '/api/v1/settings/profiles' },
+    });
+    const { posted, offered, controller } = await openPanel(() => undefined);
+    controller.receive({ type: 'switchModel', id: 1 });
+    assert.equal((await reply(posted, 1)).ok, true);
+    assert.equal(offered[0]?.length, 50);
+  });
+
   it('says in words why not: a paused sandbox (409), no profiles, a server before 1.11', async () => {
     await saveProfiles();
     const { conversation, posted, controller } = await openPanel((choices) => choices.at(-1));
