@@ -204,6 +204,7 @@ export async function startServices(
       panels: conversationPanels.panels,
       steering,
       watch,
+      workspaceState: context.workspaceState,
     }),
     ...registerMessageCommands({ store, connection, steering, watch, panels: conversationPanels.panels }),
     ...registerChangeCommands({ store, connection, changes, documents: changeDocuments, log }),

@@ -21,6 +21,8 @@ export const README_PICTURES: Readonly<Record<string, string>> = {
   browser: 'conversation-panel-browser-steps',
   'model-setup-light': 'model-setup-light',
   'model-setup-dark': 'model-setup-dark',
+  'model-picker-light': 'model-picker-light',
+  'model-picker-dark': 'model-picker-dark',
 };
 
 /** Copies the README's pictures from this run's screenshots; returns the ones missing (a step renamed one). */

@@ -17,6 +17,7 @@ import {
 import { configuredMcpServers, mayBeMcpStartFailure, namedServers } from '../conversations/mcpStartHint';
 import { startStatusMessage } from '../conversations/startStatus';
 import { workspaceRepository } from '../conversations/workspaceGit';
+import { askForProfile, type ProfileStep } from '../conversations/profileStep';
 import type { Connection } from '../state/connection';
 import type { Log } from '../core/log';
 import { rememberAsked } from '../state/askedWords';
@@ -38,6 +39,8 @@ export interface NewConversationArgs {
   /** An existing sandbox; null for a new one. */
   sandboxId?: string | null;
   gitProvider?: string | null;
+  /** A saved LLM profile (OpenHands 1.11) to start on, skipping the model step. */
+  profile?: string;
 }
 
 /** `openhands.newConversationFromEditor` arguments beyond the explorer's file: `instruction` skips its prompt. */
@@ -55,6 +58,8 @@ export interface ConversationCommandDeps {
   panels: ConversationPanels;
   steering: ConversationSteering;
   watch: ConversationWatch;
+  /** Where New Conversation remembers the model profile chosen last (a name, no secret). */
+  workspaceState: vscode.Memento;
 }
 
 export function registerConversationCommands(deps: ConversationCommandDeps): vscode.Disposable[] {
@@ -197,13 +202,26 @@ async function newConversation(
 
   const request = await askForRequest(deps, args);
   if (!request) return undefined;
-  // The start request has no field for the confirmation policy: start without the message, set the
-  // policy, then send it, so the agent's first action is already under the chosen policy.
+  let profileStep: ProfileStep;
+  try {
+    profileStep = await askForProfile(
+      { modelSetup: client.modelSetup, workspaceState: deps.workspaceState, warn: (text) => log.warn(text) },
+      args.profile,
+    );
+  } catch (error) {
+    void vscode.window.showErrorMessage(messageOf(error));
+    return undefined;
+  }
+  if (profileStep.kind === 'cancelled') return undefined;
+  const switchTo = profileStep.kind === 'chosen' ? profileStep.switchTo : undefined;
+  // The start request has no field for the confirmation policy, nor for a profile's whole LLM
+  // (profileStep.ts): start without the message, switch the model and set the policy, then send it,
+  // so the agent's first step already runs on the chosen model and under the chosen policy.
   const policy = startPolicy(connection.config.confirmationPolicy);
   // what the user asked names the conversation until the server titles it
   const asked =
     request.initial_message?.content.map((part) => ('text' in part ? part.text : '')).join('') ?? '';
-  if (policy) delete request.initial_message;
+  if (policy || switchTo) delete request.initial_message;
 
   const controller = new AbortController();
   try {
@@ -231,8 +249,8 @@ async function newConversation(
     const conversationId = ready.app_conversation_id;
     if (conversationId) deps.watch.watch(conversationId);
     if (conversationId) rememberAsked(conversationId, asked);
-    if (conversationId && policy) {
-      const applied = await applyPolicyThenSend(deps, conversationId, policy, asked);
+    if (conversationId && (policy || switchTo)) {
+      const applied = await prepareThenSend(deps, conversationId, { switchTo, policy }, asked);
       if (!applied) return conversationId;
     }
     await store.refresh();
@@ -299,22 +317,33 @@ async function mcpServersHint(
 }
 
 /**
- * The confirmation policy, then the first message; a failure says what did not happen (the message
- * is never sent without the policy: its actions would run unconfirmed) and offers the panel.
+ * The chosen model profile, the confirmation policy, then the first message; a failure says what did
+ * not happen (the message is never sent without them: it would run on another model, or its actions
+ * unconfirmed) and offers the panel.
  */
-async function applyPolicyThenSend(
+async function prepareThenSend(
   deps: ConversationCommandDeps,
   conversationId: string,
-  policy: ConfirmationPolicy,
+  before: { switchTo: string | undefined; policy: ConfirmationPolicy | undefined },
   text: string,
 ): Promise<boolean> {
-  let step = 'policy';
+  let step: 'model' | 'policy' | 'message' = 'model';
   try {
     await vscode.window.withProgress(
       { location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('New OpenHands conversation') },
       async (progress) => {
-        progress.report({ message: vscode.l10n.t('Setting the confirmation policy…') });
-        await deps.steering.setConfirmationPolicy(conversationId, policy);
+        if (before.switchTo) {
+          progress.report({ message: vscode.l10n.t('Switching to the model of {0}…', before.switchTo) });
+          const switched = await deps.connection
+            .requireClient()
+            .modelSetup.switchProfile(conversationId, before.switchTo);
+          if (!switched.offered) throw new Error(vscode.l10n.t('this server cannot switch models'));
+        }
+        step = 'policy';
+        if (before.policy) {
+          progress.report({ message: vscode.l10n.t('Setting the confirmation policy…') });
+          await deps.steering.setConfirmationPolicy(conversationId, before.policy);
+        }
         if (!text.trim()) return;
         step = 'message';
         progress.report({ message: vscode.l10n.t('Sending the first message…') });
@@ -327,12 +356,18 @@ async function applyPolicyThenSend(
     deps.log.error(`New conversation ${conversationId}: the ${step} step failed: ${reason}`);
     const open = vscode.l10n.t('Open Conversation');
     const message =
-      step === 'policy'
+      step === 'model'
         ? vscode.l10n.t(
-            'The conversation started, but its confirmation policy could not be set ({0}). Your message was not sent; send it from the conversation.',
+            'The conversation started, but it could not be switched to the model of {0} ({1}). Your message was not sent; switch the model from the conversation’s header, then send it.',
+            before.switchTo ?? '',
             reason,
           )
-        : vscode.l10n.t('The conversation started, but the first message could not be sent ({0}).', reason);
+        : step === 'policy'
+          ? vscode.l10n.t(
+              'The conversation started, but its confirmation policy could not be set ({0}). Your message was not sent; send it from the conversation.',
+              reason,
+            )
+          : vscode.l10n.t('The conversation started, but the first message could not be sent ({0}).', reason);
     void vscode.window.showErrorMessage(message, open).then((choice) => {
       if (choice === open) void vscode.commands.executeCommand('openhands.openConversation', conversationId);
     });

@@ -13,6 +13,7 @@ import { sidebarStateSteps } from './sidebar-states.steps';
 import { steeringSteps } from './steering.steps';
 import { themeSteps } from './theme.steps';
 import { usageSteps } from './usage.steps';
+import { modelPickerSteps } from './modelPicker.steps';
 import { plainHttpSteps, trustSteps } from './trust.steps';
 import { walkthroughSteps } from './walkthrough.steps';
 import { workbenchSteps } from './workbench.steps';
@@ -28,6 +29,7 @@ export function defineSteps(runner: StepRunner, ctx: E2EContext): void {
   mcpFormSteps(runner, ctx);
   conversationPanelSteps(runner, ctx);
   usageSteps(runner, ctx);
+  modelPickerSteps(runner, ctx);
   steeringSteps(runner, ctx);
   changesSteps(runner, ctx);
   trustSteps(runner, ctx);

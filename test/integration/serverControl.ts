@@ -15,6 +15,8 @@ export interface RecordedRequest {
   path: string;
   query: Record<string, string[]>;
   headers: Record<string, string>;
+  /** Parsed JSON, the raw text when it is not JSON, or undefined when there was no body. */
+  body?: unknown;
 }
 
 async function control(method: string, path: string, body?: unknown): Promise<unknown> {

@@ -933,6 +933,108 @@ describe('OpenHandsClient against the real OpenHands app server', function () {
     });
   });
 
+  describe('switching the model of a running conversation (switch_profile)', () => {
+    const SECOND = 'openai/scripted-llm-second';
+    const SECOND_KEY = 'sk-scripted-second-profile';
+    let switched: Driven | undefined;
+    let switchedId = '';
+
+    after(async () => {
+      switched?.feed.dispose();
+      await client.modelSetup.deleteProfile('vscode-second').catch(() => undefined);
+    });
+
+    it('the next model call goes to the second profile’s model; the new agent is stored, the feed and the transcript say it', async () => {
+      const saved = await client.modelSetup.saveProfile('vscode-second', {
+        model: SECOND,
+        apiKey: SECOND_KEY,
+        baseUrl: env.llmBaseUrl,
+      });
+      assert.ok(saved.offered, 'profiles are offered');
+      // no message yet: nothing has called a model when the switch comes (as New Conversation does it)
+      const started = await client.createConversation(sandbox ? { sandbox_id: sandbox.id } : {});
+      const ready = await client.waitForStartTask(started.id, { timeoutMs: 150_000, intervalMs: 1000 });
+      const [found] = await client.getConversations([ready.app_conversation_id!]);
+      assert.ok(found, 'the new conversation is found');
+      switchedId = found.id;
+      switched = await drive(found);
+      const { agent, feed } = switched;
+      const firstModel = feed.current.model;
+      assert.ok(firstModel && firstModel !== SECOND, `it starts on the settings' model (${firstModel})`);
+      assert.deepEqual(await client.modelSetup.switchProfile(found.id, 'vscode-second'), {
+        offered: true,
+        value: { success: true },
+      });
+      // the agent server stores the new agent (the SDK's state callback); the key is masked in it
+      const events = await storedEvents(agent);
+      const update = events.find((e) => e.kind === 'ConversationStateUpdateEvent' && e.key === 'agent');
+      const llm = (update?.value as { llm?: { model?: string; usage_id?: string; api_key?: unknown } })?.llm;
+      assert.equal(llm?.model, SECOND);
+      assert.match(llm?.usage_id ?? '', /^profile:vscode-second:[0-9a-f]{12}$/);
+      assert.ok(!JSON.stringify(events).includes(SECOND_KEY), 'the key is not in the events');
+      await until(
+        'the feed says the new model',
+        async () => (feed.current.model === SECOND ? true : undefined),
+        15_000,
+      );
+      const [listed] = await client.getConversations([found.id]);
+      assert.equal(listed?.llm_model, SECOND, 'the app server keeps the new model on the conversation');
+
+      const asked = (await scriptedRequests(env.llmBaseUrl)).length;
+      const before = events.length;
+      assert.deepEqual(await agent.sendMessage(MESSAGE, true), { success: true });
+      await untilEvents(
+        'the run on the second model finished',
+        agent,
+        before,
+        (added) => statusesIn(added).at(-1) === 'finished',
+      );
+      const calls = (await scriptedRequests(env.llmBaseUrl)).slice(asked);
+      assert.ok(calls.length > 0, 'the run called the model');
+      assert.deepEqual(
+        [...new Set(calls.map((call) => call.model))],
+        [SECOND.replace(/^openai\//, '')],
+        'every call of the run went to the second model',
+      );
+      await feedCaughtUp(switched, 'finished');
+      const transcript = new Transcript();
+      transcript.append(feed.events.events);
+      const marks = transcript.all.filter(
+        (row) => row.kind === 'notice' && row.title.startsWith('Model switched'),
+      );
+      assert.deepEqual(
+        marks.map((row) => (row.kind === 'notice' ? [row.title, row.detail] : [])),
+        [[`Model switched to ${SECOND}`, 'From the saved profile “vscode-second”.']],
+      );
+    });
+
+    it('switch_profile on a paused sandbox is a 409', async () => {
+      assert.ok(switched, 'the switched conversation runs');
+      const [current] = await client.getConversations([switchedId]);
+      assert.ok(current?.sandbox_id, 'its sandbox is known');
+      await client.pauseSandbox(current.sandbox_id);
+      try {
+        await until(
+          'the sandbox paused',
+          async () =>
+            (await client.getSandboxes([current.sandbox_id]))[0]?.status === 'PAUSED' ? true : undefined,
+          60_000,
+        );
+        const refused = await rejection(() => client.modelSetup.switchProfile(current.id, 'vscode-second'));
+        assert.equal(refused.status, 409);
+        assert.match(refused.serverMessage ?? '', /Sandbox is paused/);
+      } finally {
+        await client.resumeSandbox(current.sandbox_id);
+        await until(
+          'the sandbox running again',
+          async () =>
+            (await client.getSandboxes([current.sandbox_id]))[0]?.status === 'RUNNING' ? true : undefined,
+          150_000,
+        );
+      }
+    });
+  });
+
   describe('settings and git providers', () => {
     it('getSettings reads the stored settings (the scripted LLM stored by the clicks in VS Code, or by the driver)', async () => {
       const settings = await client.getSettings();

@@ -4,6 +4,7 @@
  * tells its listeners whenever a step returns a new object (the same object: nothing to tell).
  */
 import { isRecord } from '../records';
+import { agentLlmOf, isAgentUpdate } from './agentLlm';
 import { isFullState, isStatusUpdate, type AgentEvent } from './events';
 import type { ApiErrorKind } from '../errors';
 import { sameStats, statsFromUpdate, type UsageStats } from '../usage/usageStats';
@@ -72,12 +73,17 @@ export function guessFromStored(state: FeedState, added: readonly AgentEvent[]):
     const usage = statsFromUpdate(newest(added, isStatsUpdate)?.['value']);
     if (usage) next = { ...next, usage };
   }
+  if (next.model === undefined) {
+    // a switched model is stored as the new agent: a reload shows it before the first snapshot
+    const model = agentLlmOf(newest(added, isAgentUpdate)?.['value'])?.model;
+    if (model) next = { ...next, model };
+  }
   return next;
 }
 
 /**
  * A live event: a snapshot (`full_state`) says the status, policy, model and usage; a streaming delta
- * grows the bubble; a status, policy or stats update says its value; the agent's message or action
+ * grows the bubble; a status, policy, stats or agent (its model) update says its value; the agent's message or action
  * ends the bubble.
  */
 export function followEvent(state: FeedState, event: AgentEvent): FeedState {
@@ -92,6 +98,10 @@ export function followEvent(state: FeedState, event: AgentEvent): FeedState {
     return policy ? { ...state, confirmationPolicy: policy } : state;
   }
   if (isStatsUpdate(event)) return withUsage(state, statsFromUpdate(event['value']));
+  if (isAgentUpdate(event)) {
+    const model = agentLlmOf(event['value'])?.model;
+    return model && model !== state.model ? { ...state, model } : state;
+  }
   if ((event.kind === 'MessageEvent' && event.source === 'agent') || event.kind === 'ActionEvent')
     return state.streaming ? { ...state, streaming: undefined } : state;
   return state;
@@ -108,9 +118,7 @@ function takeSnapshot(state: FeedState, event: AgentEvent): FeedState {
   const value = event['value'];
   if (!isRecord(value)) return state;
   const status = value['execution_status'];
-  const agent = value['agent'];
-  const llm = isRecord(agent) ? agent['llm'] : undefined;
-  const model = isRecord(llm) ? llm['model'] : undefined;
+  const model = agentLlmOf(value['agent'])?.model;
   const policy = policyKind(value['confirmation_policy']);
   return withUsage(
     {

@@ -24,6 +24,7 @@ import { buildCodeRunningWorkspace } from './codeRunningWorkspace';
 import { buildImageWorkspace } from './imageWorkspace';
 import { buildSampleWorkspace } from './sampleWorkspace';
 import { SocketHub } from './socketHub';
+import { agentObject } from './toolCatalog';
 import { AgentSocketServer } from './upgrade';
 import { applyWorkspaceInput, headOf, type WorkspaceInput, type WorkspaceState } from './workspaceEdits';
 import { SandboxWorkspaces } from './workspaces';
@@ -326,6 +327,22 @@ export class AgentServer implements AgentControl {
 
   timestamp(epochMs?: number): string {
     return naiveLocalTime(epochMs === undefined ? this.deps.clock.nowMicros() : epochMs * 1000);
+  }
+
+  /**
+   * The agent server's `switch_llm` (SDK `LocalConversation.switch_llm`): the agent's LLM becomes the
+   * one given (its model is the conversation's `llm_model` here), registered as `usageId`, and the
+   * state's new `agent` goes out as a `ConversationStateUpdateEvent` (stored and on the socket), as
+   * the SDK's state callback emits it for every changed field. The same LLM again changes nothing.
+   */
+  switchLlm(conversationId: string, model: string, usageId: string): void {
+    const target = this.require(conversationId);
+    const unchanged =
+      target.conversation.llm_model === model && (target.agent.llm_usage_id ?? 'agent') === usageId;
+    target.conversation.llm_model = model;
+    target.agent.llm_usage_id = usageId;
+    if (unchanged) return;
+    this.conversationStore.append(target, this.factory.stateUpdate('agent', agentObject(model, usageId)));
   }
 
   private require(conversationId: string): AgentConversation {

@@ -48,7 +48,7 @@ export function conversationInfo(parts: ConversationParts): Record<string, unkno
     created_at: conversation.created_at,
     updated_at: conversation.updated_at,
     tags: { ...agent.tags },
-    agent: agentObject(conversation.llm_model ?? DEFAULT_AGENT_MODEL),
+    agent: agentObject(conversation.llm_model ?? DEFAULT_AGENT_MODEL, agent.llm_usage_id),
   };
 }
 
@@ -57,7 +57,7 @@ export function fullStateValue(parts: ConversationParts): Record<string, unknown
   const { id, ...rest } = stateFields(parts);
   const value: Record<string, unknown> = {
     id,
-    agent: agentObject(parts.conversation.llm_model ?? DEFAULT_AGENT_MODEL),
+    agent: agentObject(parts.conversation.llm_model ?? DEFAULT_AGENT_MODEL, parts.agent.llm_usage_id),
     ...rest,
     tags: { ...parts.agent.tags },
   };

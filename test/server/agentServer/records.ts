@@ -30,6 +30,11 @@ export interface AgentConversationRecord {
   stats: StatsValue;
   tags: Record<string, string>;
   last_user_message_id: string | null;
+  /**
+   * The registry key of the agent's LLM: `agent` from the start; the app server's `switch_profile`
+   * installs the profile's LLM as `profile:<name>:<hash>`. Absent: `agent`.
+   */
+  llm_usage_id?: string;
 }
 
 export function emptyAgentConversation(): AgentConversationRecord {

@@ -184,8 +184,11 @@ const SKILLS = [
   ['security', 'Never print secrets; redact tokens in command output and commit messages.'],
 ] as const;
 
-/** The `agent` object of ConversationInfo and full_state (the app server's default agent, keys redacted). */
-export function agentObject(model: string): Record<string, unknown> {
+/**
+ * The `agent` object of ConversationInfo, full_state and an `agent` state update (the app server's
+ * default agent, keys redacted); `usageId` is the LLM's registry key (`agent` until a profile switch).
+ */
+export function agentObject(model: string, usageId = 'agent'): Record<string, unknown> {
   const llm = {
     model,
     api_key: '**********',
@@ -208,7 +211,7 @@ export function agentObject(model: string): Record<string, unknown> {
     reasoning_effort: 'high',
     enable_encrypted_reasoning: false,
     extended_thinking_budget: 200000,
-    usage_id: 'agent',
+    usage_id: usageId,
     litellm_extra_body: {},
   };
   return {

@@ -3,15 +3,25 @@
 // found" or "Profile 'x' not found" before the conversation is looked at; 404 "Conversation … is not
 // reachable" for an unknown one; 409 while its sandbox is not running; then the agent server's
 // `switch_llm`, and the conversation's `llm_model` becomes the profile's model: `{"success": true}`.
+// The agent server installs the profile's LLM under `usage_id` `profile:<name>:<sha1 of the LLM, 12
+// hex>` and emits the new `agent` as a state update (agentServer.ts, `switchLlm`).
+import { createHash } from 'node:crypto';
 import { bodyInput, missingBodyIssue } from '../body';
 import type { ServerContext } from '../context';
 import { json, validationFailed, type Reply } from '../http';
 import { profilesOf } from '../llmProfiles';
+import type { ProfileLlmRecord } from '../models';
 import type { Route, RouteRequest } from '../route';
 import { dashedUuid } from '../ids';
 import { uuid } from '../scalars';
 import { findConversation, findSandbox } from '../state';
 import { INVALID, isPlainObject, issue, type ValidationIssue } from '../validation';
+
+/** The router's `usage_id`: the profile's name and a hash of its LLM, so an edited profile lands. */
+function profileUsageId(name: string, llm: ProfileLlmRecord): string {
+  const fingerprint = JSON.stringify({ api_key: llm.api_key, base_url: llm.base_url, model: llm.model });
+  return `profile:${name}:${createHash('sha1').update(fingerprint).digest('hex').slice(0, 12)}`;
+}
 
 function switchProfile(request: RouteRequest, context: ServerContext): Reply {
   const issues: ValidationIssue[] = [];
@@ -52,7 +62,7 @@ function switchProfile(request: RouteRequest, context: ServerContext): Reply {
     return json({ detail: `Conversation ${dashedUuid(hex)} is not reachable` }, 404);
   if (sandbox.status !== 'RUNNING')
     return json({ detail: 'Sandbox is paused; resume it before switching profiles.' }, 409);
-  conversation.llm_model = profile.model;
+  context.agent.switchLlm(conversation.id, profile.model, profileUsageId(name, profile));
   return json({ success: true });
 }
 

@@ -10,7 +10,7 @@ import { askedWords, firstWords, forgetAskedWords } from '../../../src/state/ask
 import { ConversationFeeds } from '../../../src/state/conversationFeeds';
 import { ConversationSteering } from '../../../src/state/conversationSteering';
 import { ConversationWatch } from '../../../src/state/conversationWatch';
-import { commands, prompts, settings } from '../../shared/vscodeStandIn/standIn';
+import { commands, MemoryMemento, prompts, settings } from '../../shared/vscodeStandIn/standIn';
 import { eventually } from '../../shared/eventually';
 import { useExtensionState } from '../state/extensionState';
 
@@ -21,9 +21,11 @@ describe('conversation commands', function () {
   let feeds: ConversationFeeds;
   let watch: ConversationWatch;
   let shown: { id: string; title: string }[];
+  let workspaceState: MemoryMemento;
 
   beforeEach(() => {
     shown = [];
+    workspaceState = new MemoryMemento();
     feeds = new ConversationFeeds(t.connection, t.store, t.log);
     // notifications off: the watch remembers what it watches without following live feeds
     watch = new ConversationWatch({
@@ -45,6 +47,7 @@ describe('conversation commands', function () {
       },
       steering: new ConversationSteering(t.connection, t.store, t.actions, feeds, t.log),
       watch,
+      workspaceState,
     });
   });
   afterEach(() => {

@@ -236,5 +236,29 @@ describe('test server: model catalogue, LLM profiles and switch_profile (openhan
       assert.equal((await postJson(url, { profile_name: 'fast' })).status, 409);
       assert.equal((await postJson(url, { profile_name: '' })).status, 422);
     });
+
+    it('the agent server emits the new agent as an `agent` state update, its LLM under the profile’s usage id', async () => {
+      const conversation = server.state.conversations[0];
+      const sandbox = server.state.sandboxes[0];
+      assert.ok(conversation && sandbox);
+      sandbox.status = 'RUNNING';
+      await postJson(`${api}/settings/profiles/fast`, { llm: { model: 'openai/gpt-4o' } });
+      const url = `${api}/app-conversations/${conversation.id}/switch_profile`;
+      assert.equal((await postJson(url, { profile_name: 'fast' })).status, 200);
+      const agentUpdates = () =>
+        server.agent
+          .events(conversation.id)
+          .filter((event) => event.kind === 'ConversationStateUpdateEvent' && event['key'] === 'agent');
+      const [update, ...more] = agentUpdates();
+      assert.deepEqual(more, []);
+      const llm = (update?.['value'] as { llm: { model: string; usage_id: string; api_key: string } }).llm;
+      assert.equal(llm.model, 'openai/gpt-4o');
+      // app_conversation_router.py: `profile:<name>:<sha1 of the resolved LLM>[:12]`
+      assert.match(llm.usage_id, /^profile:fast:[0-9a-f]{12}$/);
+      assert.equal(llm.api_key, '**********');
+      // the same profile again: the SDK's state callback fires only for a changed field
+      assert.equal((await postJson(url, { profile_name: 'fast' })).status, 200);
+      assert.equal(agentUpdates().length, 1);
+    });
   });
 });

@@ -1,6 +1,6 @@
 /**
  * The agent's controls from the panel (approve, reject, continue, pause, stop, the confirmation
- * policy), one at a time: the one under way shows in the header (`busy`), and each request is answered
+ * policy, the model), one at a time: the one under way shows in the header (`busy`), and each request is answered
  * by a `reply` of its own id, done or refused with why. No vscode import.
  */
 import { messageOf } from '../../../api/errors';
@@ -64,6 +64,13 @@ export class AgentControls {
 
   setConfirmation(id: number, on: boolean): Promise<void> {
     return this.run(id, 'policy', () => this.steer.setConfirmation(on));
+  }
+
+  /** The model picker: busy from the pick shown to the server's answer. */
+  switchModel(id: number, pickAndSwitch: () => Promise<unknown>): Promise<void> {
+    return this.run(id, 'model', async () => {
+      await pickAndSwitch();
+    });
   }
 
   /** The header first (the buttons come back), then the reply that says how it went. */

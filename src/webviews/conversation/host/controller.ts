@@ -29,6 +29,7 @@ import { executionStatusOf, panelHeader } from './headerModel';
 import { HistorySender } from './historySender';
 import { ImageBroker } from './imageBroker';
 import { MessageSender } from './messageSender';
+import { pickAndSwitchModel, type ModelPickerDeps } from './modelPicker';
 import { scrubDeep, scrubHeader } from './scrub';
 import { Transcript, type TranscriptChange } from './rows/transcript';
 import { hasWorkspaceHint, WorkspaceFolder } from './workspaceFolder';
@@ -60,7 +61,12 @@ export interface ControllerDeps {
   openImage?(image: { bytes: Buffer; name: string } | { problem: string }): void;
   steer: Steering;
   changes?: PanelChangesSource;
+  /** The server's saved profiles and the pick among them, for the header's model picker. */
+  models?: PanelModels;
 }
+
+/** What the model picker needs beyond the conversation. */
+export type PanelModels = Pick<ModelPickerDeps, 'modelSetup' | 'pick'>;
 
 export class ConversationController {
   private readonly transcript = new Transcript();
@@ -156,11 +162,23 @@ export class ConversationController {
       pause: (message) => void this.controls.pause(message.id),
       stop: (message) => void this.controls.stop(message.id),
       setConfirmation: (message) => void this.controls.setConfirmation(message.id, message.on),
+      switchModel: (message) => void this.controls.switchModel(message.id, () => this.pickModel()),
       openChange: (message) => deps.changes?.open(message.file),
       changes: (message) => deps.changes?.act(message.action),
       image: (message) => void this.images.send(message.event, message.index),
       openImage: (message) => void this.images.open(message.event, message.index),
     };
+  }
+
+  /** The header's model picker: the profiles, the pick, the switch; the feed then says the new model. */
+  private pickModel(): Promise<unknown> {
+    const models = this.deps.models;
+    if (!models) return Promise.reject(new Error('The model cannot be switched from this panel.'));
+    return pickAndSwitchModel({
+      ...models,
+      conversationId: this.deps.conversationId,
+      currentModel: () => this.header().model,
+    });
   }
 
   /** A message from the page; malformed ones are dropped. */

@@ -11,7 +11,7 @@ import { newNonce, postChecked, webviewAsset, webviewOptions } from '../../kit/h
 import { HostToWebviewSchema, VIEW_TYPE, type Attachment, type HostToWebview } from '../shared/protocol';
 import type { Steering } from '../../../state/conversationSteering';
 import { markOpening } from '../../../common/openingMarks';
-import { ConversationController, type PanelChangesSource } from './controller';
+import { ConversationController, type PanelChangesSource, type PanelModels } from './controller';
 
 export interface PanelEnvironment {
   extensionUri: vscode.Uri;
@@ -33,6 +33,8 @@ export interface PanelEnvironment {
   opened(conversationId: string): void;
   /** The agent's changed files of a conversation, for the panel's list. */
   changes?(conversationId: string): PanelChangesSource;
+  /** The server's saved profiles and the pick among them, for the header's model picker. */
+  models?: PanelModels;
 }
 
 /**
@@ -140,6 +142,7 @@ export class ConversationPanel implements vscode.Disposable {
       },
       steer: env.steer(conversationId),
       changes: env.changes?.(conversationId),
+      models: env.models,
     });
     env.opened(conversationId);
     this.retitle();

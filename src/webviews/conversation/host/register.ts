@@ -4,6 +4,7 @@
  * the commands' business (`openhands.openConversation` calls `show`).
  */
 import * as vscode from 'vscode';
+import { pickModel } from './modelQuickPick';
 import { codeRunningReason, normalizeUuid } from '../../../api';
 import { FlowNotice } from '../../../core/flowNotice';
 import type { Log } from '../../../core/log';
@@ -86,6 +87,7 @@ export function registerConversationPanels(
         steering.setConfirmationPolicy(id, confirmationPolicyFor(on, connection.config.confirmationPolicy)),
     }),
     opened: (id) => deps.watch.watch(id),
+    models: { modelSetup: () => connection.requireClient().modelSetup, pick: pickModel },
     changes: deps.changes ? (id) => panelChanges(id, deps.changes as ConversationChanges) : undefined,
   };
 

@@ -74,7 +74,7 @@ export const ControlsSchema = z.strictObject({
   pendingActions: z.array(PendingActionSchema),
   outbox: z.array(OutboxEntrySchema),
   /** A control under way (its buttons are disabled until it ends); its outcome comes as its `reply`. */
-  busy: z.nullable(z.enum(['approve', 'reject', 'continue', 'pause', 'stop', 'policy'])),
+  busy: z.nullable(z.enum(['approve', 'reject', 'continue', 'pause', 'stop', 'policy', 'model'])),
   /** The user rejected the pending actions and the agent waits: offer to let it continue. */
   rejected: z.boolean(),
 });
@@ -261,6 +261,8 @@ export const WebviewToHostSchema = z.discriminatedUnion('type', [
   z.strictObject({ type: z.literal('stop'), id: RequestIdSchema }),
   /** Confirmation mode on (the setting's policy) or off. */
   z.strictObject({ type: z.literal('setConfirmation'), id: RequestIdSchema, on: z.boolean() }),
+  /** The header's model: the host offers the server's saved profiles and switches to the one chosen. */
+  z.strictObject({ type: z.literal('switchModel'), id: RequestIdSchema }),
   /** Open one changed file in the diff editor. */
   z.strictObject({ type: z.literal('openChange'), file: ChangedFileSchema }),
   z.strictObject({ type: z.literal('changes'), action: z.enum(CHANGE_ACTIONS) }),

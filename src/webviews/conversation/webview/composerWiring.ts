@@ -108,6 +108,12 @@ export class ComposerWiring {
     this.render();
   }
 
+  /** The header's model picker: a control like the others, its failure shown with theirs. */
+  switchModel(): void {
+    if (this.header?.controls.busy) return;
+    this.requests.ask({ type: 'switchModel' });
+  }
+
   /** The host's answer to one of the controls. */
   settle(reply: Reply): void {
     this.requests.settle(reply);

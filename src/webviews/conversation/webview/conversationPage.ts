@@ -129,6 +129,7 @@ export class ConversationPage {
       this.renderChrome();
     },
     showRow: (id) => this.view.scrollToRow(id),
+    switchModel: () => this.composer.switchModel(),
     openInBrowser: () => this.post({ type: 'openInBrowser' }),
     showLog: () => this.post({ type: 'showLog' }),
     reconnect: () => this.post({ type: 'reconnect' }),

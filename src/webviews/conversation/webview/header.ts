@@ -9,6 +9,7 @@
 import { html, nothing, type TemplateResult } from 'lit';
 import type { BrowserStrip, Header } from '../shared/protocol';
 import './imageView';
+import { modelButtonView, type ModelActions } from './modelButton';
 import { usageBreakdownView, usageButtonView, type UsageActions } from './usageView';
 import {
   executionStatus,
@@ -19,7 +20,7 @@ import {
   type ExecutionStatus,
 } from './text';
 
-export interface HeaderActions extends UsageActions {
+export interface HeaderActions extends UsageActions, ModelActions {
   /** "Show the step" on the browser strip. */
   showRow(id: string): void;
   openInBrowser(): void;
@@ -87,14 +88,7 @@ export function headerView(header: Header | null, actions: HeaderActions, usageO
                 ><span class="codicon codicon-vm" aria-hidden="true"></span>Sandbox
                 ${sandboxStatusLabel(header.sandboxStatus)}</span
               >
-              ${
-                header.model
-                  ? html`<span class="meta-item model" title=${oneLine(header.model, 300)}
-                      ><span class="codicon codicon-sparkle" aria-hidden="true"></span
-                      >${oneLine(header.model, 120)}</span
-                    >`
-                  : nothing
-              }
+              ${modelButtonView(header, actions)}
               <span class="meta-item" title="Events received"
                 ><span class="codicon codicon-history" aria-hidden="true"></span
                 >${formatCount(header.eventCount)} ${header.eventCount === 1 ? 'event' : 'events'}</span

@@ -5,6 +5,7 @@
  * a kind the panel does not know, its first words; every text clipped to the limits given. Pairing an
  * action with its result is the transcript's job. Pure, no vscode.
  */
+import { switchedLlm } from '../../../../api/agentServer/agentLlm';
 import { eventImages } from '../../../../api/agentServer/eventImages';
 import { contentParts, type AgentEvent } from '../../../../api/agentServer/events';
 import {
@@ -46,6 +47,17 @@ export function eventRow(event: AgentEvent, limits: ClipLimits): Row | undefined
         'The conversation stopped with an error',
         joinPieces([stringField(event, 'code') ?? '', stringField(event, 'detail') ?? ''], ': '),
       );
+    case 'ConversationStateUpdateEvent': {
+      // state goes to the header; only a switch of the model is marked where it happened
+      const switched = switchedLlm(event);
+      return switched
+        ? notice(
+            'info',
+            `Model switched to ${switched.model}`,
+            `From the saved profile “${switched.profile}”.`,
+          )
+        : undefined;
+    }
     case 'PauseEvent':
       return notice('info', 'Paused by the user');
     case 'InterruptEvent':

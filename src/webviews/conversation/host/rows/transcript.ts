@@ -1,12 +1,14 @@
 /**
  * The agent's events as rows for the panel, in storage order: an action and its observation make
  * one row (paired by `action_id`, or by `tool_call_id` for an agent error), a finish is the agent's
- * final message, state updates go to the header rather than the list. Events arrive at the end
+ * final message, state updates go to the header rather than the list (but a switch of the model, which
+ * is marked where it happened). Events arrive at the end
  * (live, backfill) or at the start (older history read backwards), so an observation can come
  * before its action: it shows on its own until the action arrives, then joins it.
  * Each row is built by `eventRows.ts` (texts clipped before they travel to the page); `expand` builds one whole.
  * No vscode import: unit-tested in Node.
  */
+import { switchedLlm } from '../../../../api/agentServer/agentLlm';
 import { isStatusUpdate, type AgentEvent } from '../../../../api/agentServer/events';
 import type { ActionRow, Row } from '../../shared/rows';
 import { eventRow, isObservation, stringField, withResult } from './eventRows';
@@ -96,7 +98,7 @@ export class Transcript {
 
   private add(event: AgentEvent, at: 'start' | 'end', change: TranscriptChange, startIds?: string[]): void {
     if (at === 'end' && !this.seen.has(event.id) && isStatusUpdate(event)) this.statusChanged(event, change);
-    if (HIDDEN_KINDS.has(event.kind) || this.seen.has(event.id)) return;
+    if ((HIDDEN_KINDS.has(event.kind) && !switchedLlm(event)) || this.seen.has(event.id)) return;
     this.seen.add(event.id);
     const pairedWith = this.actionOf(event);
     if (pairedWith) {
