@@ -31,7 +31,10 @@ export interface LlmUsage {
 }
 
 export interface UsageStats {
-  /** The agent's LLM (what the app server lists and the web UI shows), else the first one sent. */
+  /**
+   * The agent's LLM (what the app server lists and the web UI shows), with the saved profiles it was
+   * switched to counted in; else the first one sent.
+   */
   main: LlmUsage;
   /** The other LLMs (the condenser, …), in the order sent. */
   others: readonly LlmUsage[];
@@ -51,9 +54,47 @@ export function statsFromUpdate(value: unknown): UsageStats | undefined {
     const usage = llmUsage(usageId, metrics);
     if (usage) usages.push(usage);
   }
-  const main = usages.find((usage) => usage.usageId === 'agent') ?? usages[0];
+  const agents = usages.filter((usage) => isAgentsLlm(usage.usageId));
+  const main = agents.length > 0 ? together(agents) : usages[0];
   if (!main) return undefined;
-  return { main, others: usages.filter((usage) => usage !== main) };
+  return { main, others: usages.filter((usage) => usage !== main && !agents.includes(usage)) };
+}
+
+/**
+ * The agent's own LLMs: `agent`, and each saved profile it was switched to (`profile:<name>…`, which
+ * the SDK registers as a new usage id, so its calls are counted there and not under `agent`).
+ */
+function isAgentsLlm(usageId: string): boolean {
+  return usageId === 'agent' || usageId.startsWith('profile:');
+}
+
+/**
+ * The agent's LLMs as one: what they cost and used together. How full the context is comes from the
+ * one registered last (the SDK keeps them in registration order; the newest switch is the model now).
+ */
+function together(agents: readonly LlmUsage[]): LlmUsage {
+  const newest = agents[agents.length - 1] as LlmUsage;
+  if (agents.length === 1) return newest;
+  const sum = (pick: (usage: LlmUsage) => number) =>
+    Math.min(
+      agents.reduce((total, usage) => total + pick(usage), 0),
+      MAX_FIGURE,
+    );
+  const budgets = agents.map((usage) => usage.budget).filter((budget) => budget !== null);
+  return {
+    usageId: 'agent',
+    cost: sum((usage) => usage.cost),
+    budget: budgets.length > 0 ? Math.max(...budgets) : null,
+    tokens: {
+      prompt: sum((usage) => usage.tokens.prompt),
+      completion: sum((usage) => usage.tokens.completion),
+      cacheRead: sum((usage) => usage.tokens.cacheRead),
+      cacheWrite: sum((usage) => usage.tokens.cacheWrite),
+      reasoning: sum((usage) => usage.tokens.reasoning),
+    },
+    contextWindow: newest.contextWindow,
+    lastTurnTokens: newest.lastTurnTokens,
+  };
 }
 
 /**

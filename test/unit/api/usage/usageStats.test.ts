@@ -38,6 +38,39 @@ describe('usageStats: what the LLM calls cost and used', () => {
     );
   });
 
+  it('counts the saved profiles the agent was switched to with the agent’s LLM; the context from the newest', () => {
+    // switch_profile registers the profile's LLM under a usage id of its own (SDK 1.34): its calls
+    // are counted there, and the header must not stop counting at the switch
+    const stats = statsFromUpdate(
+      statsValue({
+        agent: { cost: 0.5, budget: 5, prompt: 1000, completion: 100, contextWindow: 100_000, perTurn: 1100 },
+        condenser: { cost: 0.01, prompt: 50, completion: 5 },
+        'profile:fast:0123456789ab': {
+          cost: 0.25,
+          budget: 5,
+          prompt: 300,
+          completion: 30,
+          cacheRead: 7,
+          contextWindow: 50_000,
+          perTurn: 330,
+        },
+      }),
+    );
+    assert.ok(stats);
+    assert.deepEqual(stats.main, {
+      usageId: 'agent',
+      cost: 0.75,
+      budget: 5,
+      tokens: { prompt: 1300, completion: 130, cacheRead: 7, cacheWrite: 0, reasoning: 0 },
+      contextWindow: 50_000,
+      lastTurnTokens: 330,
+    });
+    assert.deepEqual(
+      stats.others.map((other) => other.usageId),
+      ['condenser'],
+    );
+  });
+
   it('takes the first LLM when none is the agent’s, and says nothing for an empty or unreadable update', () => {
     assert.equal(statsFromUpdate(statsValue({ helper: { cost: 1 } }))?.main.usageId, 'helper');
     // full_state before the first call carries `{"usage_to_metrics": {}}`
