@@ -34,6 +34,9 @@ import { StatusBar } from './views/statusBar';
 import { OpenHandsStore } from './state/store';
 import { ConversationTreeProvider, SandboxTreeProvider } from './views/treeProviders';
 import { ViewPresenter } from './views/viewPresenter';
+import { FlowNotice } from './core/flowNotice';
+import { ModelSetupOffer } from './views/modelOffer';
+import { ModelReadyContext } from './views/modelReadyContext';
 import type { DeferredTree } from './shell/deferredTree';
 import type { PanelRegistrar } from './shell/deferredPanels';
 
@@ -72,6 +75,12 @@ export interface OpenHandsServices {
   watch: ConversationWatch;
   notifier: ConversationNotifier;
   changes: ConversationChanges;
+  /** What the server flow (Connect, Switch, Forget) says now, with its link. */
+  serverNotice: FlowNotice;
+  /** Every "Set Up the Model…" button asks for the Model page here (`asked` counts). */
+  modelOffer: ModelSetupOffer;
+  /** The walkthrough's `openhands.modelReady`; `refresh()` after the model was set up. */
+  modelReady: ModelReadyContext;
 }
 
 /**
@@ -108,6 +117,9 @@ export async function startServices(
     isOffline: (error) => error instanceof SteeringError,
   });
   const changeDocuments = new ChangeDocuments(changes);
+  const serverNotice = new FlowNotice();
+  const modelOffer = new ModelSetupOffer(log);
+  const modelReady = new ModelReadyContext(connection, store, log);
 
   const sandboxesProvider = new SandboxTreeProvider(store, log, watch, changes);
   const conversationsProvider = new ConversationTreeProvider(store, watch, changes);
@@ -160,6 +172,8 @@ export async function startServices(
     notifier,
     changes,
     changeDocuments,
+    serverNotice,
+    modelReady,
     new ChangeImages(changeDocuments),
     registerChangeDecorations(),
     // a message or a Continue from anywhere in VS Code makes the conversation watched, and working
@@ -182,7 +196,14 @@ export async function startServices(
       specs,
       extensionId: context.extension.id,
     }),
-    ...registerServerCommands({ connection, keys: apiKeys, log, mcpSecrets: secrets.mcpForm }),
+    ...registerServerCommands({
+      connection,
+      keys: apiKeys,
+      log,
+      mcpSecrets: secrets.mcpForm,
+      notice: serverNotice,
+      modelReady,
+    }),
     ...registerSandboxCommands({ store, connection, actions, specs, log }),
     ...registerConversationCommands({
       store,
@@ -193,6 +214,8 @@ export async function startServices(
       panels: conversationPanels.panels,
       steering,
       watch,
+      modelOffer,
+      modelReady,
     }),
     ...registerMessageCommands({ store, connection, steering, watch, panels: conversationPanels.panels }),
     ...registerChangeCommands({ store, connection, changes, documents: changeDocuments, log }),
@@ -233,5 +256,8 @@ export async function startServices(
     watch,
     notifier,
     changes,
+    serverNotice,
+    modelOffer,
+    modelReady,
   };
 }
