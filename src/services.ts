@@ -135,6 +135,7 @@ export async function startServices(
     watch,
     log,
     changes,
+    setUpModel: () => void modelOffer.open(),
     registrar: shell.registrar,
   });
   const notifier = new ConversationNotifier({

@@ -29,6 +29,7 @@ import { executionStatusOf, panelHeader } from './headerModel';
 import { HistorySender } from './historySender';
 import { ImageBroker } from './imageBroker';
 import { MessageSender } from './messageSender';
+import { ModelSilence, SYSTEM_CLOCK, type PanelClock } from './modelSilence';
 import { scrubDeep, scrubHeader } from './scrub';
 import { Transcript, type TranscriptChange } from './rows/transcript';
 import { hasWorkspaceHint, WorkspaceFolder } from './workspaceFolder';
@@ -60,6 +61,10 @@ export interface ControllerDeps {
   openImage?(image: { bytes: Buffer; name: string } | { problem: string }): void;
   steer: Steering;
   changes?: PanelChangesSource;
+  /** "Set Up the Model…" on the model's problem (runs `openhands.setUpModel`). */
+  setUpModel?(): void;
+  /** The panel's clock (tests move it): how long a running agent has been silent. */
+  clock?: PanelClock;
 }
 
 export class ConversationController {
@@ -69,6 +74,7 @@ export class ConversationController {
   private readonly messages: MessageSender;
   private readonly images: ImageBroker;
   private readonly folder: WorkspaceFolder;
+  private readonly silence: ModelSilence;
   /** Images for the message input that wait for the page to load. */
   private attachments: Attachment[] = [];
   private disposed = false;
@@ -83,6 +89,7 @@ export class ConversationController {
     const headerChanged = () => {
       if (!this.disposed) this.postHeader();
     };
+    this.silence = new ModelSilence(deps.clock ?? SYSTEM_CLOCK, headerChanged);
     this.history = new HistorySender({
       post: (message) => deps.post(message),
       rows: () => this.transcript.all,
@@ -139,6 +146,7 @@ export class ConversationController {
       reconnect: () => feed.wake(),
       openInBrowser: () => deps.openInBrowser(),
       showLog: () => deps.showLog(),
+      setUpModel: () => deps.setUpModel?.(),
       send: (message) => {
         this.controls.messageSent();
         void this.messages.send(message.text, message.resume, message.images ?? []);
@@ -177,6 +185,8 @@ export class ConversationController {
   header(): Header {
     const { feed, conversationId, changes } = this.deps;
     const conversation = this.deps.conversation();
+    const status = executionStatusOf(feed.current, conversation);
+    this.silence.follow(status === 'running' && feed.current.awaitingAgent);
     const header = panelHeader({
       conversationId,
       feed: feed.current,
@@ -185,9 +195,10 @@ export class ConversationController {
       rows: this.transcript,
       outbox: this.messages.outbox.list,
       busy: this.controls.busy,
-      rejected: this.controls.rejected(executionStatusOf(feed.current, conversation)),
+      rejected: this.controls.rejected(status),
       ...(changes ? { changes: changes.current() } : {}),
       now: Date.now(),
+      silentMs: this.silence.silentMs(),
     });
     return scrubHeader(header, this.secrets());
   }
@@ -209,6 +220,7 @@ export class ConversationController {
 
   dispose(): void {
     this.disposed = true;
+    this.silence.dispose();
     // a panel closed before its page loaded holds the history back no longer
     this.firstRowsSent();
     this.history.dispose();
