@@ -96,6 +96,10 @@ describe('the panel says when the model cannot answer (issue 36)', () => {
     assert.equal(problem?.text, 'openai/gpt-5.5 refused the API key (401).');
     assert.match(problem?.detail ?? '', /Incorrect API key provided: \[redacted\]/);
     assert.doesNotMatch(JSON.stringify(controller.header()), /sk-proj|Ab12\*/);
+    // the transcript's error row too: the provider quotes a key the extension never knew
+    const rows = JSON.stringify(controller.rows());
+    assert.match(rows, /The conversation stopped with an error/);
+    assert.doesNotMatch(rows, /sk-proj|Ab12\*|Yz89/);
     controller.receive({ type: 'setUpModel' });
     assert.equal(asked(), 1);
     // the user set up the model and sent again: a new run, the failure is past
