@@ -19,6 +19,10 @@ export const README_PICTURES: Readonly<Record<string, string>> = {
   applied: 'changes-applied',
   'mcp-form': 'mcp-form-check-reachable',
   browser: 'conversation-panel-browser-steps',
+  'model-offer-light': 'model-offer-light',
+  'model-offer-dark': 'model-offer-dark',
+  'model-failed-light': 'model-failed-light',
+  'model-failed-dark': 'model-failed-dark',
 };
 
 /** Copies the README's pictures from this run's screenshots; returns the ones missing (a step renamed one). */

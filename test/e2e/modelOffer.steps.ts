@@ -5,7 +5,7 @@ import { startTestServer, type TestServer } from '../server';
 import { executionStatus, MODEL_FAILURES, userMessage } from '../shared/agentEvents';
 import type { E2EContext } from './context';
 import { agentDouble, waitForFeed, waitForTranscript } from './conversationPanel';
-import { openOpenHandsView, rowContaining, viewPane } from './openhands-view';
+import { openOpenHandsView } from './openhands-view';
 import {
   answerInputBox,
   boxSuggesting,
@@ -15,10 +15,8 @@ import {
   toastSaying,
 } from './palette';
 import type { StepRunner } from './runner';
-import { CONVERSATIONS_VIEW } from './selectors';
 import { listConversations } from './server-api';
 import { setTheme } from './usage.steps';
-import { eventually } from './wait';
 import { OPEN_WORKBENCH } from './workbench.steps';
 
 const FAILED =
@@ -37,9 +35,9 @@ export function modelOfferSteps(runner: StepRunner, ctx: E2EContext): void {
       if (!target?.title) throw new Error('the seed has no quiet conversation in a running sandbox');
       await runCommand(ctx.page, 'View: Close All Editors');
       await openOpenHandsView(ctx.page);
-      const pane = await viewPane(ctx.page, CONVERSATIONS_VIEW);
-      await rowContaining(pane, target.title).click();
-      const frame = await waitForTranscript(ctx.page);
+      await runCommand(ctx.page, 'OpenHands: Open Conversation');
+      await answerInputBox(ctx.page, target.id);
+      const frame = await waitForTranscript(ctx.page, 20_000);
       await waitForFeed(frame, 'live');
       // what agent server 1.34 writes when the provider refuses the key
       await agentDouble.append(ctx.serverUrl, target.id, [
@@ -72,19 +70,30 @@ export function modelOfferSteps(runner: StepRunner, ctx: E2EContext): void {
         fresh = await startTestServer({ seed: { sandboxes: 1, conversations: 1, seed: 53 } });
         // a fresh OpenHands 1.11: GET /api/v1/settings is 404 "Settings not found"
         fresh.state.settings = null;
-        await runCommand(ctx.page, 'OpenHands: Connect to OpenHands…');
-        await quickPickRow(ctx.page, 'Another server…').click();
-        await answerInputBox(ctx.page, fresh.url);
-        await boxSuggesting(ctx.page, new URL(fresh.url).host);
-        await answerInputBox(ctx.page, 'Fresh');
-        const toast = await toastSaying(ctx.page, /It has no model yet: a conversation would wait for ever/);
-        await eventually('the notice links Set Up the Model…', async () =>
-          (await toast.locator('a', { hasText: 'Set Up the Model…' }).count()) > 0 ? true : undefined,
-        );
-        await ctx.screenshot('model-offer-light');
-        await setTheme(ctx, 'Dark Modern');
-        await toastSaying(ctx.page, /It has no model yet/);
-        await ctx.screenshot('model-offer-dark');
+        // each theme its own Connect: the notice is the flow's newest message, and goes after a while
+        for (const theme of ['Light Modern', 'Dark Modern'] as const) {
+          // the workbench is light to begin with
+          if (theme === 'Dark Modern') await setTheme(ctx, theme);
+          await runCommand(ctx.page, 'Notifications: Clear All Notifications');
+          await runCommand(ctx.page, 'OpenHands: Connect to OpenHands…');
+          await quickPickRow(ctx.page, 'Another server…').click();
+          await answerInputBox(ctx.page, fresh.url);
+          await boxSuggesting(ctx.page, new URL(fresh.url).host);
+          await answerInputBox(ctx.page, 'Fresh');
+          const toast = await toastSaying(
+            ctx.page,
+            /It has no model yet: a conversation would wait for ever/,
+          );
+          await toast.locator('a', { hasText: 'Set Up the Model…' }).waitFor({ timeout: 5_000 });
+          await ctx.page.waitForTimeout(600); // the toast's fade-in
+          // expanded, so the picture shows the whole sentence, not its first line
+          await toast.hover();
+          await toast.locator('.codicon-notifications-expand').first().click({ timeout: 5_000 });
+          await toast
+            .locator('.notification-list-item-message', { hasText: 'would wait for ever' })
+            .waitFor({ timeout: 5_000 });
+          await ctx.screenshot(theme === 'Dark Modern' ? 'model-offer-dark' : 'model-offer-light');
+        }
         await setTheme(ctx, 'Light Modern');
       } finally {
         // back to the seeded server for the steps after
