@@ -186,7 +186,8 @@ export class ConversationController {
     const { feed, conversationId, changes } = this.deps;
     const conversation = this.deps.conversation();
     const status = executionStatusOf(feed.current, conversation);
-    this.silence.follow(status === 'running' && feed.current.awaitingAgent);
+    // a feed that is not live hears nothing either way: its own banner says why, not the model
+    this.silence.follow(status === 'running' && feed.current.awaitingAgent && feed.current.status === 'live');
     const header = panelHeader({
       conversationId,
       feed: feed.current,

@@ -2,7 +2,7 @@
 // agent server 1.34 writes), and a "running" agent that leaves the user's message unanswered past the
 // bound, timed by an injected clock (no real wait); Set Up the Model… asks the host for the Model page.
 import assert from 'node:assert/strict';
-import type { AgentEndpoint, AgentEvent, EventFeed } from '../../../../../src/api';
+import { ApiError, type AgentEndpoint, type AgentEvent, type EventFeed } from '../../../../../src/api';
 import { ConversationController } from '../../../../../src/webviews/conversation/host/controller';
 import { MODEL_SILENCE_MS } from '../../../../../src/webviews/conversation/host/headerModel';
 import type { PanelClock } from '../../../../../src/webviews/conversation/host/modelSilence';
@@ -65,7 +65,8 @@ describe('the panel says when the model cannot answer (issue 36)', () => {
 
   async function panel(stored: EventBody[]) {
     const agent = fakeAgentServer(stored.map(number));
-    const feed: EventFeed = feedOver(agent, ENDPOINT);
+    // a long backoff: a socket ended stays down while the test looks
+    const feed: EventFeed = feedOver(agent, ENDPOINT, { initialBackoffMs: 60_000 });
     const posted: HostToWebview[] = [];
     const clock = new ManualClock();
     let setUpAsked = 0;
@@ -83,7 +84,7 @@ describe('the panel says when the model cannot answer (issue 36)', () => {
     const live = (body: EventBody) => agent.sockets[0]?.options.onEvent(number(body) as AgentEvent);
     // what the agent server sends first on each socket: the whole state, with the model
     live(snapshot(feed.current.executionStatus ?? 'idle'));
-    return { controller, clock, live, posted, asked: () => setUpAsked };
+    return { controller, clock, live, posted, asked: () => setUpAsked, agent, feed };
   }
 
   it('a run that ended on a refused key: the words name the model, the provider’s words beside them, the key masked; Set Up the Model… asks the host', async () => {
@@ -149,6 +150,16 @@ describe('the panel says when the model cannot answer (issue 36)', () => {
     live(statsUpdate({ agent: { cost: 0.01, model: MODEL } }));
     assert.equal(controller.header().modelProblem, null);
     assert.equal(clock.pending, 0, 'no timer left');
+  });
+
+  it('a feed that is not live blames no model: its own banner says why', async () => {
+    const { controller, clock, live, agent, feed } = await panel([]);
+    live(userMessage('Fix the tests'));
+    live(executionStatus('running'));
+    agent.sockets[0]?.end(new ApiError({ kind: 'network', message: 'The socket closed.' }));
+    await eventuallyDefined(async () => (feed.current.status === 'reconnecting' ? true : undefined));
+    clock.advance(MODEL_SILENCE_MS * 2);
+    assert.equal(controller.header().modelProblem, null);
   });
 
   it('not silent: an agent at rest (a message not yet run), a streaming token, a finished run', async () => {
