@@ -35,6 +35,9 @@ import { StatusBar } from './views/statusBar';
 import { OpenHandsStore } from './state/store';
 import { ConversationTreeProvider, SandboxTreeProvider } from './views/treeProviders';
 import { ViewPresenter } from './views/viewPresenter';
+import { FlowNotice } from './core/flowNotice';
+import { ModelSetupOffer } from './views/modelOffer';
+import { ModelReadyContext } from './views/modelReadyContext';
 import type { DeferredTree } from './shell/deferredTree';
 import type { PanelRegistrar } from './shell/deferredPanels';
 
@@ -77,6 +80,12 @@ export interface OpenHandsServices {
   watch: ConversationWatch;
   notifier: ConversationNotifier;
   changes: ConversationChanges;
+  /** What the server flow (Connect, Switch, Forget) says now, with its link. */
+  serverNotice: FlowNotice;
+  /** Every "Set Up the Model…" button asks for the Model page here (`asked` counts). */
+  modelOffer: ModelSetupOffer;
+  /** The walkthrough's `openhands.modelReady`; `refresh()` after the model was set up. */
+  modelReady: ModelReadyContext;
 }
 
 /**
@@ -113,6 +122,9 @@ export async function startServices(
     isOffline: (error) => error instanceof SteeringError,
   });
   const changeDocuments = new ChangeDocuments(changes);
+  const serverNotice = new FlowNotice();
+  const modelOffer = new ModelSetupOffer(log);
+  const modelReady = new ModelReadyContext(connection, store, log);
 
   const sandboxesProvider = new SandboxTreeProvider(store, log, watch, changes);
   const conversationsProvider = new ConversationTreeProvider(store, watch, changes);
@@ -128,6 +140,7 @@ export async function startServices(
     watch,
     log,
     changes,
+    setUpModel: () => void modelOffer.open(),
     registrar: shell.registrar,
   });
   const notifier = new ConversationNotifier({
@@ -165,6 +178,8 @@ export async function startServices(
     notifier,
     changes,
     changeDocuments,
+    serverNotice,
+    modelReady,
     new ChangeImages(changeDocuments),
     registerChangeDecorations(),
     // a message or a Continue from anywhere in VS Code makes the conversation watched, and working
@@ -193,6 +208,8 @@ export async function startServices(
       log,
       mcpSecrets: secrets.mcpForm,
       llmKeys: secrets.llmKeys,
+      notice: serverNotice,
+      modelReady,
     }),
     ...registerSandboxCommands({ store, connection, actions, specs, log }),
     ...registerConversationCommands({
@@ -205,6 +222,8 @@ export async function startServices(
       steering,
       watch,
       workspaceState: context.workspaceState,
+      modelOffer,
+      modelReady,
     }),
     ...registerMessageCommands({ store, connection, steering, watch, panels: conversationPanels.panels }),
     ...registerChangeCommands({ store, connection, changes, documents: changeDocuments, log }),
@@ -254,5 +273,8 @@ export async function startServices(
     watch,
     notifier,
     changes,
+    serverNotice,
+    modelOffer,
+    modelReady,
   };
 }

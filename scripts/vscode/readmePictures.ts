@@ -23,6 +23,10 @@ export const README_PICTURES: Readonly<Record<string, string>> = {
   'model-setup-dark': 'model-setup-dark',
   'model-picker-light': 'model-picker-light',
   'model-picker-dark': 'model-picker-dark',
+  'model-offer-light': 'model-offer-light',
+  'model-offer-dark': 'model-offer-dark',
+  'model-failed-light': 'model-failed-light',
+  'model-failed-dark': 'model-failed-dark',
 };
 
 /** Copies the README's pictures from this run's screenshots; returns the ones missing (a step renamed one). */

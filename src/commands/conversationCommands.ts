@@ -29,6 +29,9 @@ import type { ConversationPanels } from '../webviews/conversation/host/register'
 import { startPolicy } from '../state/confirmationPolicy';
 import type { ConversationSteering } from '../state/conversationSteering';
 import type { ConversationWatch } from '../state/conversationWatch';
+import { checkModel, needsModelSetup, type ModelCheck } from '../state/modelCheck';
+import { missingModelText, setUpModelLabel, type ModelSetupOffer } from '../views/modelOffer';
+import type { ModelReadyContext } from '../views/modelReadyContext';
 
 /** Arguments other extensions, links and tests may pass to skip the prompts. */
 export interface NewConversationArgs {
@@ -60,10 +63,21 @@ export interface ConversationCommandDeps {
   watch: ConversationWatch;
   /** Where New Conversation remembers the model profile chosen last (a name, no secret). */
   workspaceState: vscode.Memento;
+  modelOffer: Pick<ModelSetupOffer, 'open'>;
+  modelReady: Pick<ModelReadyContext, 'report'>;
 }
 
-export function registerConversationCommands(deps: ConversationCommandDeps): vscode.Disposable[] {
-  const { store, connection } = deps;
+/**
+ * The task typed into a New Conversation that did not start (set up the model first, or cancelled at
+ * that question): the next New Conversation offers it again, so nothing typed is lost. Memory only.
+ */
+interface Draft {
+  message?: string;
+}
+
+export function registerConversationCommands(given: ConversationCommandDeps): vscode.Disposable[] {
+  const { store, connection } = given;
+  const deps: FlowDeps = { ...given, draft: {} };
   return [
     vscode.commands.registerCommand(
       'openhands.newConversation',
@@ -189,8 +203,10 @@ export function conversationWebUrl(connection: Connection, conversation: AppConv
   return `${connection.config.serverUrl ?? connection.config.rawServerUrl}/conversations/${conversation.id}`;
 }
 
+type FlowDeps = ConversationCommandDeps & { draft: Draft };
+
 async function newConversation(
-  deps: ConversationCommandDeps,
+  deps: FlowDeps,
   arg: NewConversationArgs | CommandTarget,
 ): Promise<string | undefined> {
   const { store, connection, log } = deps;
@@ -200,8 +216,25 @@ async function newConversation(
   if (!isArgs(arg) && typeof arg === 'object' && arg.kind === 'sandbox') args.sandboxId = arg.sandbox.id;
   if (typeof arg === 'string') args.sandboxId = arg;
 
+  // read while the user types: the answer is there when the task is
+  const modelRead = checkModel(client, {
+    onFailure: (reason) =>
+      log.warn(`New conversation: could not read whether the model is set up: ${reason}`),
+  });
   const request = await askForRequest(deps, args);
   if (!request) return undefined;
+  const typed =
+    request.initial_message?.content.map((part) => ('text' in part ? part.text : '')).join('') ?? '';
+  // nothing typed is lost: a New Conversation that stops here offers it again next time
+  const keepTyped = () => {
+    if (typed.trim()) deps.draft.message = typed;
+  };
+  const model = await modelRead;
+  deps.modelReady.report(model);
+  if (needsModelSetup(model) && !(await startWithoutModel(deps, model))) {
+    keepTyped();
+    return undefined;
+  }
   let profileStep: ProfileStep;
   try {
     profileStep = await askForProfile(
@@ -209,18 +242,22 @@ async function newConversation(
       args.profile,
     );
   } catch (error) {
+    keepTyped();
     void vscode.window.showErrorMessage(messageOf(error));
     return undefined;
   }
-  if (profileStep.kind === 'cancelled') return undefined;
+  if (profileStep.kind === 'cancelled') {
+    keepTyped();
+    return undefined;
+  }
+  deps.draft.message = undefined;
   const switchTo = profileStep.kind === 'chosen' ? profileStep.switchTo : undefined;
   // The start request has no field for the confirmation policy, nor for a profile's whole LLM
   // (profileStep.ts): start without the message, switch the model and set the policy, then send it,
   // so the agent's first step already runs on the chosen model and under the chosen policy.
   const policy = startPolicy(connection.config.confirmationPolicy);
   // what the user asked names the conversation until the server titles it
-  const asked =
-    request.initial_message?.content.map((part) => ('text' in part ? part.text : '')).join('') ?? '';
+  const asked = typed;
   if (policy || switchTo) delete request.initial_message;
 
   const controller = new AbortController();
@@ -375,9 +412,32 @@ async function prepareThenSend(
   }
 }
 
+/**
+ * The server's agent has no usable model: asks before a conversation that would never be answered.
+ * True to start anyway; Set Up the Model… asks for the Model page and starts nothing.
+ */
+async function startWithoutModel(deps: FlowDeps, model: ModelCheck): Promise<boolean> {
+  const setUp = setUpModelLabel();
+  const startAnyway = vscode.l10n.t('Start Anyway');
+  const server = deps.connection.config.serverName;
+  const answer = await vscode.window.showWarningMessage(
+    vscode.l10n.t('{0} has no model the agent can use.', server),
+    {
+      modal: true,
+      detail: `${missingModelText(model) ?? ''} ${vscode.l10n.t(
+        'Set up the model first; what you typed is kept for the next New Conversation.',
+      )}`.trim(),
+    },
+    setUp,
+    startAnyway,
+  );
+  if (answer === setUp) void deps.modelOffer.open();
+  return answer === startAnyway;
+}
+
 /** Asks for what the arguments did not give; undefined when the user cancelled. */
 async function askForRequest(
-  { store }: ConversationCommandDeps,
+  { store, draft }: FlowDeps,
   args: NewConversationArgs,
 ): Promise<AppConversationStartRequest | undefined> {
   const message =
@@ -386,6 +446,8 @@ async function askForRequest(
       title: vscode.l10n.t('New Conversation: what should OpenHands do?'),
       prompt: vscode.l10n.t('The first message to the agent. Leave empty to start a blank conversation.'),
       placeHolder: vscode.l10n.t('e.g. Fix the failing unit tests in src/auth'),
+      // the task a New Conversation stopped before starting (to set up the model) is offered again
+      value: draft.message,
       ignoreFocusOut: true,
     }));
   if (message === undefined) return undefined;

@@ -19,11 +19,19 @@ export const NOTICE_LIFETIME_MS = 10_000;
  */
 export class FlowNotice implements vscode.Disposable {
   private ending: (() => void) | undefined;
+  private showing: { text: string; link?: NoticeLink } | undefined;
 
   constructor(private readonly lifetimeMs = NOTICE_LIFETIME_MS) {}
 
+  /** What the notice shows now (tests read the words and the link a user would see). */
+  get shown(): { text: string; link?: NoticeLink } | undefined {
+    return this.showing;
+  }
+
   show(text: string, link?: NoticeLink): void {
     this.end();
+    const showing = link ? { text, link } : { text };
+    this.showing = showing;
     let finish = (): void => {};
     const ended = new Promise<void>((resolve) => (finish = resolve));
     const timer = setTimeout(finish, this.lifetimeMs);
@@ -42,6 +50,7 @@ export class FlowNotice implements vscode.Disposable {
         progress.report({ increment: 100 });
         await ended;
         if (this.ending === end) this.ending = undefined;
+        if (this.showing === showing) this.showing = undefined;
       },
     );
   }
@@ -50,6 +59,7 @@ export class FlowNotice implements vscode.Disposable {
   end(): void {
     const ending = this.ending;
     this.ending = undefined;
+    this.showing = undefined;
     ending?.();
   }
 

@@ -20,6 +20,7 @@ import {
 import type { Log } from '../core/log';
 import { AgentLocator } from './agentLocator';
 import { askedWords, rememberAsked } from './askedWords';
+import { noteModelFailure } from './modelFailures';
 import type { Connection } from './connection';
 import { SteeringError } from './steeringError';
 import type { OpenHandsStore } from './store';
@@ -116,10 +117,13 @@ export class ConversationFeeds implements vscode.Disposable {
         events: kept,
         log: (message) => this.log.info(message),
       });
-      const subscription = feed.onEvents((change) => {
+      const events = feed.onEvents((change) => {
         learnAsked(id, change.prepended, change.appended);
         if (change.appended.length > 0) this.appended.fire({ conversationId: id, events: change.appended });
       });
+      // the rows say "model failed" while the newest run ended so
+      const states = feed.onState(() => noteModelFailure(id, feed.current.modelFailure));
+      const subscription = { dispose: () => (events.dispose(), states.dispose()) };
       open = { feed, leases: 0, subscription };
       this.open.set(id, open);
       open.feed.start();

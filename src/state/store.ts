@@ -9,6 +9,7 @@ import {
   messageOf,
 } from '../api';
 import { onDidLearnAskedWords } from './askedWords';
+import { onDidChangeModelFailure } from './modelFailures';
 import type { Connection } from './connection';
 import { sameJson } from './conversationMerge';
 import type { CountMark } from './goneCheck';
@@ -98,13 +99,18 @@ export class OpenHandsStore implements vscode.Disposable {
         this.changed.fire(EVERYTHING);
       }),
       // what the user asked names an untitled conversation (and its sandbox): redraw those rows
-      onDidLearnAskedWords((id) => {
-        const conversation = this.findConversation(id);
-        if (!conversation) return;
-        const sandbox = this.findSandbox(conversation.sandbox_id);
-        this.changed.fire({ rows: { conversations: [conversation], sandboxes: sandbox ? [sandbox] : [] } });
-      }),
+      onDidLearnAskedWords((id) => this.redrawConversation(id)),
+      // a model failure learnt or gone: the row says it
+      onDidChangeModelFailure((id) => this.redrawConversation(id)),
     );
+  }
+
+  /** A conversation's row (and its sandbox's) shows something new of it: redraw those rows. */
+  private redrawConversation(id: string): void {
+    const conversation = this.findConversation(id);
+    if (!conversation) return;
+    const sandbox = this.findSandbox(conversation.sandbox_id);
+    this.changed.fire({ rows: { conversations: [conversation], sandboxes: sandbox ? [sandbox] : [] } });
   }
 
   /** Data from an earlier success is still shown while the server cannot be reached. */

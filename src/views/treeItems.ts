@@ -11,6 +11,7 @@ import {
   type SandboxInfo,
 } from '../api';
 import { conversationTitle, shortSpec, vscodeUrl } from '../state/names';
+import { modelFailureWords } from '../state/modelFailures';
 import type { ConversationNode, SandboxNode } from './nodes';
 import { conversationIcon, executionStatusLabel, sandboxStatusStyle } from './statusStyle';
 import type { SandboxTransition } from '../state/store';
@@ -124,8 +125,10 @@ export function conversationTreeItem(
   );
   // what the server listed; an open panel has it live
   const usage = statsFromMetrics(conversation.metrics)?.main;
+  // a run that ended on the model's failure: said instead of a bare "error"
+  const modelFailed = status === 'error' && modelFailureWords(conversation.id) !== undefined;
   const parts = [
-    execution,
+    modelFailed ? vscode.l10n.t('model failed') : execution,
     repositoryLabel(conversation),
     usage && costWithBudget(usage),
     sandbox,
@@ -162,6 +165,8 @@ export function conversationTooltip(conversation: AppConversation): vscode.Markd
     md.appendMarkdown('\n\n');
   }
   if (conversation.llm_model) md.appendMarkdown(`Model: \`${conversation.llm_model}\`\n\n`);
+  const failure = modelFailureWords(conversation.id, conversation.llm_model);
+  if (failure) md.appendMarkdown(`${vscode.l10n.t('Model failed: {0}', escape(failure))}\n\n`);
   const usage = statsFromMetrics(conversation.metrics)?.main;
   if (usage) {
     const percent = contextPercent(usage);

@@ -5,6 +5,7 @@ import { connectSteps } from './connect.steps';
 import { conversationPanelSteps } from './conversationPanel.steps';
 import { editorConversationSteps } from './editorConversation.steps';
 import { mcpFormSteps } from './mcpForm.steps';
+import { modelOfferSteps } from './modelOffer.steps';
 import { modelFormSteps } from './modelForm.steps';
 import { newConversationSteps } from './newConversation.steps';
 import { openHandsViewSteps } from './openhands-view.steps';
@@ -34,6 +35,8 @@ export function defineSteps(runner: StepRunner, ctx: E2EContext): void {
   changesSteps(runner, ctx);
   trustSteps(runner, ctx);
   plainHttpSteps(runner, ctx);
+  // it connects to a server of its own, then back to the seeded one
+  modelOfferSteps(runner, ctx);
   // late: it changes the seeded server's model, which no step after it reads
   modelFormSteps(runner, ctx);
   // after the steps that take its pictures

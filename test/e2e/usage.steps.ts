@@ -20,7 +20,7 @@ async function summaryOf(frame: FrameLocator): Promise<string> {
   return ((await toggle.textContent()) ?? '').replace(/\s+/g, ' ').trim();
 }
 
-async function setTheme(ctx: E2EContext, theme: 'Dark Modern' | 'Light Modern'): Promise<void> {
+export async function setTheme(ctx: E2EContext, theme: 'Dark Modern' | 'Light Modern'): Promise<void> {
   await runCommand(ctx.page, 'Preferences: Color Theme');
   await answerInputBox(ctx.page, theme);
   await ctx.page

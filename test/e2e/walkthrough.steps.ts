@@ -1,13 +1,18 @@
 // The "Get Started with OpenHands" walkthrough (package.json contributes.walkthroughs): opened as a
-// user opens it, its five steps listed, and each step's picture (taken earlier in this run, see
-// walkthroughMedia.ts) shown when the step is selected.
+// user opens it, its six steps listed, and each step's picture (taken earlier in this run, see
+// walkthroughMedia.ts) shown when the step is selected; "Set up the model" shows its markdown.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { E2EContext } from './context';
 import { QUICK_INPUT, runCommand } from './palette';
 import type { StepRunner } from './runner';
 import { eventually } from './wait';
-import { MAX_BYTES, WALKTHROUGH_MEDIA_DIR, WALKTHROUGH_STEPS } from './walkthroughMedia';
+import {
+  MAX_BYTES,
+  WALKTHROUGH_MEDIA_DIR,
+  WALKTHROUGH_STEPS,
+  type WalkthroughStep,
+} from './walkthroughMedia';
 import { OPEN_WORKBENCH } from './workbench.steps';
 
 const WALKTHROUGH_TITLE = 'Get Started with OpenHands';
@@ -15,11 +20,21 @@ export const WALKTHROUGH_ID = 'openhands-community.openhands-vscode#getStarted';
 /** The steps' titles, in order (package.nls.json walkthrough.<step>.title). */
 const STEP_TITLES = [
   'Connect to your OpenHands server',
+  'Set up the model',
   'Start a conversation',
   'Watch the agent work',
   'Approve an action',
   'Review and apply its changes',
 ];
+
+/** The title of each step that has a picture (the model step has markdown instead). */
+const PICTURE_STEP_TITLES: Record<WalkthroughStep, string> = {
+  connect: 'Connect to your OpenHands server',
+  newConversation: 'Start a conversation',
+  watch: 'Watch the agent work',
+  approve: 'Approve an action',
+  apply: 'Review and apply its changes',
+};
 
 /** Each picture's alt text (package.nls.json walkthrough.<step>.altText), by which the page's image is told apart. */
 const ALT_TEXTS = [
@@ -34,7 +49,7 @@ export function walkthroughSteps(runner: StepRunner, ctx: E2EContext): void {
   const { page } = ctx;
 
   runner.step(
-    'walkthrough: Welcome: Open Walkthrough… lists "Get Started with OpenHands"; its five steps show, each with its picture',
+    'walkthrough: Welcome: Open Walkthrough… lists "Get Started with OpenHands"; its six steps show, each with its picture or text',
     async () => {
       // the editor wide enough for the walkthrough's two columns (steps, picture)
       await runCommand(page, 'View: Close Primary Side Bar');
@@ -72,7 +87,7 @@ export function walkthroughSteps(runner: StepRunner, ctx: E2EContext): void {
         const file = path.join(WALKTHROUGH_MEDIA_DIR, `${id}.webp`);
         const size = fs.statSync(file).size;
         if (size > MAX_BYTES) throw new Error(`${file} is ${size} bytes`);
-        const title = STEP_TITLES[index] ?? '';
+        const title = PICTURE_STEP_TITLES[id];
         await steps.filter({ hasText: title }).first().click();
         // one picture at a time, the selected step's (its src is a remote-resource URL: matched by alt)
         const image = page.locator('.gettingStartedContainer .getting-started-media img');

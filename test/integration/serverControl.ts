@@ -37,6 +37,8 @@ export const server = {
   clearFaults: () => control('DELETE', 'faults'),
   failNextStart: (detail: string) => control('POST', 'fail-next-start', { detail, count: 1 }),
   clearRequests: () => control('DELETE', 'requests'),
+  /** Merges into the stored settings; null removes them (a fresh OpenHands: `GET /api/v1/settings` is 404). */
+  setSettings: (settings: Record<string, unknown> | null) => control('POST', 'state/settings', settings),
   /** Changes a conversation's stored fields (as the server would, e.g. a title or an agent's status). */
   patchConversation: (id: string, fields: Record<string, unknown>) =>
     control('POST', `state/conversations/${id}`, fields),
@@ -81,8 +83,11 @@ export const agentServer = {
     const reply = (await control('GET', 'agent/conversations')) as { conversations: never[] } | never[];
     return Array.isArray(reply) ? reply : reply.conversations;
   },
-  setOptions: (options: { legacy?: boolean; agentStepMs?: number }) =>
-    control('POST', 'agent/options', options),
+  setOptions: (options: {
+    legacy?: boolean;
+    agentStepMs?: number;
+    llm?: 'scripted' | 'silent' | { kind: 'fail'; code: string; detail: string };
+  }) => control('POST', 'agent/options', options),
   /** Writes (null: deletes) files in the conversation's sandbox folder; `commit` makes them the base. */
   workspace: (
     conversationId: string,

@@ -12,7 +12,8 @@ interface WalkthroughStep {
   id: string;
   title: string;
   description: string;
-  media: { image?: string; altText?: string };
+  media: { image?: string; altText?: string; markdown?: string };
+  completionEvents?: string[];
 }
 
 interface Walkthrough {
@@ -27,24 +28,47 @@ function walkthroughs(): Walkthrough[] {
 }
 
 describe('walkthrough and Marketplace entry (issue 23, items 4 and 5)', () => {
-  it('one walkthrough, its five steps localized, each with a picture under 40 KB', () => {
+  it('one walkthrough, its six steps localized, each with a picture under 40 KB or its markdown', () => {
     const [walkthrough, ...others] = walkthroughs();
     assert.ok(walkthrough, 'the manifest contributes a walkthrough');
     assert.equal(others.length, 0);
     assert.equal(walkthrough.title, 'Get Started with OpenHands');
     assert.deepEqual(
       walkthrough.steps.map((step) => step.id),
-      ['connect', 'newConversation', 'watch', 'approve', 'apply'],
+      ['connect', 'model', 'newConversation', 'watch', 'approve', 'apply'],
     );
     const root = openHandsExtension().extensionUri.fsPath;
     for (const step of walkthrough.steps) {
+      assert.match(step.description, /\]\(command:[\w.]+/, `step ${step.id} has a button`);
+      if (step.media.markdown) {
+        for (const text of [step.title, step.description])
+          assert.ok(text && !/^%.*%$/.test(text), `step ${step.id}: "${text}" is not localized`);
+        assert.ok(fs.existsSync(path.join(root, step.media.markdown)), `${step.media.markdown} exists`);
+        continue;
+      }
       for (const text of [step.title, step.description, step.media.altText ?? ''])
         assert.ok(text && !/^%.*%$/.test(text), `step ${step.id}: "${text}" is not localized`);
-      assert.match(step.description, /\]\(command:[\w.]+/, `step ${step.id} has a button`);
       const image = path.join(root, step.media.image ?? '');
       assert.ok(fs.existsSync(image), `${step.media.image} exists`);
       assert.ok(fs.statSync(image).size <= 40_000, `${step.media.image} is at most 40 KB`);
     }
+  });
+
+  it('"Set up the model" follows Connect: its button asks for the Model page, it is done when the server is ready (issue 36)', () => {
+    const steps = walkthroughs()[0]?.steps ?? [];
+    const model = steps.find((step) => step.id === 'model');
+    assert.ok(model, 'the walkthrough has a model step');
+    assert.equal(steps.indexOf(model), steps.findIndex((step) => step.id === 'connect') + 1);
+    assert.equal(model.title, 'Set up the model');
+    assert.match(model.description, /\[Set Up the Model…\]\(command:openhands\.setUpModel\)/);
+    assert.deepEqual(model.completionEvents, ['onContext:openhands.modelReady']);
+    const markdown = fs.readFileSync(
+      path.join(openHandsExtension().extensionUri.fsPath, model.media.markdown ?? ''),
+      'utf8',
+    );
+    // the page says when the step ticks itself, by the key that ticks it
+    assert.match(markdown, /openhands\.modelReady/);
+    assert.match(markdown, /Start Anyway/);
   });
 
   it('the icon is a 128×128 PNG; the description and the untrusted-workspace note are localized', () => {

@@ -160,3 +160,44 @@ export function statsValue(byUsage: Record<string, UsageFigures>): Record<string
 export function statsUpdate(byUsage: Record<string, UsageFigures>): EventBody {
   return stateUpdate('stats', statsValue(byUsage));
 }
+
+/**
+ * The run ended on an exception (sdk/conversation/impl/local_conversation.py, `run`): `code` is its class
+ * (`LLMAuthenticationError`, `NotFoundError`, `MaxIterationsReached`…), `detail` its text. The agent
+ * server writes `execution_status: error` with it.
+ */
+export function conversationError(code: string, detail: string): EventBody {
+  return { kind: 'ConversationErrorEvent', source: 'environment', code, detail };
+}
+
+/**
+ * What a failed LLM call leaves, as SDK 1.34 words it: LiteLLM's exception mapped by
+ * sdk/llm/exceptions/mapping.py (`str()` of LiteLLM's text), after the retries for a rate limit.
+ */
+export const MODEL_FAILURES = {
+  /** A key the provider refused (401). The provider echoes the key's ends. */
+  keyRefused: conversationError(
+    'LLMAuthenticationError',
+    'litellm.AuthenticationError: AuthenticationError: OpenAIException - Incorrect API key provided: sk-proj-Ab12********************************************Yz89. You can find your API key at https://platform.openai.com/account/api-keys.',
+  ),
+  /** No key at all: the OpenAI client refuses before any request leaves. */
+  noKey: conversationError(
+    'LLMAuthenticationError',
+    'litellm.AuthenticationError: AuthenticationError: OpenAIException - The api_key client option must be set either by passing api_key to the client or by setting the OPENAI_API_KEY environment variable',
+  ),
+  /** A model name the provider does not know (LiteLLM's NotFoundError is left as it is). */
+  unknownModel: conversationError(
+    'NotFoundError',
+    'litellm.NotFoundError: NotFoundError: OpenAIException - The model `gpt-x` does not exist or you do not have access to it.',
+  ),
+  /** A model name LiteLLM cannot route. */
+  noProvider: conversationError(
+    'LLMBadRequestError',
+    'litellm.BadRequestError: LLM Provider NOT provided. Pass in the LLM provider you are trying to call. You passed model=gpt-x',
+  ),
+  /** The quota used up (429), after the retries. */
+  quota: conversationError(
+    'LLMRateLimitError',
+    'litellm.RateLimitError: RateLimitError: OpenAIException - You exceeded your current quota, please check your plan and billing details.',
+  ),
+} as const;

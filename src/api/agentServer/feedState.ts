@@ -8,6 +8,7 @@ import { agentLlmOf, isAgentUpdate } from './agentLlm';
 import { isFullState, isStatusUpdate, type AgentEvent } from './events';
 import type { ApiErrorKind } from '../errors';
 import { sameStats, statsFromUpdate, type UsageStats } from '../usage/usageStats';
+import { modelFailureOf, type ModelFailure } from './modelFailure';
 
 export type FeedStatus = 'connecting' | 'live' | 'reconnecting' | 'offline' | 'failed';
 
@@ -33,6 +34,13 @@ export interface FeedState {
   historyComplete: boolean;
   /** Why the transcript is not the whole conversation (paging stopped, a cap reached); secret-free. */
   notice: string | undefined;
+  /** The model failure the newest run ended on (bad key, unknown model, quota…); gone when a run starts. */
+  modelFailure: ModelFailure | undefined;
+  /**
+   * The user spoke and nothing from the agent came since: no action, message, token, stats update or
+   * error. With the agent "running", the panel times this (a model that never answers).
+   */
+  awaitingAgent: boolean;
 }
 
 /** A streaming bubble is bounded like any stored string. */
@@ -51,6 +59,8 @@ export function initialFeedState(held: readonly AgentEvent[]): FeedState {
     streaming: undefined,
     historyComplete: false,
     notice: undefined,
+    modelFailure: undefined,
+    awaitingAgent: false,
   };
   return guessFromStored(state, held);
 }
@@ -61,6 +71,8 @@ export function initialFeedState(held: readonly AgentEvent[]): FeedState {
  */
 export function guessFromStored(state: FeedState, added: readonly AgentEvent[]): FeedState {
   let next = state;
+  // whether the agent answered and how the newest run ended: the events in order say it
+  for (const event of added) next = followAgent(next, event);
   if (next.executionStatus === undefined) {
     const status = newest(added, isStatusUpdate)?.['value'];
     if (typeof status === 'string') next = { ...next, executionStatus: status };
@@ -86,7 +98,8 @@ export function guessFromStored(state: FeedState, added: readonly AgentEvent[]):
  * grows the bubble; a status, policy, stats or agent (its model) update says its value; the agent's message or action
  * ends the bubble.
  */
-export function followEvent(state: FeedState, event: AgentEvent): FeedState {
+export function followEvent(given: FeedState, event: AgentEvent): FeedState {
+  const state = followAgent(given, event);
   if (isFullState(event)) return takeSnapshot(state, event);
   if (event.kind === 'StreamingDeltaEvent') return stream(state, event);
   if (isStatusUpdate(event) && typeof event['value'] === 'string') {
@@ -105,6 +118,42 @@ export function followEvent(state: FeedState, event: AgentEvent): FeedState {
   if ((event.kind === 'MessageEvent' && event.source === 'agent') || event.kind === 'ActionEvent')
     return state.streaming ? { ...state, streaming: undefined } : state;
   return state;
+}
+
+/** Statuses after which the agent owes no answer. */
+const AT_REST = new Set(['finished', 'error', 'stuck', 'paused', 'waiting_for_confirmation']);
+
+/**
+ * Whether the agent owes the user an answer, and the model failure the newest run ended on. The same
+ * object when the event changes neither (applied twice, it changes nothing more).
+ */
+function followAgent(state: FeedState, event: AgentEvent): FeedState {
+  if (event.kind === 'ConversationErrorEvent') {
+    const failure = modelFailureOf(event, state.model);
+    return { ...state, modelFailure: failure, awaitingAgent: false };
+  }
+  if (event.kind === 'MessageEvent' && event.source === 'user')
+    return state.awaitingAgent ? state : { ...state, awaitingAgent: true };
+  if (isStatusUpdate(event)) {
+    const status = event['value'];
+    // a new run: what the last one ended on is past
+    if (status === 'running' && state.modelFailure) return { ...state, modelFailure: undefined };
+    if (typeof status === 'string' && AT_REST.has(status) && state.awaitingAgent)
+      return { ...state, awaitingAgent: false };
+    return state;
+  }
+  if (state.awaitingAgent && isFromAgent(event)) return { ...state, awaitingAgent: false };
+  return state;
+}
+
+/** The agent (its model) did something: an action, a message, a token, an LLM call's stats, an error. */
+function isFromAgent(event: AgentEvent): boolean {
+  return (
+    event.source === 'agent' ||
+    event.kind === 'StreamingDeltaEvent' ||
+    event.kind === 'ObservationEvent' ||
+    isStatsUpdate(event)
+  );
 }
 
 /** Says once why the transcript is not whole (notices add up: a log can be cut and its history too). */

@@ -16,9 +16,12 @@ import {
   type RememberedServer,
 } from '../../core/servers';
 import type { Connection } from '../../state/connection';
+import { checkModel, needsModelSetup, type ModelCheck } from '../../state/modelCheck';
+import type { ModelReadyContext } from '../../views/modelReadyContext';
+import { setUpModelLink } from '../../views/modelOffer';
 import { testKey, testServer, type ServerCandidate, type ServerTestResult } from '../../state/serverTest';
 import { findLocalServer, LOCAL_PORTS, START_COMMAND, START_GUIDE, startLocalServer } from './localServer';
-import { foundText, problemText } from './serverWords';
+import { connectedText, problemText } from './serverWords';
 
 export const CLOUD_KEYS_PAGE = `${OPENHANDS_CLOUD_URL}/settings/api-keys`;
 
@@ -28,6 +31,8 @@ export interface ConnectDeps {
   log: Log;
   /** What connecting last said ("Connected to …", "… was forgotten"): the next says replaces it. */
   notice: FlowNotice;
+  /** Told what the model check found, for the walkthrough's step. */
+  modelReady: Pick<ModelReadyContext, 'report'>;
 }
 
 /** `openhands.connect` with an argument: no prompts, for links, scripts and tests. */
@@ -44,6 +49,8 @@ export interface ConnectResult {
   outcome: ServerTestResult['outcome'] | 'invalid-url';
   saved: boolean;
   message: string;
+  /** Whether the saved server's agent has a model it can use (absent when nothing was saved). */
+  model?: ModelCheck['readiness'];
 }
 
 /** Tests the server as given and saves it when the test passes; says what it found either way. */
@@ -80,7 +87,8 @@ export async function connectWith(deps: ConnectDeps, request: ConnectRequest): P
   if (problem) return { outcome: result.outcome, saved: false, message: problem };
   const name = request.name?.trim() || defaultServerName(check.url);
   await save(deps, serverOf({ ...candidate, authHeader }, name), candidate.apiKey);
-  return { outcome: 'ok', saved: true, message: foundText(name, result) };
+  const model = await readModel(deps);
+  return { outcome: 'ok', saved: true, message: connectedText(name, result, model), model: model.readiness };
 }
 
 /** The whole flow, asked step by step. Resolves true once a server is saved and shown. */
@@ -270,7 +278,8 @@ async function nameAndSave(
   if (chosenName === undefined) return false;
   const server = serverOf(candidate, chosenName.trim() || defaultServerName(candidate.url));
   await save(deps, server, candidate.apiKey);
-  deps.notice.show(foundText(server.name, result));
+  const model = await readModel(deps);
+  deps.notice.show(connectedText(server.name, result, model), modelOfferLink(model));
   return true;
 }
 
@@ -405,6 +414,28 @@ function serverOf(candidate: ServerCandidate, name: string): RememberedServer {
     ...(candidate.caFile ? { caFile: candidate.caFile } : {}),
     ...(candidate.insecure ? { insecure: true } : {}),
   };
+}
+
+/**
+ * Whether the server just saved can answer a conversation: a fresh 1.11 has no model and would leave
+ * the first one "running" for ever. A read that fails says nothing and blocks nothing.
+ */
+async function readModel(deps: ConnectDeps): Promise<ModelCheck> {
+  const client = deps.connection.client;
+  if (!client) return { readiness: 'unknown' };
+  const check = await checkModel(client, {
+    onFailure: (reason) => deps.log.warn(`Connect: could not read whether the model is set up: ${reason}`),
+  });
+  deps.modelReady.report(check);
+  return check;
+}
+
+/** "Set Up the Model…" in the Connected notice, when the model is missing. */
+export function modelOfferLink(model: ModelCheck | ModelCheck['readiness'] | undefined) {
+  if (model === undefined) return undefined;
+  return needsModelSetup(typeof model === 'string' ? { readiness: model } : model)
+    ? setUpModelLink()
+    : undefined;
 }
 
 /** Remembers the server, keeps its key, and shows it in the views. */

@@ -1,7 +1,6 @@
 // Connect to OpenHands…, Switch Server…, Forget Server…: the servers the user keeps, and which one
 // the views show.
 import * as vscode from 'vscode';
-import { FlowNotice } from '../../core/flowNotice';
 import type { ServerSecrets } from '../../core/secretsManager';
 import { forgetServerEntry, readServers, sameServerUrl, type RememberedServer } from '../../core/servers';
 import {
@@ -12,29 +11,26 @@ import {
   type ConnectDeps,
   type ConnectRequest,
   type ConnectResult,
+  modelOfferLink,
 } from './connectFlow';
 
-export interface ServerCommandDeps extends Omit<ConnectDeps, 'notice'> {
+export interface ServerCommandDeps extends ConnectDeps {
   /** The MCP form's secrets per server: forgotten with the server. */
   mcpSecrets: ServerSecrets;
   /** The Model page's LLM key per server: forgotten with the server. */
   llmKeys: ServerSecrets;
 }
 
-/** The commands' own notice added: one for the whole server flow, so its messages replace each other. */
-type ServerFlowDeps = ServerCommandDeps & ConnectDeps;
-
-export function registerServerCommands(given: ServerCommandDeps): vscode.Disposable[] {
-  const notice = new FlowNotice();
-  const deps: ServerFlowDeps = { ...given, notice };
+/** `deps.notice` is one for the whole server flow, so its messages replace each other. */
+export function registerServerCommands(deps: ServerCommandDeps): vscode.Disposable[] {
+  const notice = deps.notice;
   return [
-    notice,
     vscode.commands.registerCommand(
       'openhands.connect',
       async (request?: ConnectRequest): Promise<ConnectResult | boolean> => {
         if (request && typeof request === 'object' && typeof request.url === 'string') {
           const result = await connectWith(deps, request);
-          if (result.saved) notice.show(result.message);
+          if (result.saved) notice.show(result.message, modelOfferLink(result.model));
           else void vscode.window.showErrorMessage(result.message);
           return result;
         }
@@ -86,7 +82,7 @@ function knownServers(deps: ServerCommandDeps): RememberedServer[] {
 
 type ServerItem = vscode.QuickPickItem & { server?: RememberedServer; action?: 'connect' | 'forget' };
 
-async function pickServer(deps: ServerFlowDeps): Promise<boolean> {
+async function pickServer(deps: ServerCommandDeps): Promise<boolean> {
   const current = deps.connection.config.serverUrl;
   const forgetButton: vscode.QuickInputButton = {
     iconPath: new vscode.ThemeIcon('trash'),
@@ -163,7 +159,7 @@ async function confirmForget(server: RememberedServer): Promise<boolean> {
 }
 
 /** Removes the server and every secret kept for it; a server shown goes to the next remembered one. */
-async function forget(deps: ServerFlowDeps, server: RememberedServer): Promise<void> {
+async function forget(deps: ServerCommandDeps, server: RememberedServer): Promise<void> {
   await forgetServerEntry(server.url);
   // the views move on first, so they never ask the forgotten server without its key
   const current = deps.connection.config.serverUrl;

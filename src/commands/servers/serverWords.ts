@@ -1,6 +1,8 @@
 // What a connection test found, in the user's words, with the fix in each message.
 import * as vscode from 'vscode';
+import type { ModelCheck } from '../../state/modelCheck';
 import type { ServerTestResult } from '../../state/serverTest';
+import { missingModelText } from '../../views/modelOffer';
 
 /** One line for a test that passed: which server, which version, and how the key fared. */
 export function foundText(name: string, result: ServerTestResult): string {
@@ -13,6 +15,12 @@ export function foundText(name: string, result: ServerTestResult): string {
       ? vscode.l10n.t('API key accepted')
       : vscode.l10n.t('no API key needed');
   return vscode.l10n.t('Connected to {0}: {1}, {2}.', name, version, key);
+}
+
+/** The Connected line, and what the model lacks when a conversation would never be answered. */
+export function connectedText(name: string, result: ServerTestResult, model: ModelCheck): string {
+  const missing = missingModelText(model);
+  return missing ? `${foundText(name, result)} ${missing}` : foundText(name, result);
 }
 
 /** Why a test failed, and what to do about it; undefined for a test that passed. */

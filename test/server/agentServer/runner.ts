@@ -201,6 +201,11 @@ export class AgentRunner {
   }
 
   private plan(target: AgentConversation): Step[] {
+    const llm = this.deps.settings.llm;
+    // no LLM call goes out: the run says "running" and nothing more, until paused or stopped
+    if (llm === 'silent') return [() => 'next', () => 'stop'];
+    // the first LLM call fails: local_conversation.py `run` ends it with the exception's class and text
+    if (llm !== 'scripted') return [(run) => this.failed(run, llm.code, llm.detail)];
     const events = target.agent.events;
     const steps: Step[] = [];
     const pending = pendingActions(events);
@@ -220,6 +225,13 @@ export class AgentRunner {
     const from = lastTool === 'finish' ? 0 : PHASES.indexOf(lastTool as (typeof PHASES)[number]) + 1;
     for (const phase of PHASES.slice(from)) steps.push(...this.phaseSteps(phase, target));
     return steps;
+  }
+
+  private failed(run: ActiveRun, code: string, detail: string): StepResult {
+    const { target } = run;
+    this.conversations.setStatus(target, 'error');
+    this.conversations.append(target, this.conversations.factory.conversationError(code, detail));
+    return 'stop';
   }
 
   private phaseSteps(phase: (typeof PHASES)[number], target: AgentConversation): Step[] {

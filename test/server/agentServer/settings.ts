@@ -16,6 +16,13 @@ export type SocketHostility =
  */
 export type PagingHostility = 'repeat' | 'empty';
 
+/**
+ * What the conversation's LLM does when a run starts: the scripted run; nothing at all (`silent`: a
+ * fresh OpenHands 1.11 sat "running" on `gpt-5.5` with no key, no event, no error, issue 36); or a
+ * failure, which the SDK ends the run with (`ConversationErrorEvent{code, detail}`, then `error`).
+ */
+export type LlmBehaviour = 'scripted' | 'silent' | { kind: 'fail'; code: string; detail: string };
+
 export interface AgentServerSettings {
   /** Older agent servers: no first-message auth (no query key → 403 handshake), `resend_mode` ignored. */
   legacy: boolean;
@@ -31,6 +38,8 @@ export interface AgentServerSettings {
   wsHostility: SocketHostility | null;
   /** Older pages of `events/search` never end; null: honest paging. */
   pagingHostility: PagingHostility | null;
+  /** What the LLM does when a run starts. */
+  llm: LlmBehaviour;
 }
 
 export function configuredSettings(options: ResolvedOptions): AgentServerSettings {
@@ -42,5 +51,6 @@ export function configuredSettings(options: ResolvedOptions): AgentServerSetting
     wsDropFullState: false,
     wsHostility: null,
     pagingHostility: null,
+    llm: 'scripted',
   };
 }

@@ -27,6 +27,12 @@ const optionsBody = z.object({
     ])
     .optional(),
   pagingHostility: z.enum(['repeat', 'empty']).nullable().optional(),
+  llm: z
+    .union([
+      z.enum(['scripted', 'silent']),
+      z.object({ kind: z.literal('fail'), code: z.string().max(200), detail: z.string().max(100_000) }),
+    ])
+    .optional(),
 });
 
 const appendBody = z.object({

@@ -14,6 +14,9 @@ import { commands, MemoryMemento, prompts, settings } from '../../shared/vscodeS
 import { eventually } from '../../shared/eventually';
 import { useExtensionState } from '../state/extensionState';
 
+/** The settings read (both generations), and nothing else. */
+const SETTINGS_PATH = /^\/api(\/v1)?\/settings$/;
+
 describe('conversation commands', function () {
   this.timeout(20_000);
   const t = useExtensionState({ seed: { sandboxes: 3, conversations: 6, seed: 5 } });
@@ -22,10 +25,14 @@ describe('conversation commands', function () {
   let watch: ConversationWatch;
   let shown: { id: string; title: string }[];
   let workspaceState: MemoryMemento;
+  let setUpAsked: number;
+  let reported: string[];
 
   beforeEach(() => {
     shown = [];
     workspaceState = new MemoryMemento();
+    setUpAsked = 0;
+    reported = [];
     feeds = new ConversationFeeds(t.connection, t.store, t.log);
     // notifications off: the watch remembers what it watches without following live feeds
     watch = new ConversationWatch({
@@ -48,6 +55,8 @@ describe('conversation commands', function () {
       steering: new ConversationSteering(t.connection, t.store, t.actions, feeds, t.log),
       watch,
       workspaceState,
+      modelOffer: { open: () => Promise.resolve(void setUpAsked++) },
+      modelReady: { report: (check) => void reported.push(check.readiness) },
     });
   });
   afterEach(() => {
@@ -191,5 +200,96 @@ describe('conversation commands', function () {
     assert.equal(prompts.of('inputBox')[0]?.message, 'Filter Conversations by Title');
     await commands.executeCommand('openhands.clearConversationFilter');
     assert.equal(t.store.titleFilter, undefined);
+  });
+
+  describe('a server whose agent has no usable model (issue 36)', () => {
+    const TASK = 'Fix the failing tests in src/auth';
+    const setUp = 'Set Up the Model…';
+    const startAnyway = 'Start Anyway';
+    /** Answers every question after the task: no repository, a new sandbox. */
+    const answerTheRest = () => {
+      prompts.answer('inputBox', '');
+      prompts.answer('quickPick', '$(add) New sandbox');
+    };
+
+    it('a fresh server (no settings): asks before starting; Set Up the Model… asks for the page, starts nothing and keeps the task', async () => {
+      t.server.state.settings = null;
+      prompts.answer('inputBox', TASK);
+      answerTheRest();
+      prompts.answer('warning', setUp);
+      assert.equal(await commands.executeCommand('openhands.newConversation'), undefined);
+      const [question] = prompts.of('warning');
+      assert.ok(question, 'it asked');
+      assert.equal(question.modal, true);
+      assert.deepEqual(question.choices, [setUp, startAnyway]);
+      assert.match(question.detail ?? '', /no model yet: a conversation would wait for ever/);
+      assert.match(question.detail ?? '', /what you typed is kept/);
+      assert.equal(setUpAsked, 1, 'the Model page was asked for');
+      assert.deepEqual(reported, ['no-settings']);
+      assert.deepEqual(starts(), []);
+
+      // the next New Conversation offers the task again
+      prompts.reset();
+      prompts.answer('inputBox', undefined);
+      await commands.executeCommand('openhands.newConversation');
+      assert.deepEqual(prompts.of('inputBox')[0]?.choices, [TASK]);
+    });
+
+    it('a model with no key: the question names it; Start Anyway starts with the task, and the next one starts empty', async () => {
+      const settings = t.server.state.settings;
+      assert.ok(settings);
+      settings.llm_model = 'openai/gpt-5.5';
+      settings.llm_api_key = null;
+      prompts.answer('inputBox', TASK);
+      answerTheRest();
+      prompts.answer('warning', startAnyway);
+      prompts.answer('information', undefined);
+      const id = await commands.executeCommand<string | undefined>('openhands.newConversation');
+      assert.ok(id, 'it started');
+      assert.match(prompts.of('warning')[0]?.detail ?? '', /Its model openai\/gpt-5\.5 has no API key/);
+      assert.equal(setUpAsked, 0);
+      assert.equal(starts().length, 1);
+      const events = t.server.state.agentConversations.get(id.replace(/-/g, ''))?.events ?? [];
+      assert.ok(JSON.stringify(events).includes(TASK), 'the task reached the agent');
+
+      prompts.reset();
+      prompts.answer('inputBox', undefined);
+      await commands.executeCommand('openhands.newConversation');
+      assert.deepEqual(prompts.of('inputBox')[0]?.choices, [], 'a started task is not offered again');
+    });
+
+    it('dismissing the question starts nothing and loses nothing', async () => {
+      t.server.state.settings = null;
+      prompts.answer('inputBox', TASK);
+      answerTheRest();
+      prompts.answer('warning', undefined);
+      assert.equal(await commands.executeCommand('openhands.newConversation'), undefined);
+      assert.equal(setUpAsked, 0);
+      assert.deepEqual(starts(), []);
+      prompts.reset();
+      prompts.answer('inputBox', undefined);
+      await commands.executeCommand('openhands.newConversation');
+      assert.deepEqual(prompts.of('inputBox')[0]?.choices, [TASK]);
+    });
+
+    it('a ready model, a server with no settings route, or a read that fails: no question, it starts', async () => {
+      for (const setup of [
+        () => undefined,
+        () => void t.server.faults.add({ kind: 'html', match: { path: SETTINGS_PATH } }),
+        () => void t.server.faults.add({ kind: 'status', status: 503, match: { path: SETTINGS_PATH } }),
+      ]) {
+        t.server.faults.clear();
+        setup();
+        prompts.reset();
+        prompts.answer('inputBox', TASK);
+        answerTheRest();
+        prompts.answer('information', undefined);
+        const id = await commands.executeCommand('openhands.newConversation');
+        assert.ok(id, 'it started');
+        assert.deepEqual(prompts.of('warning'), []);
+      }
+      assert.deepEqual(reported, ['ready', 'unknown', 'unknown']);
+      assert.equal(starts().length, 3);
+    });
   });
 });

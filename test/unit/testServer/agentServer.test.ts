@@ -295,6 +295,35 @@ describe('test server: agent-server double (REST)', () => {
     ]);
   });
 
+  it('an LLM that fails ends the run as the SDK does (error + ConversationErrorEvent); a silent one stays "running" with no event (issue 36)', async () => {
+    const failing = freshConversation(server);
+    const detail =
+      'litellm.AuthenticationError: AuthenticationError: OpenAIException - Incorrect API key provided';
+    server.agent.setOptions({
+      agentStepMs: 5,
+      llm: { kind: 'fail', code: 'LLMAuthenticationError', detail },
+    });
+    const go = { role: 'user', content: [{ type: 'text', text: 'Go' }], run: true };
+    await postJson(`${failing.base}/events`, go, failing.headers);
+    await untilStatus(server, failing.hex, 'error');
+    const ended = server.agent.events(failing.hex);
+    assert.deepEqual(kinds(ended.slice(-3)), ['status:running', 'status:error', 'ConversationErrorEvent']);
+    assert.equal(ended.at(-1)?.['code'], 'LLMAuthenticationError');
+    assert.equal(ended.at(-1)?.['detail'], detail);
+    assert.equal(ended.at(-1)?.['source'], 'environment');
+
+    const silent = freshConversation(server);
+    server.agent.setOptions({ llm: 'silent' });
+    await postJson(`${silent.base}/events`, go, silent.headers);
+    await untilStatus(server, silent.hex, 'running');
+    const before = server.agent.events(silent.hex).length;
+    await new Promise((resolve) => setTimeout(resolve, 40));
+    assert.equal(statusOf(server, silent.hex), 'running');
+    assert.equal(server.agent.events(silent.hex).length, before, 'no event while the LLM says nothing');
+    assert.deepEqual((await postJson(`${silent.base}/pause`, {}, silent.headers)).body, { success: true });
+    assert.equal(statusOf(server, silent.hex), 'paused');
+  });
+
   it('pauses between steps (paused + PauseEvent) and resumes where the run stopped', async () => {
     const target = freshConversation(server);
     server.agent.setOptions({ agentStepMs: 20 });

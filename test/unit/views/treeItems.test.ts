@@ -12,6 +12,9 @@ import {
   sandboxTreeItem,
 } from '../../../src/views/treeItems';
 import { conversation, sandbox } from '../state/appRecords';
+import { modelFailureOf } from '../../../src/api/agentServer/modelFailure';
+import { forgetModelFailures, noteModelFailure } from '../../../src/state/modelFailures';
+import { MODEL_FAILURES, withEnvelope } from '../../shared/agentEvents';
 
 const SPEC = 'ghcr.io/openhands/agent-server:4e2ecd8-python';
 const VSCODE_URL = 'http://127.0.0.1:8001/?tkn=session-secret&folder=/workspace';
@@ -112,6 +115,42 @@ describe('conversation rows', () => {
       arguments: [node],
     });
     assert.equal(item.tooltip, undefined, 'the tooltip comes on hover');
+  });
+
+  it('say "model failed" and why when the newest run ended on the model’s failure (issue 36), escaped in the tooltip', () => {
+    const failed = { ...base, execution_status: 'error' as const, llm_model: 'openai/gpt-*x*' };
+    const node = { kind: 'conversation' as const, conversation: failed };
+    const failure = modelFailureOf(withEnvelope(MODEL_FAILURES.keyRefused, 'e1'), undefined);
+    try {
+      assert.equal(
+        conversationTreeItem(node, false).description,
+        'error · acme/app (main) · sandbox running',
+      );
+      noteModelFailure(failed.id, failure);
+      assert.equal(
+        conversationTreeItem(node, false).description,
+        'model failed · acme/app (main) · sandbox running',
+      );
+      const tooltip = tooltipText({ tooltip: conversationTooltip(failed) } as vscode.TreeItem);
+      // markdown escaped: the model's name is the server's
+      assert.ok(
+        tooltip.includes('Model failed: openai/gpt\\-\\*x\\* refused the API key \\(401\\)\\.'),
+        tooltip,
+      );
+      assert.doesNotMatch(tooltip, /sk-proj/);
+      // a new run: the live status is no longer error
+      assert.equal(
+        conversationTreeItem(node, false, 'running').description?.toString().startsWith('working'),
+        true,
+      );
+      noteModelFailure(failed.id, undefined);
+      assert.doesNotMatch(
+        tooltipText({ tooltip: conversationTooltip(failed) } as vscode.TreeItem),
+        /Model failed/,
+      );
+    } finally {
+      forgetModelFailures();
+    }
   });
 
   it('take the live status over the list’s, and have an id of their own under a sandbox', () => {

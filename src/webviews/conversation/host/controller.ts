@@ -30,6 +30,7 @@ import { HistorySender } from './historySender';
 import { ImageBroker } from './imageBroker';
 import { MessageSender } from './messageSender';
 import { pickAndSwitchModel, type ModelPickerDeps } from './modelPicker';
+import { ModelSilence, SYSTEM_CLOCK, type PanelClock } from './modelSilence';
 import { scrubDeep, scrubHeader } from './scrub';
 import { Transcript, type TranscriptChange } from './rows/transcript';
 import { hasWorkspaceHint, WorkspaceFolder } from './workspaceFolder';
@@ -63,6 +64,10 @@ export interface ControllerDeps {
   changes?: PanelChangesSource;
   /** The server's saved profiles and the pick among them, for the header's model picker. */
   models?: PanelModels;
+  /** "Set Up the Model…" on the model's problem (runs `openhands.setUpModel`). */
+  setUpModel?(): void;
+  /** The panel's clock (tests move it): how long a running agent has been silent. */
+  clock?: PanelClock;
 }
 
 /** What the model picker needs beyond the conversation. */
@@ -75,6 +80,7 @@ export class ConversationController {
   private readonly messages: MessageSender;
   private readonly images: ImageBroker;
   private readonly folder: WorkspaceFolder;
+  private readonly silence: ModelSilence;
   /** Images for the message input that wait for the page to load. */
   private attachments: Attachment[] = [];
   private disposed = false;
@@ -89,6 +95,7 @@ export class ConversationController {
     const headerChanged = () => {
       if (!this.disposed) this.postHeader();
     };
+    this.silence = new ModelSilence(deps.clock ?? SYSTEM_CLOCK, headerChanged);
     this.history = new HistorySender({
       post: (message) => deps.post(message),
       rows: () => this.transcript.all,
@@ -145,6 +152,7 @@ export class ConversationController {
       reconnect: () => feed.wake(),
       openInBrowser: () => deps.openInBrowser(),
       showLog: () => deps.showLog(),
+      setUpModel: () => deps.setUpModel?.(),
       send: (message) => {
         this.controls.messageSent();
         void this.messages.send(message.text, message.resume, message.images ?? []);
@@ -195,6 +203,9 @@ export class ConversationController {
   header(): Header {
     const { feed, conversationId, changes } = this.deps;
     const conversation = this.deps.conversation();
+    const status = executionStatusOf(feed.current, conversation);
+    // a feed that is not live hears nothing either way: its own banner says why, not the model
+    this.silence.follow(status === 'running' && feed.current.awaitingAgent && feed.current.status === 'live');
     const header = panelHeader({
       conversationId,
       feed: feed.current,
@@ -203,9 +214,10 @@ export class ConversationController {
       rows: this.transcript,
       outbox: this.messages.outbox.list,
       busy: this.controls.busy,
-      rejected: this.controls.rejected(executionStatusOf(feed.current, conversation)),
+      rejected: this.controls.rejected(status),
       ...(changes ? { changes: changes.current() } : {}),
       now: Date.now(),
+      silentMs: this.silence.silentMs(),
     });
     return scrubHeader(header, this.secrets());
   }
@@ -227,6 +239,7 @@ export class ConversationController {
 
   dispose(): void {
     this.disposed = true;
+    this.silence.dispose();
     // a panel closed before its page loaded holds the history back no longer
     this.firstRowsSent();
     this.history.dispose();

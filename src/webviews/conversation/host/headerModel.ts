@@ -9,10 +9,12 @@ import type { FeedState } from '../../../api/agentServer/feedState';
 import type { AgentEvent } from '../../../api/agentServer/events';
 import { statsFromMetrics } from '../../../api/usage/usageStats';
 import { usageText } from '../../../api/usage/usageText';
+import { modelFailureText } from '../../../api/agentServer/modelFailure';
 import type {
   BrowserStrip,
   Controls,
   Header,
+  ModelProblem,
   OutboxEntry,
   PanelChanges,
   PendingAction,
@@ -40,7 +42,15 @@ export interface HeaderFacts {
   rejected: boolean;
   changes?: PanelChanges;
   now: number;
+  /**
+   * How long the agent has been "running" with the user's message unanswered (nothing from it since),
+   * as the panel's clock measured it; undefined when it is not.
+   */
+  silentMs?: number;
 }
+
+/** How long a running agent may say nothing after the user's message before the header says so. */
+export const MODEL_SILENCE_MS = 90_000;
 
 /** The agent's status: the feed's, fresher, else the app server's. */
 export function executionStatusOf(
@@ -76,7 +86,37 @@ export function panelHeader(facts: HeaderFacts): Header {
     ...(facts.changes ? { changes: facts.changes } : {}),
     browser: status === 'running' ? browserStrip(facts.rows.recent(50)) : null,
     usage: usageOf(feed, conversation),
+    modelProblem: modelProblemOf(facts, status, feed.model ?? conversation?.llm_model ?? undefined),
   };
+}
+
+/**
+ * The model's failure while the run it ended is the newest (status `error`), or a silence past the
+ * bound while the agent says it runs: in words that name the model.
+ */
+function modelProblemOf(
+  facts: HeaderFacts,
+  status: string | undefined,
+  model: string | undefined,
+): ModelProblem | null {
+  const failure = facts.feed.modelFailure;
+  if (failure && status === 'error')
+    return {
+      kind: 'failed',
+      text: modelFailureText({ ...failure, model: failure.model ?? model }),
+      detail: failure.detail || null,
+    };
+  const silentMs = facts.silentMs;
+  if (status === 'running' && silentMs !== undefined && silentMs >= MODEL_SILENCE_MS) {
+    const named = model ? `the model ${model}` : 'the model';
+    const seconds = Math.floor(silentMs / 1000);
+    return {
+      kind: 'silent',
+      text: `No answer from ${named} for ${seconds} s: it may have no key.`,
+      detail: null,
+    };
+  }
+  return null;
 }
 
 /** The feed's stats, fresher (they come with each LLM call), else the app server's list. */

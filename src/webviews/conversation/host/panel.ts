@@ -24,6 +24,8 @@ export interface PanelEnvironment {
   resumeSandbox(sandboxId: string): Thenable<unknown>;
   openInBrowser(conversationId: string): void;
   showLog(): void;
+  /** Asks for the Model page (`openhands.setUpModel`). */
+  setUpModel(): void;
   warn(message: string): void;
   /** Opens a checked image of a conversation whole in an editor tab. */
   openImage(conversationId: string, name: string, bytes: Uint8Array): void;
@@ -135,6 +137,7 @@ export class ConversationPanel implements vscode.Disposable {
       },
       openInBrowser: () => env.openInBrowser(conversationId),
       showLog: () => env.showLog(),
+      setUpModel: () => env.setUpModel(),
       warn: (message) => env.warn(message),
       openImage: (image) => {
         if ('problem' in image) void vscode.window.showWarningMessage(image.problem);

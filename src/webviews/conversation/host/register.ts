@@ -56,6 +56,8 @@ export function registerConversationPanels(
     watch: ConversationWatch;
     log: Log;
     changes?: ConversationChanges;
+    /** "Set Up the Model…" on a model's failure or silence: asks for the Model page. */
+    setUpModel?: () => void;
     /** Where the serializer and the link handler go: `vscode.window`, or the entry's stand-ins registered at activation. */
     registrar: Pick<typeof vscode.window, 'registerWebviewPanelSerializer' | 'registerUriHandler'>;
   },
@@ -74,6 +76,7 @@ export function registerConversationPanels(
     resumeSandbox: (sandboxId) => vscode.commands.executeCommand('openhands.resumeSandbox', sandboxId),
     openInBrowser: (id) => void vscode.commands.executeCommand('openhands.openConversationInBrowser', id),
     showLog: () => log.show(),
+    setUpModel: () => deps.setUpModel?.(),
     warn: (message) => log.warn(message),
     openImage: (id, name, bytes) => void imageDocuments.open(id, name, bytes),
     steer: (id) => ({

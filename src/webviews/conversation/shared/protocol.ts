@@ -133,6 +133,18 @@ export const UsageSchema = z.strictObject({
 });
 export type Usage = z.infer<typeof UsageSchema>;
 
+/**
+ * The model cannot answer, said in words with Set Up the Model…: its run failed (`failed`: a refused
+ * or missing key, an unknown model, a quota), or it is "running" and nothing came for a while (`silent`).
+ */
+export const ModelProblemSchema = z.strictObject({
+  kind: z.enum(['failed', 'silent']),
+  text: z.string().check(z.maxLength(600)),
+  /** The provider's own words (bounded, keys masked), shown as text under ours; null when none. */
+  detail: z.nullable(z.string().check(z.maxLength(600))),
+});
+export type ModelProblem = z.infer<typeof ModelProblemSchema>;
+
 export const HeaderSchema = z.strictObject({
   conversationId: z.string(),
   title: z.string(),
@@ -159,6 +171,8 @@ export const HeaderSchema = z.strictObject({
   browser: z.optional(z.nullable(BrowserStripSchema)),
   /** Cost, tokens and context; absent or null before any LLM call is known. */
   usage: z.optional(z.nullable(UsageSchema)),
+  /** The model failed or stays silent; absent or null otherwise. */
+  modelProblem: z.optional(z.nullable(ModelProblemSchema)),
 });
 export type Header = z.infer<typeof HeaderSchema>;
 
@@ -235,6 +249,8 @@ export const WebviewToHostSchema = z.discriminatedUnion('type', [
   z.strictObject({ type: z.literal('reconnect') }),
   z.strictObject({ type: z.literal('openInBrowser') }),
   z.strictObject({ type: z.literal('showLog') }),
+  /** "Set Up the Model…" on the model's problem: the host runs `openhands.setUpModel`. */
+  z.strictObject({ type: z.literal('setUpModel') }),
   /** Send a message (and let the agent run); `resume`: resume a paused sandbox first. Text, images or both. */
   z
     .strictObject({

@@ -11,7 +11,14 @@ import type { Header, HostToWebview, MessageHandlers, WebviewToHost } from '../s
 import type { Row } from '../shared/rows';
 import { changesView, type ChangesActions } from './changesList';
 import { ComposerWiring } from './composerWiring';
-import { bannerView, browserStripView, headerView, noticeView, type HeaderActions } from './header';
+import {
+  bannerView,
+  browserStripView,
+  headerView,
+  modelProblemView,
+  noticeView,
+  type HeaderActions,
+} from './header';
 import { HostChannel } from './hostChannel';
 import { setImageEnv } from './imageView';
 import { jumpButtonView } from './jumpButton';
@@ -134,6 +141,7 @@ export class ConversationPage {
     showLog: () => this.post({ type: 'showLog' }),
     reconnect: () => this.post({ type: 'reconnect' }),
     resumeSandbox: () => this.post({ type: 'resumeSandbox' }),
+    setUpModel: () => this.post({ type: 'setUpModel' }),
   };
 
   constructor() {
@@ -228,7 +236,7 @@ export class ConversationPage {
     render(browserStripView(this.header?.browser, this.headerActions), this.slots.browser);
     render(changesView(this.header?.changes, this.changesOpen, this.changesActions), this.slots.changes);
     render(
-      html`${bannerView(this.header, this.countdown.seconds, this.headerActions)}${noticeView(this.header, this.headerActions)}`,
+      html`${modelProblemView(this.header, this.headerActions)}${bannerView(this.header, this.countdown.seconds, this.headerActions)}${noticeView(this.header, this.headerActions)}`,
       this.slots.banner,
     );
     this.slots.empty.hidden = !(this.store.started && this.store.size === 0);

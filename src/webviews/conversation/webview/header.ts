@@ -27,6 +27,8 @@ export interface HeaderActions extends UsageActions, ModelActions {
   showLog(): void;
   reconnect(): void;
   resumeSandbox(): void;
+  /** "Set Up the Model…" on the model's problem. */
+  setUpModel(): void;
 }
 
 function ring(): TemplateResult {
@@ -173,6 +175,28 @@ export function noticeView(header: Header | null, actions: HeaderActions): Templ
     </div>
     <vscode-button id="notice-open-in-browser" secondary icon="link-external" @click=${actions.openInBrowser}
       >Open in Browser</vscode-button
+    >
+  </div>`;
+}
+
+/**
+ * The model failed (a refused or missing key, an unknown model, a quota) or stays silent while the agent
+ * runs: our words, the provider's beside them as text, and Set Up the Model…; or nothing.
+ */
+export function modelProblemView(
+  header: Header | null,
+  actions: HeaderActions,
+): TemplateResult | typeof nothing {
+  const problem = header?.modelProblem;
+  if (!problem) return nothing;
+  return html`<div class="model-problem model-${problem.kind}" role="alert">
+    <span class="codicon codicon-${problem.kind === 'failed' ? 'error' : 'watch'}" aria-hidden="true"></span>
+    <div class="banner-text">
+      <span class="banner-headline">${oneLine(problem.text, 600)}</span>
+      ${problem.detail ? html`<span class="banner-note">${oneLine(problem.detail, 600)}</span>` : nothing}
+    </div>
+    <vscode-button id="set-up-model" icon="settings-gear" @click=${actions.setUpModel}
+      >Set Up the Model…</vscode-button
     >
   </div>`;
 }

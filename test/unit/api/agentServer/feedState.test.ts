@@ -9,6 +9,8 @@ import {
 import {
   actionEvent,
   agentMessage,
+  conversationError,
+  MODEL_FAILURES,
   executionStatus,
   numberedEvents,
   stateUpdate,
@@ -50,7 +52,46 @@ describe('feedState: what the events say beside themselves', () => {
     assert.equal(guessed.confirmationPolicy, 'NeverConfirm');
     const known = { ...empty, executionStatus: 'running', confirmationPolicy: 'ConfirmRisky' };
     assert.equal(guessFromStored(known, [event(executionStatus('idle'))]), known);
-    assert.equal(guessFromStored(empty, [event(userMessage('hello'))]), empty);
+    assert.equal(guessFromStored(empty, [event(agentMessage('hello'))]), empty);
+  });
+
+  it('the user’s message awaits the agent until anything of its own comes; a run’s model failure stays until the next run (issue 36)', () => {
+    const event = numberedEvents();
+    const empty = initialFeedState([]);
+    const asked = followEvent(empty, event(userMessage('hello')));
+    assert.equal(asked.awaitingAgent, true);
+    assert.equal(followEvent(asked, event(userMessage('again'))), asked, 'still awaiting: the same state');
+    assert.equal(
+      followEvent(asked, event(executionStatus('running'))).awaitingAgent,
+      true,
+      'running owes it',
+    );
+    for (const answer of [
+      agentMessage('hi'),
+      statsUpdate({ agent: { cost: 0.01 } }),
+      { kind: 'StreamingDeltaEvent', source: 'agent', content: 'h' },
+      executionStatus('finished'),
+      executionStatus('paused'),
+      conversationError('MaxIterationsReached', 'limit'),
+    ] satisfies EventBody[])
+      assert.equal(followEvent(asked, event(answer)).awaitingAgent, false, JSON.stringify(answer));
+    // stored: the newest events decide
+    assert.equal(
+      guessFromStored(empty, [event(agentMessage('a')), event(userMessage('b'))]).awaitingAgent,
+      true,
+    );
+    assert.equal(
+      guessFromStored(empty, [event(userMessage('b')), event(agentMessage('a'))]).awaitingAgent,
+      false,
+    );
+
+    const failed = followEvent(asked, event(MODEL_FAILURES.quota));
+    assert.equal(failed.modelFailure?.kind, 'quota');
+    assert.equal(failed.awaitingAgent, false);
+    assert.equal(followEvent(failed, event(executionStatus('error'))).modelFailure?.kind, 'quota');
+    assert.equal(followEvent(failed, event(executionStatus('running'))).modelFailure, undefined, 'a new run');
+    const other = followEvent(failed, event(conversationError('MaxIterationsReached', 'limit')));
+    assert.equal(other.modelFailure, undefined, 'the newest run ended on something else');
   });
 
   it('a snapshot says the status, policy and model; one without a value changes nothing', () => {

@@ -8,6 +8,7 @@
 import { switchedLlm } from '../../../../api/agentServer/agentLlm';
 import { eventImages } from '../../../../api/agentServer/eventImages';
 import { contentParts, type AgentEvent } from '../../../../api/agentServer/events';
+import { maskKeys } from '../../../../api/agentServer/modelFailure';
 import {
   OVERSIZED_EVENT_KIND,
   oversizedDetails,
@@ -40,12 +41,12 @@ export function eventRow(event: AgentEvent, limits: ClipLimits): Row | undefined
       // its action is not held (yet): shown on its own
       return withResult(lonelyAction(event), event, limits);
     case 'AgentErrorEvent':
-      return notice('error', 'The agent hit an error', stringField(event, 'error'));
+      return notice('error', 'The agent hit an error', errorText(event, 'error'));
     case 'ConversationErrorEvent':
       return notice(
         'error',
         'The conversation stopped with an error',
-        joinPieces([stringField(event, 'code') ?? '', stringField(event, 'detail') ?? ''], ': '),
+        joinPieces([stringField(event, 'code') ?? '', errorText(event, 'detail') ?? ''], ': '),
       );
     case 'ConversationStateUpdateEvent': {
       // state goes to the header; only a switch of the model is marked where it happened
@@ -278,7 +279,7 @@ export function withResult(row: Row, event: AgentEvent, limits: ClipLimits): Row
   }
   if (event.kind === 'AgentErrorEvent') {
     const [result, resultClip] = clipPieces(
-      stringField(event, 'error') ?? 'The tool call failed.',
+      errorText(event, 'error') ?? 'The tool call failed.',
       limits.output,
     );
     return { ...row, state: 'failed', result, ...(resultClip ? { resultClip } : {}) };
@@ -376,6 +377,15 @@ function summaryOf(tool: string, event: AgentEvent): TextPieces {
 }
 
 /** A field of an event read defensively (events come from the agent): the transcript pairs rows by these too. */
+/**
+ * An error's text: a provider's error quotes the key it refused ("Incorrect API key provided:
+ * sk-proj-Ab12…Yz89"), a key the extension never knew, so no scrub of known secrets catches it.
+ */
+function errorText(event: AgentEvent, key: string): string | undefined {
+  const text = stringField(event, key);
+  return text === undefined ? undefined : maskKeys(text);
+}
+
 export function stringField(event: AgentEvent, key: string): string | undefined {
   const value = event[key];
   return typeof value === 'string' ? value : undefined;

@@ -34,6 +34,8 @@ function feed(state: Partial<FeedState> = {}): FeedState {
     streaming: undefined,
     historyComplete: true,
     notice: undefined,
+    modelFailure: undefined,
+    awaitingAgent: false,
     ...state,
   };
 }
