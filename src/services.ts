@@ -241,6 +241,7 @@ export async function startServices(
     connection,
     log,
     llmKeys: secrets.llmKeys,
+    modelChanged: () => void modelReady.refresh(),
     registrar: shell.registrar,
   });
 

@@ -106,6 +106,13 @@ describe('Model page (in VS Code)', function () {
       ['openai/my-model', 'http://127.0.0.1:8000/v1', LLM_KEY],
     );
 
+    // the walkthrough's "Set up the model" step ticks after the save, without a new Connect
+    await eventually(
+      () => Promise.resolve(api.modelReady.ready),
+      (ready) => ready === true,
+      { description: 'openhands.modelReady after the save' },
+    );
+
     assert.equal(await page.storedKey(fresh.url), LLM_KEY, 'the key is in Secret Storage');
     assert.ok(
       !JSON.stringify(vscode.workspace.getConfiguration('openhands')).includes(LLM_KEY),

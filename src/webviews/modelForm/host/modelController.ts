@@ -53,6 +53,8 @@ export interface ModelControllerDeps {
   openInBrowser(url: string): void;
   showLog(): void;
   configureServer(): void;
+  /** The server's model may have changed (a save, a profile activated): what reads its readiness reads again. */
+  modelChanged?(): void;
 }
 
 export class ModelController {
@@ -182,6 +184,7 @@ export class ModelController {
               .join(', ')}${key ? ', key' : ''}).`
           : 'Model page: nothing changed, nothing sent.',
       );
+      if (saved.value) this.deps.modelChanged?.();
       const { page, problem } = await this.load();
       const words = keyNotKept ? s.savedKeyNotKept : saved.value ? s.saved : s.nothingChanged;
       const readback = page ? `${words} ${page.readinessText}` : `${words} ${s.readBackFailed}`;
@@ -219,6 +222,7 @@ export class ModelController {
         const activated = await api.activateProfile(name);
         if (!activated.offered) return this.refuse({}, { kind: 'error', text: s.profilesNotOffered });
         done = format(s.profileActivated, name, activated.value.model ?? s.profileNoModel);
+        this.deps.modelChanged?.();
       } else {
         const active = this.lastPage?.profiles?.some((p) => p.name === name && p.active) ?? false;
         if (!(await this.deps.confirmDelete(name, active)))

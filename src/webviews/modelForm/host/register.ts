@@ -46,6 +46,8 @@ export function registerModelForm(
     connection: Connection;
     log: Log;
     llmKeys: ServerSecrets;
+    /** After the page changed the server's model: the walkthrough's readiness reads it again. */
+    modelChanged(): void;
     /** Where the panel's serializer goes: `vscode.window`, or the entry's stand-in registered at activation. */
     registrar: Pick<typeof vscode.window, 'registerWebviewPanelSerializer'>;
   },
@@ -88,6 +90,7 @@ export function registerModelForm(
         openInBrowser: (url) => void vscode.env.openExternal(vscode.Uri.parse(url)),
         showLog: () => log.show(),
         configureServer: () => void vscode.commands.executeCommand('openhands.connect'),
+        modelChanged: () => deps.modelChanged(),
       }),
   };
 
