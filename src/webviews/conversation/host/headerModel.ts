@@ -10,6 +10,8 @@ import type { AgentEvent } from '../../../api/agentServer/events';
 import { statsFromMetrics } from '../../../api/usage/usageStats';
 import { usageText } from '../../../api/usage/usageText';
 import { modelFailureText } from '../../../api/agentServer/modelFailure';
+import { askedWords } from '../../../state/askedWords';
+import { conversationTitle } from '../../../state/names';
 import type {
   BrowserStrip,
   Controls,
@@ -66,7 +68,10 @@ export function panelHeader(facts: HeaderFacts): Header {
   const status = executionStatusOf(feed, conversation);
   return {
     conversationId,
-    title: conversation?.title || `Conversation ${conversationId.slice(0, 5)}`,
+    // as its row names it: the server's title, else what the user asked, else the placeholder
+    title: conversation
+      ? conversationTitle(conversation)
+      : (askedWords(conversationId) ?? `Conversation ${conversationId.slice(0, 5)}`),
     executionStatus: status ?? null,
     sandboxStatus,
     model: feed.model ?? conversation?.llm_model ?? null,

@@ -11,6 +11,8 @@ import {
 } from '../../../../../src/webviews/conversation/host/headerModel';
 import { Transcript } from '../../../../../src/webviews/conversation/host/rows/transcript';
 import { statsFromUpdate } from '../../../../../src/api/usage/usageStats';
+import { forgetAskedWords, rememberAsked } from '../../../../../src/state/askedWords';
+import { conversationTitle } from '../../../../../src/state/names';
 import {
   executionStatus,
   numberedEvents,
@@ -60,14 +62,25 @@ function facts(overrides: Partial<HeaderFacts> = {}): HeaderFacts {
 }
 
 describe('conversation panel header model', () => {
-  it('names the conversation by its title, or by its id until it has one', () => {
+  it('names the conversation as its row does: its title, else what the user asked, else by its id', () => {
     assert.equal(panelHeader(facts()).title, 'Conversation abcde');
     const titled = conversation({ title: 'Fix the date parser', sandbox_status: 'RUNNING' });
     assert.equal(panelHeader(facts({ conversation: titled })).title, 'Fix the date parser');
-    assert.equal(
-      panelHeader(facts({ conversation: conversation({ title: '' }) })).title,
-      'Conversation abcde',
-    );
+    const untitled = conversation({ title: '' });
+    assert.equal(panelHeader(facts({ conversation: untitled })).title, conversationTitle(untitled));
+    assert.match(panelHeader(facts({ conversation: untitled })).title, /^Conversation abcde/);
+    // the server's placeholder is no title: the first words asked name it, in the header as in the row
+    const placeholder = conversation({ title: 'Conversation abcde' });
+    rememberAsked(CONVERSATION_ID, 'Make the parser accept ISO weeks\nand more details');
+    try {
+      assert.equal(
+        panelHeader(facts({ conversation: placeholder })).title,
+        'Make the parser accept ISO weeks',
+      );
+      assert.equal(panelHeader(facts()).title, 'Make the parser accept ISO weeks');
+    } finally {
+      forgetAskedWords();
+    }
   });
 
   it("takes the feed's fresher status and model over the app server's, and the app server's when the feed has none", () => {
