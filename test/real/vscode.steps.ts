@@ -57,6 +57,11 @@ import {
 import { startTestPage } from './testPage';
 import { panelFrame, waitForFeed, waitForTranscript } from '../e2e/conversationPanel';
 
+/** The second model name the scripted LLM answers to, and the profiles the SWITCH step saves. */
+const SECOND_MODEL = 'openai/scripted-llm-second';
+const FIRST_PROFILE = 'scripted';
+const SECOND_PROFILE = 'second';
+
 /** The Model page's document inside its webview (VS Code nests it in two iframes). */
 function modelPageFrame(page: Page): FrameLocator {
   return page.frameLocator('iframe.webview.ready').frameLocator('iframe#active-frame');
@@ -172,6 +177,8 @@ const CONFIRM =
   'Steer: with confirmation on, the command waits; Reject leaves the agent idle; Continue finishes; the next one is approved and finishes';
 const NOTIFY =
   'Steer: a message from the palette to a conversation not in view; its finish notification fires';
+const SWITCH =
+  "Model: a second profile made on the Model page by clicks; the panel's picker switches the running conversation to it; every model call of its next run reaches it, and the transcript marks the switch";
 const MCP = "MCP & Git Providers: save an MCP server; the server's settings then hold it";
 const TOKEN = "MCP & Git Providers: a token the real server rejects shows the server's message at the token";
 const DELETE = 'Delete Sandbox…: confirm, the sandbox leaves the tree and the server';
@@ -668,6 +675,83 @@ export function defineRealSteps(runner: StepRunner, ctx: RealStepsContext): void
       await runCommand(ctx.page, 'Notifications: Clear All Notifications');
     },
     { needs: [CONFIRM] },
+  );
+
+  runner.step(
+    SWITCH,
+    async () => {
+      const page = ctx.page;
+      const conversation = startedConversation!;
+      try {
+        await runCommand(page, 'View: Close All Editors');
+        await runCommand(page, 'OpenHands: Set Up the Model…');
+        const form = modelPageFrame(page);
+        await form.locator('#profile-name').waitFor({ state: 'visible', timeout: 20_000 });
+        const profileRow = (name: string) => form.locator(`li[data-profile="${name}"]`);
+        const saveProfile = async (name: string) => {
+          await typeIntoField(page, form, 'profile-name', name);
+          await form.locator('#profile-save').click();
+          await profileRow(name).waitFor({ timeout: 20_000 });
+        };
+        // the settings as they are (the scripted LLM), then a second model name on it, each a profile
+        await saveProfile(FIRST_PROFILE);
+        await form.locator('#source-custom').click();
+        await typeIntoField(page, form, 'custom-model', SECOND_MODEL);
+        await form.locator('#save').click();
+        await form
+          .locator('#notice', { hasText: `Saved. Ready: conversations use ${SECOND_MODEL}.` })
+          .waitFor({ timeout: 30_000 });
+        await saveProfile(SECOND_PROFILE);
+        // the server's model back to the first: only the panel's picker moves the conversation
+        await profileRow(FIRST_PROFILE).locator('.profile-activate').click();
+        await form
+          .locator('#notice', {
+            hasText: `Activated ${FIRST_PROFILE}: conversations now use ${SCRIPTED_MODEL}.`,
+          })
+          .waitFor({ timeout: 20_000 });
+        await ctx.screenshot('model-page-profiles-real');
+
+        const frame = await openLivePanel(conversation.id);
+        await frame.locator('#model-picker:not([disabled])').click();
+        await quickPickRow(page, SECOND_PROFILE).click();
+        await eventually(
+          'the header names the second model',
+          async () =>
+            ((await frame.locator('#model-picker').textContent()) ?? '').includes(SECOND_MODEL)
+              ? true
+              : undefined,
+          { timeoutMs: 20_000 },
+        );
+        await frame
+          .locator('.notice-title', { hasText: `Model switched to ${SECOND_MODEL}` })
+          .first()
+          .waitFor({ timeout: 20_000 });
+
+        const finishes = async () =>
+          (await agentEvents(conversation.id)).filter(
+            (e) => (e['action'] as { kind?: string } | undefined)?.kind === 'FinishAction',
+          ).length;
+        const finishedBefore = await finishes();
+        const asked = (await scriptedRequests(ctx.llmBaseUrl)).length;
+        await sendFromPanel('One more command, on the second model.');
+        await eventually(
+          'the run on the second model finished',
+          async () => ((await finishes()) > finishedBefore ? true : undefined),
+          { timeoutMs: 120_000, intervalMs: 1000 },
+        );
+        const models = [
+          ...new Set((await scriptedRequests(ctx.llmBaseUrl)).slice(asked).map((r) => r.model)),
+        ];
+        if (JSON.stringify(models) !== JSON.stringify([SECOND_MODEL.replace(/^openai\//, '')]))
+          throw new Error(`the run's model calls went to ${JSON.stringify(models)}`);
+        await ctx.screenshot('model-switched-real');
+      } finally {
+        // later runs start conversations: with fewer than two profiles New Conversation asks no model
+        for (const name of [SECOND_PROFILE, FIRST_PROFILE])
+          await realRequest(ctx.server, 'DELETE', `/api/v1/settings/profiles/${name}`).catch(() => undefined);
+      }
+    },
+    { needs: [PANEL, MODEL] },
   );
 
   runner.step(
