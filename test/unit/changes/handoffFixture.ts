@@ -86,7 +86,10 @@ export function makeFixture(tmp: string): Fixture {
   write(local, UNTICKED, 'not for the agent\n');
   // Ignored, with a secret in it: it never leaves.
   write(local, '.env', `API_KEY=${CANARY}\n`);
-  // The submodule moves on locally: said, not handed over.
+  // The submodule moves on locally (a commit of its own, staged here, then an edit): said, not handed over.
+  write(join(local, 'lib'), 'lib.txt', 'library, committed locally\n');
+  commitAll(join(local, 'lib'), 'a local library commit');
+  git(local, ['add', 'lib']);
   write(join(local, 'lib'), 'lib.txt', 'library, changed locally\n');
   return { remote, local };
 }

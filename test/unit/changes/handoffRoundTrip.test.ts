@@ -139,6 +139,9 @@ describe('changes: a hand-off of local work, replayed in a sandbox', function ()
       assert.equal(part.bytes, bytes.length, part.name);
       assert.equal(part.sha256, createHash('sha256').update(bytes).digest('hex'), part.name);
     }
+    for (const patch of ['staged.patch', 'unstaged.patch']) {
+      assert.ok(!readFileSync(join(folder, patch)).includes('Subproject commit'), `${patch}: no submodule`);
+    }
     assert.equal(
       manifest.totalBytes,
       manifest.parts.reduce((sum, part) => sum + part.bytes, 0),
