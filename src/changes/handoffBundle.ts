@@ -250,7 +250,7 @@ class Parts {
         const largest = file ? ` (the largest, ${file.path}, is ${sizeText(file.bytes)})` : '';
         throw new HandoffRefusedError(
           'too-big',
-          `${capitalised(holds)} come to more than ${sizeText(left)}${largest}, the room left in a hand-off of at most ${sizeText(this.maxBytes)}: commit and push them, or start from the remote only.`,
+          `There is no room for ${holds}: a hand-off holds at most ${sizeText(this.maxBytes)}, and they need more than the ${sizeText(left)} left${largest}. Commit and push them, or start from the remote only.`,
           file?.path,
         );
       }
@@ -271,8 +271,4 @@ class Parts {
     const sha256 = createHash('sha256').update(content).digest('hex');
     this.written.push({ name, holds, bytes: content.length, sha256 });
   }
-}
-
-function capitalised(text: string): string {
-  return text.charAt(0).toUpperCase() + text.slice(1);
 }
