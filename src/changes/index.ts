@@ -3,3 +3,20 @@
 export * from './patchApply';
 export { openLocalRepository, type LocalRepository } from './localRepository';
 export { auditPatch, patchWarningLines } from './patchAudit';
+export {
+  readLocalState,
+  type LocalState,
+  type FileChange,
+  type Upstream,
+  type Submodule,
+} from './localState';
+export { buildHandoff, DEFAULT_MAX_HANDOFF_BYTES, type Handoff, type HandoffOptions } from './handoffBundle';
+export * from './handoffManifest';
+export {
+  parseVerifyOutput,
+  replayScript,
+  replaySteps,
+  VERIFY_COMMAND,
+  type ReplayPlaces,
+  type ReplayStep,
+} from './handoffReplay';

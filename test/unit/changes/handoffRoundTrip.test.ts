@@ -166,12 +166,20 @@ describe('changes: a hand-off of local work, replayed in a sandbox', function ()
     assert.equal(gitText(sandbox, ['rev-parse', 'HEAD^{tree}']).trim(), handoff.manifest.headTree);
   });
 
-  it('an ignored .env holding a secret is in no part and not in the manifest', async function () {
+  it('an ignored .env holding a secret, and a token in a remote URL, are in no part and not in the manifest', async function () {
+    const token = 'ghp_handoffTokenCanary0123456789';
+    git(fixture.local, [
+      'config',
+      'remote.origin.pushurl',
+      `https://user:${token}@example.com/owner/repo.git`,
+    ]);
     for (const kind of ['commits', 'archive'] as const) {
       const { manifest, folder } = await build(fixture.local, kind, TICKED);
-      assert.ok(!JSON.stringify(manifest).includes(CANARY), `${kind}: the manifest`);
-      for (const name of readdirSync(folder)) {
-        assert.ok(!readFileSync(join(folder, name)).includes(CANARY), `${kind}: ${name}`);
+      for (const secret of [CANARY, token]) {
+        assert.ok(!JSON.stringify(manifest).includes(secret), `${kind}: the manifest`);
+        for (const name of readdirSync(folder)) {
+          assert.ok(!readFileSync(join(folder, name)).includes(secret), `${kind}: ${name}`);
+        }
       }
     }
   });
