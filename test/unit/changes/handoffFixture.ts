@@ -1,7 +1,8 @@
 // A user's repository with work of every kind not yet on its remote, for the local-state and hand-off
 // suites: real git, in a temporary folder.
 import { spawnSync } from 'node:child_process';
-import { chmodSync, lstatSync, mkdirSync, symlinkSync } from 'node:fs';
+import { chmodSync, lstatSync, mkdirSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { commitAll, git, gitText, treeBytes, write } from './scratchRepo';
 
@@ -112,4 +113,20 @@ export function runScript(cwd: string, script: string): string {
   const run = spawnSync('sh', ['-c', script], { cwd, env: { ...env, LC_ALL: 'C' } });
   if (run.status !== 0) throw new Error(`sh exited ${String(run.status)}: ${run.stderr.toString('utf8')}`);
   return run.stdout.toString('utf8');
+}
+
+/**
+ * The agent's change as the agent server's `GET /api/file/archive?format=git-delta&base_ref=` makes it
+ * (file_router.py `_create_git_delta`: a scratch index read from the base, `add -A`, `diff --binary --cached`).
+ */
+export function serverGitDelta(sandbox: string, baseRef: string): Buffer {
+  const scratch = mkdtempSync(join(tmpdir(), 'openhands-delta-'));
+  const env = { GIT_INDEX_FILE: join(scratch, 'index') };
+  try {
+    git(sandbox, ['read-tree', baseRef], env);
+    git(sandbox, ['add', '-A', '--', '.'], env);
+    return git(sandbox, ['diff', '--binary', '--cached', baseRef, '--', '.'], env);
+  } finally {
+    rmSync(scratch, { recursive: true, force: true });
+  }
 }

@@ -14,11 +14,21 @@ import {
   RENAMED_COMMITTED,
   RENAMED_STAGED,
   runScript,
+  serverGitDelta,
   TICKED,
   UNTICKED,
   type Fixture,
 } from './handoffFixture';
-import { assertUnchanged, git, gitText, repoState, write } from './scratchRepo';
+import {
+  assertUnchanged,
+  differingPaths,
+  git,
+  gitText,
+  gitWithInput,
+  repoState,
+  treeBytes,
+  write,
+} from './scratchRepo';
 
 // The hand-off replayed as a sandbox would: the parts copied to a folder of the "sandbox", the described
 // commands run with sh in a fresh clone at the remote's tip (or an empty folder), every file compared.
@@ -98,6 +108,32 @@ describe('changes: a hand-off of local work, replayed in a sandbox', function ()
     const staged = ['diff', '--cached', '--binary', '--ignore-submodules=all'];
     assert.equal(gitText(sandbox, staged), gitText(fixture.local, staged), 'the same staged edits');
     assert.ok(!existsSync(join(sandbox, UNTICKED)) && !existsSync(join(sandbox, '.env')));
+  });
+
+  it('the way back: the agent server’s delta against the handed-over tree holds only the agent’s work', async function () {
+    const handoff = await build(fixture.local, 'commits', TICKED);
+    const sandbox = replay(handoff, shallowClone());
+    // The verify step writes the handed-over tree into the sandbox: the agent server can diff against it.
+    runScript(sandbox, VERIFY_COMMAND);
+    write(
+      sandbox,
+      'app.txt',
+      readFileSync(join(sandbox, 'app.txt'), 'utf8').replace('line 20\n', 'line 20 (agent)\n'),
+    );
+    write(sandbox, 'agent.txt', 'written by the agent\n');
+    const delta = serverGitDelta(sandbox, handoff.manifest.handedOver.tree);
+    const touched = gitWithInput(sandbox, ['apply', '--numstat', '-'], delta);
+    assert.equal(touched.exitCode, 0, touched.stderr);
+    // Applied on the user's tree as it was handed over, it gives the sandbox's files.
+    const mine = join(tmp, `mine-${++sandboxes}`);
+    cpSync(fixture.local, mine, { recursive: true, verbatimSymlinks: true });
+    const applied = gitWithInput(mine, ['apply', '-'], delta);
+    assert.equal(applied.exitCode, 0, applied.stderr);
+    assert.deepEqual(differingPaths(treeBytes(fixture.local), treeBytes(mine)).sort(), [
+      'agent.txt',
+      'app.txt',
+    ]);
+    assertSameFiles(sandbox, mine, handedOver);
   });
 
   it('the manifest says what it holds, each part by its size and sha256', async function () {
