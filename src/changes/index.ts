@@ -3,3 +3,10 @@
 export * from './patchApply';
 export { openLocalRepository, type LocalRepository } from './localRepository';
 export { auditPatch, patchWarningLines } from './patchAudit';
+export {
+  BranchCheckoutError,
+  checkOutRemoteBranch,
+  checkedBranchName,
+  uncommittedFiles,
+  type CheckoutOutcome,
+} from './branchCheckout';
