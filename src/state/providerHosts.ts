@@ -16,14 +16,16 @@ export class ProviderHostsCache implements vscode.Disposable {
   readonly onDidChange = this.changed.event;
   private client: OpenHandsClient | undefined;
   private hosts: ProviderHosts | undefined;
+  /** The last read of this client failed: the public hosts until a read succeeds. */
+  private failed = false;
   private reading: Promise<ProviderHosts> | undefined;
 
   constructor(private readonly currentClient: () => OpenHandsClient | undefined) {}
 
-  /** The hosts when already read for the client of the moment; undefined before (links use the public hosts). */
+  /** The hosts once a read for the client of the moment settled (`{}` when it failed); undefined before. */
   known(): ProviderHosts | undefined {
     this.follow();
-    return this.hosts;
+    return this.hosts ?? (this.failed ? {} : undefined);
   }
 
   /** The hosts of the client of the moment: read once, `{}` when the server will not say. */
@@ -37,13 +39,18 @@ export class ProviderHostsCache implements vscode.Disposable {
         const hosts = keptHosts(settings.provider_tokens_set);
         if (this.client === client) {
           this.hosts = hosts;
+          this.failed = false;
           this.changed.fire();
         }
         return hosts;
       },
       () => {
-        // an older server or a refused read: the public hosts; asked again on the next want
-        if (this.client === client) this.reading = undefined;
+        // an older server or a refused read: the public hosts; asked again on the next read
+        if (this.client === client) {
+          this.reading = undefined;
+          this.failed = true;
+          this.changed.fire();
+        }
         return {};
       },
     );
@@ -60,6 +67,7 @@ export class ProviderHostsCache implements vscode.Disposable {
     if (client === this.client) return;
     this.client = client;
     this.hosts = undefined;
+    this.failed = false;
     this.reading = undefined;
   }
 }

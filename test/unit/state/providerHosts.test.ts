@@ -35,8 +35,9 @@ describe('ProviderHostsCache (the providers’ hosts for PR links)', () => {
   it('a failed read gives no host (public links) and is asked again next time', async () => {
     t.server.state.settings = null;
     const cache = new ProviderHostsCache(() => t.client);
+    assert.equal(cache.known(), undefined, 'nothing known before the read');
     assert.deepEqual(await cache.read(), {});
-    assert.equal(cache.known(), undefined);
+    assert.deepEqual(cache.known(), {}, 'settled: the public hosts');
     const afterFirst = settingsReads();
     await cache.read();
     assert.ok(settingsReads() > afterFirst, 'asked again');

@@ -13,6 +13,7 @@ import type { ConversationChanges } from '../../../state/conversationChanges';
 import type { ConversationFeeds } from '../../../state/conversationFeeds';
 import type { ConversationSteering } from '../../../state/conversationSteering';
 import type { ConversationWatch } from '../../../state/conversationWatch';
+import type { ProviderHostsCache } from '../../../state/providerHosts';
 import { confirmationPolicyFor } from '../../../state/confirmationPolicy';
 import { VIEW_TYPE, type Attachment, type CHANGE_ACTIONS, type Header } from '../shared/protocol';
 import type { Row } from '../shared/rows';
@@ -58,6 +59,8 @@ export function registerConversationPanels(
     changes?: ConversationChanges;
     /** "Set Up the Model…" on a model's failure or silence: asks for the Model page. */
     setUpModel?: () => void;
+    /** The providers' self-hosted hosts, for the headers' PR links. */
+    providerHosts?: ProviderHostsCache;
     /** Where the serializer and the link handler go: `vscode.window`, or the entry's stand-ins registered at activation. */
     registrar: Pick<typeof vscode.window, 'registerWebviewPanelSerializer' | 'registerUriHandler'>;
   },
@@ -92,6 +95,18 @@ export function registerConversationPanels(
     opened: (id) => deps.watch.watch(id),
     models: { modelSetup: () => connection.requireClient().modelSetup, pick: pickModel },
     changes: deps.changes ? (id) => panelChanges(id, deps.changes as ConversationChanges) : undefined,
+    providerHosts: () => {
+      const known = deps.providerHosts?.known();
+      // the first panel with a PR asks the server; every header links once it answered
+      if (!known) void deps.providerHosts?.read();
+      return known;
+    },
+    onDidChangeProviderHosts: deps.providerHosts?.onDidChange,
+    branchAction: (id, action) =>
+      void vscode.commands.executeCommand(
+        action === 'checkOut' ? 'openhands.checkOutAgentBranch' : 'openhands.openPullRequest',
+        id,
+      ),
   };
 
   const recorded = new Map<string, unknown[]>();
