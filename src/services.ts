@@ -149,6 +149,7 @@ export async function startServices(
     changes,
     setUpModel: () => void modelOffer.open(),
     providerHosts,
+    openExternal: (uri) => opener.open(uri),
     registrar: shell.registrar,
   });
   const notifier = new ConversationNotifier({

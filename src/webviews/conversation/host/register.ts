@@ -61,6 +61,8 @@ export function registerConversationPanels(
     setUpModel?: () => void;
     /** The providers' self-hosted hosts, for the headers' PR links. */
     providerHosts?: ProviderHostsCache;
+    /** Opens a checked link outside VS Code (the tests' extension host records it instead). */
+    openExternal?: (uri: vscode.Uri) => Thenable<boolean>;
     /** Where the serializer and the link handler go: `vscode.window`, or the entry's stand-ins registered at activation. */
     registrar: Pick<typeof vscode.window, 'registerWebviewPanelSerializer' | 'registerUriHandler'>;
   },
@@ -75,7 +77,7 @@ export function registerConversationPanels(
     acquire: (id) => feeds.acquire(id),
     onDidChangeConversation: feeds.onDidChangeConversation,
     secrets: (lease) => [connection.apiKey, lease.conversation?.session_api_key ?? undefined],
-    openLink: (url) => void openLink(url, log),
+    openLink: (url) => void openLink(url, log, deps.openExternal),
     resumeSandbox: (sandboxId) => vscode.commands.executeCommand('openhands.resumeSandbox', sandboxId),
     openInBrowser: (id) => void vscode.commands.executeCommand('openhands.openConversationInBrowser', id),
     showLog: () => log.show(),
@@ -209,7 +211,11 @@ export function conversationIdOf(uri: vscode.Uri): string | undefined {
 }
 
 /** Links from a page open here, after a check: only http(s) and mailto, never command: or file:. */
-async function openLink(url: string, log: Log): Promise<void> {
+async function openLink(
+  url: string,
+  log: Log,
+  openExternal: (uri: vscode.Uri) => Thenable<boolean> = (uri) => vscode.env.openExternal(uri),
+): Promise<void> {
   let parsed: URL;
   try {
     parsed = new URL(url);
@@ -220,7 +226,7 @@ async function openLink(url: string, log: Log): Promise<void> {
     log.warn(`Conversation panel: a link with the scheme ${parsed.protocol} was not opened.`);
     return;
   }
-  await vscode.env.openExternal(vscode.Uri.parse(parsed.toString(), true));
+  await openExternal(vscode.Uri.parse(parsed.toString(), true));
 }
 
 /** The panel's list of changed files: read when the panel opens, kept fresh by `ConversationChanges`. */
