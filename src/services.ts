@@ -7,6 +7,9 @@ import { registerConversationCommands } from './commands/conversationCommands';
 import { registerSandboxCommands } from './commands/sandboxCommands';
 import { registerMessageCommands } from './commands/messageCommands';
 import { registerChangeCommands } from './commands/changes/changeCommands';
+import { registerBranchCommands } from './commands/branches/branchCommands';
+import { ExternalOpener } from './commands/externalOpener';
+import { ProviderHostsCache } from './state/providerHosts';
 import { ConversationChanges } from './state/conversationChanges';
 import { SteeringError } from './state/conversationSteering';
 import { ChangeDocuments } from './views/changeDocuments';
@@ -86,6 +89,8 @@ export interface OpenHandsServices {
   modelOffer: ModelSetupOffer;
   /** The walkthrough's `openhands.modelReady`; `refresh()` after the model was set up. */
   modelReady: ModelReadyContext;
+  /** Opens links outside VS Code; in test mode it records them instead (`opened`). */
+  opener: ExternalOpener;
 }
 
 /**
@@ -125,6 +130,8 @@ export async function startServices(
   const serverNotice = new FlowNotice();
   const modelOffer = new ModelSetupOffer(log);
   const modelReady = new ModelReadyContext(connection, store, log);
+  const providerHosts = new ProviderHostsCache(() => connection.client);
+  const opener = new ExternalOpener(context.extensionMode === vscode.ExtensionMode.Test);
 
   const sandboxesProvider = new SandboxTreeProvider(store, log, watch, changes);
   const conversationsProvider = new ConversationTreeProvider(store, watch, changes);
@@ -141,6 +148,8 @@ export async function startServices(
     log,
     changes,
     setUpModel: () => void modelOffer.open(),
+    providerHosts,
+    openExternal: (uri) => opener.open(uri),
     registrar: shell.registrar,
   });
   const notifier = new ConversationNotifier({
@@ -180,6 +189,7 @@ export async function startServices(
     changeDocuments,
     serverNotice,
     modelReady,
+    providerHosts,
     new ChangeImages(changeDocuments),
     registerChangeDecorations(),
     // a message or a Continue from anywhere in VS Code makes the conversation watched, and working
@@ -227,6 +237,7 @@ export async function startServices(
     }),
     ...registerMessageCommands({ store, connection, steering, watch, panels: conversationPanels.panels }),
     ...registerChangeCommands({ store, connection, changes, documents: changeDocuments, log }),
+    ...registerBranchCommands({ store, connection, log, providerHosts, opener }),
   );
 
   const mcpForm = registerMcpForm(context, {
@@ -277,5 +288,6 @@ export async function startServices(
     serverNotice,
     modelOffer,
     modelReady,
+    opener,
   };
 }

@@ -27,6 +27,8 @@ export const README_PICTURES: Readonly<Record<string, string>> = {
   'model-offer-dark': 'model-offer-dark',
   'model-failed-light': 'model-failed-light',
   'model-failed-dark': 'model-failed-dark',
+  'agent-branch-pr-light': 'agent-branch-pr-light',
+  'agent-branch-pr-dark': 'agent-branch-pr-dark',
 };
 
 /** Copies the README's pictures from this run's screenshots; returns the ones missing (a step renamed one). */

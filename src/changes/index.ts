@@ -20,3 +20,10 @@ export {
   type ReplayPlaces,
   type ReplayStep,
 } from './handoffReplay';
+export {
+  BranchCheckoutError,
+  checkOutRemoteBranch,
+  checkedBranchName,
+  uncommittedFiles,
+  type CheckoutOutcome,
+} from './branchCheckout';

@@ -11,6 +11,7 @@ import {
   type SandboxInfo,
 } from '../api';
 import { conversationTitle, shortSpec, vscodeUrl } from '../state/names';
+import { agentBranch, pullRequestsOf, type PullRequestLink } from '../state/pullRequestLinks';
 import { modelFailureWords } from '../state/modelFailures';
 import type { ConversationNode, SandboxNode } from './nodes';
 import { conversationIcon, executionStatusLabel, sandboxStatusStyle } from './statusStyle';
@@ -127,9 +128,11 @@ export function conversationTreeItem(
   const usage = statsFromMetrics(conversation.metrics)?.main;
   // a run that ended on the model's failure: said instead of a bare "error"
   const modelFailed = status === 'error' && modelFailureWords(conversation.id) !== undefined;
+  const pullRequests = pullRequestsOf(conversation);
   const parts = [
     modelFailed ? vscode.l10n.t('model failed') : execution,
     repositoryLabel(conversation),
+    pullRequestsLabel(pullRequests),
     usage && costWithBudget(usage),
     sandbox,
     formatAge(conversation.updated_at),
@@ -137,11 +140,24 @@ export function conversationTreeItem(
   if (stale) parts.push(lastKnownNote());
   item.description = parts.join(' · ');
   item.iconPath = conversationIcon(status, conversation.sandbox_status);
-  item.contextValue = `conversation.${conversation.sandbox_status === 'PAUSED' ? 'sandboxPaused' : 'ok'}`;
+  // `.branch` and `.pr` offer Check Out the Agent's Branch and Open Pull Request on the row
+  item.contextValue = [
+    `conversation.${conversation.sandbox_status === 'PAUSED' ? 'sandboxPaused' : 'ok'}`,
+    agentBranch(conversation) && conversation.selected_repository ? 'branch' : undefined,
+    pullRequests.length > 0 ? 'pr' : undefined,
+  ]
+    .filter(Boolean)
+    .join('.');
   // the tooltip comes on hover (`resolveTreeItem`): VS Code turns every row's markdown into tokens
   // whenever it asks for the rows, thousands at a time after "Load more"
   item.command = { command: 'openhands.openConversation', title: 'Open', arguments: [node] };
   return item;
+}
+
+/** `#12`, `#12, #14`, or undefined when the agent opened no pull request. */
+export function pullRequestsLabel(pullRequests: readonly PullRequestLink[]): string | undefined {
+  if (pullRequests.length === 0) return undefined;
+  return pullRequests.map((pullRequest) => `#${pullRequest.number}`).join(', ');
 }
 
 /** `acme/app (main)`, `acme/app`, or undefined when the conversation names no repository. */
@@ -164,6 +180,9 @@ export function conversationTooltip(conversation: AppConversation): vscode.Markd
     if (conversation.selected_branch) md.appendMarkdown(` @ \`${conversation.selected_branch}\``);
     md.appendMarkdown('\n\n');
   }
+  const pullRequests = pullRequestsLabel(pullRequestsOf(conversation));
+  // numbers only: nothing markdown reads
+  if (pullRequests) md.appendMarkdown(`${vscode.l10n.t('Pull requests: {0}', pullRequests)}\n\n`);
   if (conversation.llm_model) md.appendMarkdown(`Model: \`${conversation.llm_model}\`\n\n`);
   const failure = modelFailureWords(conversation.id, conversation.llm_model);
   if (failure) md.appendMarkdown(`${vscode.l10n.t('Model failed: {0}', escape(failure))}\n\n`);

@@ -1,4 +1,5 @@
 // The UI end-to-end flow, in order. Add step groups here; the driver (scripts/vscode/run-e2e.ts) runs them.
+import { agentBranchSteps } from './agentBranch.steps';
 import { changesSteps } from './changes.steps';
 import type { E2EContext } from './context';
 import { connectSteps } from './connect.steps';
@@ -30,6 +31,7 @@ export function defineSteps(runner: StepRunner, ctx: E2EContext): void {
   mcpFormSteps(runner, ctx);
   conversationPanelSteps(runner, ctx);
   usageSteps(runner, ctx);
+  agentBranchSteps(runner, ctx);
   modelPickerSteps(runner, ctx);
   steeringSteps(runner, ctx);
   changesSteps(runner, ctx);

@@ -32,3 +32,12 @@ export async function addFault(serverUrl: string, rule: Record<string, unknown>)
 export async function clearFaults(serverUrl: string): Promise<void> {
   await control(serverUrl, 'DELETE', 'faults');
 }
+
+/** Changes a conversation's stored fields, as the server would (a title, the agent's PR). */
+export async function patchConversation(
+  serverUrl: string,
+  id: string,
+  fields: Record<string, unknown>,
+): Promise<void> {
+  await control(serverUrl, 'POST', `state/conversations/${id}`, fields);
+}

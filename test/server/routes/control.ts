@@ -5,7 +5,7 @@ import { bodyInput } from '../body';
 import type { ServerContext } from '../context';
 import type { FaultRule } from '../faults';
 import { json, type Reply } from '../http';
-import { EXECUTION_STATUSES, SANDBOX_STATUSES, type SandboxRecord } from '../models';
+import { EXECUTION_STATUSES, PROVIDER_TYPES, SANDBOX_STATUSES, type SandboxRecord } from '../models';
 import type { Route, RouteRequest } from '../route';
 import { settingsModelDefaults } from '../settingsDefaults';
 import { findConversation, findSandbox } from '../state';
@@ -55,6 +55,11 @@ const conversationPatchBody = z.object({
   sandbox_id: z.string().optional(),
   created_at: z.string().optional(),
   updated_at: z.string().optional(),
+  // what 1.11 stores when the agent's create_pr/create_mr tools open a PR (mcp_router.save_pr_metadata)
+  selected_repository: z.string().nullable().optional(),
+  selected_branch: z.string().nullable().optional(),
+  git_provider: z.enum(PROVIDER_TYPES).nullable().optional(),
+  pr_number: z.array(z.number().int()).optional(),
 });
 
 export type Parsed<T> = { ok: true; data: T } | { ok: false; reply: Reply };

@@ -108,7 +108,7 @@ describe('conversation rows', () => {
     assert.equal(item.label, 'Fix the login');
     assert.equal(item.id, `conversation/${base.id}`);
     assert.equal(item.description, 'waiting for you · acme/app (main) · sandbox running');
-    assert.equal(item.contextValue, 'conversation.ok');
+    assert.equal(item.contextValue, 'conversation.ok.branch');
     assert.deepEqual(item.command, {
       command: 'openhands.openConversation',
       title: 'Open',
@@ -153,6 +153,20 @@ describe('conversation rows', () => {
     }
   });
 
+  it('say the agent’s branch and each pull request, and offer the row’s branch and PR commands', () => {
+    const withPrs = { ...base, git_provider: 'github' as const, pr_number: [12, 14] };
+    const item = conversationTreeItem({ kind: 'conversation' as const, conversation: withPrs }, false);
+    assert.equal(item.description, 'waiting for you · acme/app (main) · #12, #14 · sandbox running');
+    assert.equal(item.contextValue, 'conversation.ok.branch.pr');
+    const tooltip = tooltipText({ tooltip: conversationTooltip(withPrs) } as vscode.TreeItem);
+    assert.match(tooltip, /Pull requests: #12, #14/);
+    // no repository: nothing to check out, a PR is still named
+    const bare = { ...withPrs, selected_repository: null, pr_number: [7] };
+    const bareItem = conversationTreeItem({ kind: 'conversation' as const, conversation: bare }, false);
+    assert.equal(bareItem.contextValue, 'conversation.ok.pr');
+    assert.match(String(bareItem.description), / · #7 · /);
+  });
+
   it('take the live status over the list’s, and have an id of their own under a sandbox', () => {
     const node = {
       kind: 'conversation' as const,
@@ -162,7 +176,7 @@ describe('conversation rows', () => {
     const item = conversationTreeItem(node, true, 'running');
     assert.equal(item.id, `sandbox/s1/conversation/${base.id}`);
     assert.equal(item.description, 'working · acme/app (main) · sandbox paused · last known');
-    assert.equal(item.contextValue, 'conversation.sandboxPaused');
+    assert.equal(item.contextValue, 'conversation.sandboxPaused.branch');
     assert.equal((item.iconPath as vscode.ThemeIcon).id, 'loading~spin');
   });
 

@@ -10,11 +10,13 @@ import type { EventFeed } from '../../../api/agentServer/eventFeed';
 import type { EventLogChange } from '../../../api/agentServer/eventLog';
 import { scrubSecrets } from '../../../api/redact';
 import type { Steering } from '../../../state/conversationSteering';
+import type { ProviderHosts } from '../../../state/pullRequestLinks';
 import { markOpening } from '../../../common/openingMarks';
 import {
   dispatchMessage,
   WebviewToHostSchema,
   type Attachment,
+  type BRANCH_ACTIONS,
   type CHANGE_ACTIONS,
   type ChangedFile,
   type PanelChanges,
@@ -68,6 +70,10 @@ export interface ControllerDeps {
   setUpModel?(): void;
   /** The panel's clock (tests move it): how long a running agent has been silent. */
   clock?: PanelClock;
+  /** The providers' self-hosted hosts once known (asked for when a PR is to be linked). */
+  providerHosts?(): ProviderHosts | undefined;
+  /** The header's Check Out Branch and Open Pull Request (run the commands for this conversation). */
+  branchAction?(action: (typeof BRANCH_ACTIONS)[number]): void;
 }
 
 /** What the model picker needs beyond the conversation. */
@@ -153,6 +159,7 @@ export class ConversationController {
       openInBrowser: () => deps.openInBrowser(),
       showLog: () => deps.showLog(),
       setUpModel: () => deps.setUpModel?.(),
+      branchAction: (message) => deps.branchAction?.(message.action),
       send: (message) => {
         this.controls.messageSent();
         void this.messages.send(message.text, message.resume, message.images ?? []);
@@ -218,6 +225,8 @@ export class ConversationController {
       ...(changes ? { changes: changes.current() } : {}),
       now: Date.now(),
       silentMs: this.silence.silentMs(),
+      // the settings are read only for a conversation with a PR to link
+      ...(conversation?.pr_number.length ? { providerHosts: this.deps.providerHosts?.() } : {}),
     });
     return scrubHeader(header, this.secrets());
   }

@@ -12,7 +12,9 @@ import { usageText } from '../../../api/usage/usageText';
 import { modelFailureText } from '../../../api/agentServer/modelFailure';
 import { askedWords } from '../../../state/askedWords';
 import { conversationTitle } from '../../../state/names';
+import { agentBranch, pullRequestsOf, type ProviderHosts } from '../../../state/pullRequestLinks';
 import type {
+  AgentGit,
   BrowserStrip,
   Controls,
   Header,
@@ -49,6 +51,11 @@ export interface HeaderFacts {
    * as the panel's clock measured it; undefined when it is not.
    */
   silentMs?: number;
+  /**
+   * The providers' hosts (self-hosted ones) once the server said them; until then a PR is named
+   * without a link, so that no link points at the wrong host.
+   */
+  providerHosts?: ProviderHosts;
 }
 
 /** How long a running agent may say nothing after the user's message before the header says so. */
@@ -92,6 +99,22 @@ export function panelHeader(facts: HeaderFacts): Header {
     browser: status === 'running' ? browserStrip(facts.rows.recent(50)) : null,
     usage: usageOf(feed, conversation),
     modelProblem: modelProblemOf(facts, status, feed.model ?? conversation?.llm_model ?? undefined),
+    git: conversation ? agentGitOf(conversation, facts.providerHosts) : null,
+  };
+}
+
+/** The agent's branch and each PR (linked once the hosts are known); null when it names neither. */
+export function agentGitOf(conversation: AppConversation, hosts: ProviderHosts | undefined): AgentGit | null {
+  const branch = agentBranch(conversation) ?? null;
+  const pullRequests = pullRequestsOf(conversation, hosts).map((pullRequest) => ({
+    number: pullRequest.number,
+    url: hosts ? pullRequest.url : null,
+  }));
+  if (!branch && pullRequests.length === 0) return null;
+  return {
+    repository: conversation.selected_repository?.trim() || null,
+    branch: branch && branch.length > 300 ? `${branch.slice(0, 299)}…` : branch,
+    pullRequests,
   };
 }
 

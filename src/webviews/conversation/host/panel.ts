@@ -8,7 +8,14 @@ import { normalizeUuid } from '../../../api';
 import type { FeedLease } from '../../../state/conversationFeeds';
 import { webviewDocument } from '../../kit/host/document';
 import { newNonce, postChecked, webviewAsset, webviewOptions } from '../../kit/host/panel';
-import { HostToWebviewSchema, VIEW_TYPE, type Attachment, type HostToWebview } from '../shared/protocol';
+import {
+  HostToWebviewSchema,
+  VIEW_TYPE,
+  type Attachment,
+  type BRANCH_ACTIONS,
+  type HostToWebview,
+} from '../shared/protocol';
+import type { ProviderHosts } from '../../../state/pullRequestLinks';
 import type { Steering } from '../../../state/conversationSteering';
 import { markOpening } from '../../../common/openingMarks';
 import { ConversationController, type PanelChangesSource, type PanelModels } from './controller';
@@ -37,6 +44,12 @@ export interface PanelEnvironment {
   changes?(conversationId: string): PanelChangesSource;
   /** The server's saved profiles and the pick among them, for the header's model picker. */
   models?: PanelModels;
+  /** The providers' self-hosted hosts once known; asking starts the read. */
+  providerHosts?(): ProviderHosts | undefined;
+  /** Fires when the providers' hosts became known (the headers link their PRs). */
+  onDidChangeProviderHosts?: vscode.Event<void>;
+  /** The header's Check Out Branch and Open Pull Request. */
+  branchAction?(conversationId: string, action: (typeof BRANCH_ACTIONS)[number]): void;
 }
 
 /**
@@ -146,6 +159,8 @@ export class ConversationPanel implements vscode.Disposable {
       steer: env.steer(conversationId),
       changes: env.changes?.(conversationId),
       models: env.models,
+      providerHosts: env.providerHosts && (() => env.providerHosts?.()),
+      branchAction: (action) => env.branchAction?.(conversationId, action),
     });
     env.opened(conversationId);
     this.retitle();
@@ -160,6 +175,9 @@ export class ConversationPanel implements vscode.Disposable {
         this.controller.conversationChanged();
       }),
       panel.onDidDispose(() => this.dispose()),
+      ...(env.onDidChangeProviderHosts
+        ? [env.onDidChangeProviderHosts(() => this.controller.conversationChanged())]
+        : []),
     );
   }
 

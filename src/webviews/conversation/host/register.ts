@@ -13,6 +13,7 @@ import type { ConversationChanges } from '../../../state/conversationChanges';
 import type { ConversationFeeds } from '../../../state/conversationFeeds';
 import type { ConversationSteering } from '../../../state/conversationSteering';
 import type { ConversationWatch } from '../../../state/conversationWatch';
+import type { ProviderHostsCache } from '../../../state/providerHosts';
 import { confirmationPolicyFor } from '../../../state/confirmationPolicy';
 import { VIEW_TYPE, type Attachment, type CHANGE_ACTIONS, type Header } from '../shared/protocol';
 import type { Row } from '../shared/rows';
@@ -58,6 +59,10 @@ export function registerConversationPanels(
     changes?: ConversationChanges;
     /** "Set Up the Model…" on a model's failure or silence: asks for the Model page. */
     setUpModel?: () => void;
+    /** The providers' self-hosted hosts, for the headers' PR links. */
+    providerHosts?: ProviderHostsCache;
+    /** Opens a checked link outside VS Code (the tests' extension host records it instead). */
+    openExternal?: (uri: vscode.Uri) => Thenable<boolean>;
     /** Where the serializer and the link handler go: `vscode.window`, or the entry's stand-ins registered at activation. */
     registrar: Pick<typeof vscode.window, 'registerWebviewPanelSerializer' | 'registerUriHandler'>;
   },
@@ -72,7 +77,7 @@ export function registerConversationPanels(
     acquire: (id) => feeds.acquire(id),
     onDidChangeConversation: feeds.onDidChangeConversation,
     secrets: (lease) => [connection.apiKey, lease.conversation?.session_api_key ?? undefined],
-    openLink: (url) => void openLink(url, log),
+    openLink: (url) => void openLink(url, log, deps.openExternal),
     resumeSandbox: (sandboxId) => vscode.commands.executeCommand('openhands.resumeSandbox', sandboxId),
     openInBrowser: (id) => void vscode.commands.executeCommand('openhands.openConversationInBrowser', id),
     showLog: () => log.show(),
@@ -92,6 +97,18 @@ export function registerConversationPanels(
     opened: (id) => deps.watch.watch(id),
     models: { modelSetup: () => connection.requireClient().modelSetup, pick: pickModel },
     changes: deps.changes ? (id) => panelChanges(id, deps.changes as ConversationChanges) : undefined,
+    providerHosts: () => {
+      const known = deps.providerHosts?.known();
+      // the first panel with a PR asks the server; every header links once it answered
+      if (!known) void deps.providerHosts?.read();
+      return known;
+    },
+    onDidChangeProviderHosts: deps.providerHosts?.onDidChange,
+    branchAction: (id, action) =>
+      void vscode.commands.executeCommand(
+        action === 'checkOut' ? 'openhands.checkOutAgentBranch' : 'openhands.openPullRequest',
+        id,
+      ),
   };
 
   const recorded = new Map<string, unknown[]>();
@@ -194,7 +211,11 @@ export function conversationIdOf(uri: vscode.Uri): string | undefined {
 }
 
 /** Links from a page open here, after a check: only http(s) and mailto, never command: or file:. */
-async function openLink(url: string, log: Log): Promise<void> {
+async function openLink(
+  url: string,
+  log: Log,
+  openExternal: (uri: vscode.Uri) => Thenable<boolean> = (uri) => vscode.env.openExternal(uri),
+): Promise<void> {
   let parsed: URL;
   try {
     parsed = new URL(url);
@@ -205,7 +226,7 @@ async function openLink(url: string, log: Log): Promise<void> {
     log.warn(`Conversation panel: a link with the scheme ${parsed.protocol} was not opened.`);
     return;
   }
-  await vscode.env.openExternal(vscode.Uri.parse(parsed.toString(), true));
+  await openExternal(vscode.Uri.parse(parsed.toString(), true));
 }
 
 /** The panel's list of changed files: read when the panel opens, kept fresh by `ConversationChanges`. */

@@ -145,6 +145,23 @@ export const ModelProblemSchema = z.strictObject({
 });
 export type ModelProblem = z.infer<typeof ModelProblemSchema>;
 
+/** A PR the agent opened: `#12`, linked when its provider's page is known (http(s) only). */
+export const PullRequestSchema = z.strictObject({
+  number: z.number(),
+  url: z.nullable(z.string().check(z.maxLength(2048))),
+});
+
+/** The agent's branch and its pull requests, as the app server lists them. */
+export const AgentGitSchema = z.strictObject({
+  /** `owner/name`; null when the conversation names no repository. */
+  repository: z.nullable(z.string().check(z.maxLength(300))),
+  branch: z.nullable(z.string().check(z.maxLength(300))),
+  pullRequests: z.array(PullRequestSchema).check(z.maxLength(20)),
+});
+export type AgentGit = z.infer<typeof AgentGitSchema>;
+
+export const BRANCH_ACTIONS = ['checkOut', 'openPullRequest'] as const;
+
 export const HeaderSchema = z.strictObject({
   conversationId: z.string(),
   title: z.string(),
@@ -173,6 +190,8 @@ export const HeaderSchema = z.strictObject({
   usage: z.optional(z.nullable(UsageSchema)),
   /** The model failed or stays silent; absent or null otherwise. */
   modelProblem: z.optional(z.nullable(ModelProblemSchema)),
+  /** The agent's branch and PRs; absent or null when it names neither. */
+  git: z.optional(z.nullable(AgentGitSchema)),
 });
 export type Header = z.infer<typeof HeaderSchema>;
 
@@ -251,6 +270,8 @@ export const WebviewToHostSchema = z.discriminatedUnion('type', [
   z.strictObject({ type: z.literal('showLog') }),
   /** "Set Up the Model…" on the model's problem: the host runs `openhands.setUpModel`. */
   z.strictObject({ type: z.literal('setUpModel') }),
+  /** The header's Check Out Branch or Open Pull Request: the host runs the command for this conversation. */
+  z.strictObject({ type: z.literal('branchAction'), action: z.enum(BRANCH_ACTIONS) }),
   /** Send a message (and let the agent run); `resume`: resume a paused sandbox first. Text, images or both. */
   z
     .strictObject({

@@ -142,6 +142,8 @@ export class ConversationPage {
     reconnect: () => this.post({ type: 'reconnect' }),
     resumeSandbox: () => this.post({ type: 'resumeSandbox' }),
     setUpModel: () => this.post({ type: 'setUpModel' }),
+    checkOutBranch: () => this.post({ type: 'branchAction', action: 'checkOut' }),
+    openPullRequest: () => this.post({ type: 'branchAction', action: 'openPullRequest' }),
   };
 
   constructor() {

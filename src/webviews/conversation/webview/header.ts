@@ -8,6 +8,7 @@
  */
 import { html, nothing, type TemplateResult } from 'lit';
 import type { BrowserStrip, Header } from '../shared/protocol';
+import { agentGitView, type AgentGitActions } from './agentGitView';
 import './imageView';
 import { modelButtonView, type ModelActions } from './modelButton';
 import { usageBreakdownView, usageButtonView, type UsageActions } from './usageView';
@@ -20,7 +21,7 @@ import {
   type ExecutionStatus,
 } from './text';
 
-export interface HeaderActions extends UsageActions, ModelActions {
+export interface HeaderActions extends UsageActions, ModelActions, AgentGitActions {
   /** "Show the step" on the browser strip. */
   showRow(id: string): void;
   openInBrowser(): void;
@@ -99,7 +100,7 @@ export function headerView(header: Header | null, actions: HeaderActions, usageO
           : nothing
       }
     </div>
-    ${usageBreakdownView(header?.usage, usageOpen)}`;
+    ${agentGitView(header?.git, actions)} ${usageBreakdownView(header?.usage, usageOpen)}`;
 }
 
 /**
