@@ -1,5 +1,12 @@
 /** The OpenHands app-server client: pure TypeScript, no `vscode` import. */
 export { OpenHandsClient, type OpenHandsClientOptions } from './client';
+export {
+  ConversationManageApi,
+  MAX_QUEUED_MESSAGES,
+  MAX_TITLE_CHARS,
+  type ManageOffers,
+  type DownloadOptions as ConversationDownloadOptions,
+} from './conversationManage';
 export * from './modelSetup';
 export type {
   ConversationFilters,
