@@ -77,7 +77,7 @@ export class ConversationManageApi {
   }
 
   /** Sets the title; the reply is the conversation as it is now. */
-  rename(
+  async rename(
     conversationId: string,
     title: string,
     options: CallOptions = {},
