@@ -6,6 +6,7 @@ import { registerServerCommands } from './commands/servers/serverCommands';
 import { registerConversationCommands } from './commands/conversationCommands';
 import { registerSandboxCommands } from './commands/sandboxCommands';
 import { registerMessageCommands } from './commands/messageCommands';
+import { registerManageCommands } from './commands/conversationManage';
 import { registerChangeCommands } from './commands/changes/changeCommands';
 import { ConversationChanges } from './state/conversationChanges';
 import { SteeringError } from './state/conversationSteering';
@@ -38,6 +39,7 @@ import { ViewPresenter } from './views/viewPresenter';
 import { FlowNotice } from './core/flowNotice';
 import { ModelSetupOffer } from './views/modelOffer';
 import { ModelReadyContext } from './views/modelReadyContext';
+import { ManageOffersContext } from './views/manageOffersContext';
 import type { DeferredTree } from './shell/deferredTree';
 import type { PanelRegistrar } from './shell/deferredPanels';
 
@@ -125,6 +127,7 @@ export async function startServices(
   const serverNotice = new FlowNotice();
   const modelOffer = new ModelSetupOffer(log);
   const modelReady = new ModelReadyContext(connection, store, log);
+  const manageOffers = new ManageOffersContext(connection, store, log);
 
   const sandboxesProvider = new SandboxTreeProvider(store, log, watch, changes);
   const conversationsProvider = new ConversationTreeProvider(store, watch, changes);
@@ -227,6 +230,13 @@ export async function startServices(
     }),
     ...registerMessageCommands({ store, connection, steering, watch, panels: conversationPanels.panels }),
     ...registerChangeCommands({ store, connection, changes, documents: changeDocuments, log }),
+    ...registerManageCommands({
+      store,
+      connection,
+      log,
+      closePanel: (id) => conversationPanels.panels.close(id),
+    }),
+    manageOffers,
   );
 
   const mcpForm = registerMcpForm(context, {
