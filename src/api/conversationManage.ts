@@ -18,6 +18,8 @@ import {
   type Success,
 } from './models';
 import type { CallOptions } from './signals';
+import { AgentEventSchema, type AgentEvent } from './agentServer/events';
+import { readZip, type ZipLimits } from './zipReader';
 
 const V1 = '/api/v1';
 /** The server's own limit on messages waiting for one conversation (pending_message_router.py). */
@@ -191,4 +193,36 @@ function isWholeZip(bytes: Buffer): boolean {
   const directorySize = bytes.readUInt32LE(end + 12);
   const directoryOffset = bytes.readUInt32LE(end + 16);
   return end + 22 + commentLength === bytes.length && directoryOffset + directorySize === end;
+}
+
+/** A download's events are read within these: 10000 events is the server's own export limit. */
+const EXPORT_LIMITS: ZipLimits = {
+  maxEntries: 10_001,
+  maxEntryBytes: 64 * 1024 * 1024,
+  maxTotalBytes: 256 * 1024 * 1024,
+};
+
+/**
+ * The events of a downloaded conversation zip, in the server's order (`event_NNNNNN_<id>.json`); an
+ * entry that is not an event is left out and counted.
+ */
+export function exportedEvents(zip: Buffer): { events: AgentEvent[]; skipped: number } {
+  const entries = readZip(zip, EXPORT_LIMITS)
+    .filter((entry) => /^event_\d{6,}_[^/\\]*\.json$/.test(entry.name))
+    .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  const events: AgentEvent[] = [];
+  let skipped = 0;
+  for (const entry of entries) {
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(entry.bytes.toString('utf8'));
+    } catch {
+      skipped++;
+      continue;
+    }
+    const event = AgentEventSchema.safeParse(parsed);
+    if (event.success) events.push(event.data);
+    else skipped++;
+  }
+  return { events, skipped };
 }

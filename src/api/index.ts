@@ -2,6 +2,7 @@
 export { OpenHandsClient, type OpenHandsClientOptions } from './client';
 export {
   ConversationManageApi,
+  exportedEvents,
   MAX_QUEUED_MESSAGES,
   MAX_TITLE_CHARS,
   type ManageOffers,

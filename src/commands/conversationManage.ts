@@ -4,8 +4,17 @@
  * server without the route says so in words, never as an error.
  */
 import * as os from 'node:os';
+import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { MAX_TITLE_CHARS, messageOf, sameUuid, type AppConversation, type Offered } from '../api';
+import {
+  exportedEvents,
+  MAX_TITLE_CHARS,
+  messageOf,
+  sameUuid,
+  type AppConversation,
+  type Offered,
+} from '../api';
+import { transcriptMarkdown } from '../webviews/conversation/host/markdownExport';
 import type { Log } from '../core/log';
 import type { Connection } from '../state/connection';
 import { conversationTitle } from '../state/names';
@@ -145,6 +154,73 @@ export function registerManageCommands({
       } catch (error) {
         if (isCancel(error)) return undefined;
         void failed(vscode.l10n.t('Could not download “{0}”: {1}', title, messageOf(error)), log);
+        return undefined;
+      }
+    }),
+
+    vscode.commands.registerCommand('openhands.exportConversationMarkdown', async (target: CommandTarget) => {
+      const conversation = await resolveConversation(
+        target,
+        store,
+        connection,
+        vscode.l10n.t('Export Conversation as Markdown'),
+      );
+      if (!conversation) return undefined;
+      const title = conversationTitle(conversation);
+      const name = `${safeFileName(title, `conversation-${conversation.id.slice(0, 8)}`)}.md`;
+      const chosen = await vscode.window.showSaveDialog({
+        title: vscode.l10n.t('Export Conversation as Markdown'),
+        saveLabel: vscode.l10n.t('Export'),
+        defaultUri: vscode.Uri.joinPath(defaultFolder(), name),
+        filters: { [vscode.l10n.t('Markdown')]: ['md'] },
+      });
+      if (!chosen) return undefined;
+      const client = connection.requireClient();
+      // the pictures' folder is named after the file the user chose, and made one safe segment
+      const stem = path.posix.basename(chosen.path).replace(/\.(md|markdown)$/i, '');
+      const picturesFolder = `${safeFileName(stem, 'conversation')}_files`;
+      try {
+        const written = await vscode.window.withProgress(
+          {
+            location: vscode.ProgressLocation.Notification,
+            title: vscode.l10n.t('Exporting “{0}”…', title),
+            cancellable: true,
+          },
+          async (_progress, token) => {
+            const abort = new AbortController();
+            const cancelled = token.onCancellationRequested(() => abort.abort());
+            try {
+              const zip = await client.manage.download(conversation.id, { signal: abort.signal });
+              if (!zip.offered) return false;
+              const { events } = exportedEvents(zip.value);
+              const exported = transcriptMarkdown(events, {
+                title,
+                secrets: [connection.apiKey ?? '', conversation.session_api_key ?? ''],
+                picturesFolder,
+              });
+              const folder = vscode.Uri.joinPath(chosen, '..', picturesFolder);
+              for (const picture of exported.pictures)
+                await writeWhole(vscode.Uri.joinPath(folder, picture.name), picture.bytes, abort.signal);
+              await writeWhole(chosen, Buffer.from(exported.markdown, 'utf8'), abort.signal);
+              return true;
+            } finally {
+              cancelled.dispose();
+            }
+          },
+        );
+        if (!written)
+          return notOffered(
+            vscode.l10n.t(
+              'This OpenHands server cannot hand over a conversation to export: OpenHands 1.11 and later can.',
+            ),
+          );
+        void vscode.window.showInformationMessage(
+          vscode.l10n.t('“{0}” was exported as {1}.', title, chosen.fsPath),
+        );
+        return chosen.fsPath;
+      } catch (error) {
+        if (isCancel(error)) return undefined;
+        void failed(vscode.l10n.t('Could not export “{0}”: {1}', title, messageOf(error)), log);
         return undefined;
       }
     }),

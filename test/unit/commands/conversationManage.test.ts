@@ -9,6 +9,7 @@ import type * as vscode from 'vscode';
 import type { StoreChange } from '../../../src/state/store';
 import { registerManageCommands } from '../../../src/commands/conversationManage';
 import { eventually } from '../../shared/eventually';
+import { fixtureImage } from '../../shared/images';
 import { commands, prompts, windowRecord } from '../../shared/vscodeStandIn/standIn';
 import { useExtensionState, type ExtensionState } from '../state/extensionState';
 
@@ -153,6 +154,44 @@ describe('conversation manage commands', function () {
       assert.deepEqual(readFileSync(target), expected.value);
       assert.deepEqual(readdirSync(folder), ['saved.zip']);
       assert.equal(windowRecord.progress[0]?.cancellable, true);
+    });
+
+    it('exports the transcript as Markdown beside its pictures, the session key masked, a hostile title kept in its folder', async () => {
+      const conversation = t.store.conversations.find((c) => c.session_api_key);
+      assert.ok(conversation?.session_api_key, 'a running conversation');
+      const key = conversation.session_api_key;
+      const png = fixtureImage('page.png');
+      t.server.agent.append(conversation.id, [
+        {
+          kind: 'MessageEvent',
+          source: 'agent',
+          llm_message: {
+            role: 'assistant',
+            content: [
+              { type: 'text', text: `The sandbox key is ${key}` },
+              { type: 'image', image_urls: [`data:image/png;base64,${png.toString('base64')}`] },
+            ],
+          },
+        },
+      ]);
+      t.server.state.conversations.find((c) => c.id === conversation.id)!.title = '../../../escape';
+      await t.store.refresh({ full: true });
+      const target = path.join(folder, 'notes.md');
+      prompts.answer('saveDialog', target);
+      const node = {
+        kind: 'conversation' as const,
+        conversation: t.store.findConversation(conversation.id)!,
+      };
+      assert.equal(await commands.executeCommand('openhands.exportConversationMarkdown', node), target);
+      assert.equal(path.basename(prompts.of('saveDialog')[0]?.choices[0] ?? ''), 'escape.md');
+      const markdown = readFileSync(target, 'utf8');
+      assert.ok(markdown.startsWith('# ../../../escape\n'), markdown.slice(0, 80));
+      assert.equal(markdown.includes(key), false, 'the session key is masked');
+      assert.match(markdown, /The sandbox key is \[redacted\]/);
+      const link = /!\[[^\]]*\]\((notes_files\/picture-\d{3}\.png)\)/.exec(markdown);
+      assert.ok(link, 'a relative link to the picture');
+      assert.deepEqual(readFileSync(path.join(folder, link[1]!)).subarray(0, png.length), png);
+      assert.deepEqual(readdirSync(folder).sort(), ['notes.md', 'notes_files']);
     });
 
     it('writes nothing when the download fails, and says why', async () => {
