@@ -38,39 +38,48 @@ export function registerManageCommands({
   closePanel,
 }: ManageCommandDeps): vscode.Disposable[] {
   return [
-    vscode.commands.registerCommand('openhands.renameConversation', async (target: CommandTarget) => {
-      const conversation = await resolveConversation(
-        target,
-        store,
-        connection,
-        vscode.l10n.t('Rename Conversation'),
-      );
-      if (!conversation) return false;
-      const current = conversationTitle(conversation);
-      const title = await vscode.window.showInputBox({
-        title: vscode.l10n.t('Rename Conversation'),
-        prompt: vscode.l10n.t('The new title of “{0}”', current),
-        value: conversation.title ?? '',
-        validateInput: (text) =>
-          !text.trim()
-            ? vscode.l10n.t('A title cannot be empty.')
-            : text.trim().length > MAX_TITLE_CHARS
-              ? vscode.l10n.t('A title is at most {0} characters.', MAX_TITLE_CHARS)
-              : undefined,
-      });
-      if (title === undefined || title.trim() === conversation.title) return false;
-      try {
-        const renamed = await connection.requireClient().manage.rename(conversation.id, title);
-        if (!renamed.offered)
-          return notOffered(
-            vscode.l10n.t('This OpenHands server cannot rename conversations: OpenHands 1.11 and later can.'),
-          );
-        store.replaceConversation(renamed.value);
-        return true;
-      } catch (error) {
-        return failed(vscode.l10n.t('Could not rename “{0}”: {1}', current, messageOf(error)), log);
-      }
-    }),
+    // a title argument (keybindings, other extensions, tests) renames without asking
+    vscode.commands.registerCommand(
+      'openhands.renameConversation',
+      async (target: CommandTarget, given?: unknown) => {
+        const conversation = await resolveConversation(
+          target,
+          store,
+          connection,
+          vscode.l10n.t('Rename Conversation'),
+        );
+        if (!conversation) return false;
+        const current = conversationTitle(conversation);
+        const title =
+          typeof given === 'string'
+            ? given
+            : await vscode.window.showInputBox({
+                title: vscode.l10n.t('Rename Conversation'),
+                prompt: vscode.l10n.t('The new title of “{0}”', current),
+                value: conversation.title ?? '',
+                validateInput: (text) =>
+                  !text.trim()
+                    ? vscode.l10n.t('A title cannot be empty.')
+                    : text.trim().length > MAX_TITLE_CHARS
+                      ? vscode.l10n.t('A title is at most {0} characters.', MAX_TITLE_CHARS)
+                      : undefined,
+              });
+        if (title === undefined || title.trim() === conversation.title) return false;
+        try {
+          const renamed = await connection.requireClient().manage.rename(conversation.id, title);
+          if (!renamed.offered)
+            return notOffered(
+              vscode.l10n.t(
+                'This OpenHands server cannot rename conversations: OpenHands 1.11 and later can.',
+              ),
+            );
+          store.replaceConversation(renamed.value);
+          return true;
+        } catch (error) {
+          return failed(vscode.l10n.t('Could not rename “{0}”: {1}', current, messageOf(error)), log);
+        }
+      },
+    ),
 
     vscode.commands.registerCommand('openhands.deleteConversation', async (target: CommandTarget) => {
       const conversation = await resolveConversation(
@@ -103,60 +112,67 @@ export function registerManageCommands({
       return true;
     }),
 
-    vscode.commands.registerCommand('openhands.downloadConversation', async (target: CommandTarget) => {
-      const conversation = await resolveConversation(
-        target,
-        store,
-        connection,
-        vscode.l10n.t('Download Conversation'),
-      );
-      if (!conversation) return undefined;
-      const title = conversationTitle(conversation);
-      const name = `${safeFileName(title, `conversation-${conversation.id.slice(0, 8)}`)}.zip`;
-      const chosen = await vscode.window.showSaveDialog({
-        title: vscode.l10n.t('Download Conversation'),
-        saveLabel: vscode.l10n.t('Download'),
-        defaultUri: vscode.Uri.joinPath(defaultFolder(), name),
-        filters: { [vscode.l10n.t('Zip archive')]: ['zip'] },
-      });
-      if (!chosen) return undefined;
-      const client = connection.requireClient();
-      try {
-        const saved = await vscode.window.withProgress(
-          {
-            location: vscode.ProgressLocation.Notification,
-            title: vscode.l10n.t('Downloading “{0}”…', title),
-            cancellable: true,
-          },
-          async (_progress, token) => {
-            const abort = new AbortController();
-            const cancelled = token.onCancellationRequested(() => abort.abort());
-            try {
-              const zip = await client.manage.download(conversation.id, { signal: abort.signal });
-              if (!zip.offered) return false;
-              await writeWhole(chosen, zip.value, abort.signal);
-              return true;
-            } finally {
-              cancelled.dispose();
-            }
-          },
+    // a file path argument (other extensions, tests) saves there without the dialog
+    vscode.commands.registerCommand(
+      'openhands.downloadConversation',
+      async (target: CommandTarget, given?: unknown) => {
+        const conversation = await resolveConversation(
+          target,
+          store,
+          connection,
+          vscode.l10n.t('Download Conversation'),
         );
-        if (!saved)
-          return notOffered(
-            vscode.l10n.t(
-              'This OpenHands server cannot download conversations: OpenHands 1.11 and later can.',
-            ),
+        if (!conversation) return undefined;
+        const title = conversationTitle(conversation);
+        const name = `${safeFileName(title, `conversation-${conversation.id.slice(0, 8)}`)}.zip`;
+        const chosen =
+          typeof given === 'string' && given
+            ? vscode.Uri.file(given)
+            : await vscode.window.showSaveDialog({
+                title: vscode.l10n.t('Download Conversation'),
+                saveLabel: vscode.l10n.t('Download'),
+                defaultUri: vscode.Uri.joinPath(defaultFolder(), name),
+                filters: { [vscode.l10n.t('Zip archive')]: ['zip'] },
+              });
+        if (!chosen) return undefined;
+        const client = connection.requireClient();
+        try {
+          const saved = await vscode.window.withProgress(
+            {
+              location: vscode.ProgressLocation.Notification,
+              title: vscode.l10n.t('Downloading “{0}”…', title),
+              cancellable: true,
+            },
+            async (_progress, token) => {
+              const abort = new AbortController();
+              const cancelled = token.onCancellationRequested(() => abort.abort());
+              try {
+                const zip = await client.manage.download(conversation.id, { signal: abort.signal });
+                if (!zip.offered) return false;
+                await writeWhole(chosen, zip.value, abort.signal);
+                return true;
+              } finally {
+                cancelled.dispose();
+              }
+            },
           );
-        void vscode.window.showInformationMessage(
-          vscode.l10n.t('“{0}” was saved as {1}.', title, chosen.fsPath),
-        );
-        return chosen.fsPath;
-      } catch (error) {
-        if (isCancel(error)) return undefined;
-        void failed(vscode.l10n.t('Could not download “{0}”: {1}', title, messageOf(error)), log);
-        return undefined;
-      }
-    }),
+          if (!saved)
+            return notOffered(
+              vscode.l10n.t(
+                'This OpenHands server cannot download conversations: OpenHands 1.11 and later can.',
+              ),
+            );
+          void vscode.window.showInformationMessage(
+            vscode.l10n.t('“{0}” was saved as {1}.', title, chosen.fsPath),
+          );
+          return chosen.fsPath;
+        } catch (error) {
+          if (isCancel(error)) return undefined;
+          void failed(vscode.l10n.t('Could not download “{0}”: {1}', title, messageOf(error)), log);
+          return undefined;
+        }
+      },
+    ),
 
     vscode.commands.registerCommand('openhands.exportConversationMarkdown', async (target: CommandTarget) => {
       const conversation = await resolveConversation(
