@@ -1665,9 +1665,11 @@ describe('OpenHandsClient against the real OpenHands app server', function () {
       assert.equal(second.sandbox_id, first.sandbox_id);
       assert.deepEqual(await client.manage.delete(first.id), { offered: true, value: { success: true } });
       assert.deepEqual(await client.getConversations([first.id]), [null]);
-      await sleep(3000);
+      // the other conversation still reaches its agent server through the sandbox
       const [kept] = await client.getSandboxes([first.sandbox_id]);
-      assert.ok(kept, 'the sandbox the other conversation uses stays');
+      assert.equal(kept?.status, 'RUNNING');
+      const events = await agentEvents(second.conversation_url!, second.session_api_key!);
+      assert.ok(Array.isArray(events));
       assert.deepEqual(await client.manage.delete(second.id), { offered: true, value: { success: true } });
       await until(
         'the unshared sandbox to be deleted',
