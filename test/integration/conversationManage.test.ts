@@ -10,6 +10,7 @@ import type { OpenHandsNode } from '../../src/views/nodes';
 import { closePanels, openLive, panels, quietConversation } from './conversations';
 import { testServerUrl } from './env';
 import { useFreshExtension } from './extensionApi';
+import { eventually } from '../shared/eventually';
 import { server } from './serverControl';
 
 describe('keep or close a conversation in a real VS Code', () => {
@@ -37,10 +38,12 @@ describe('keep or close a conversation in a real VS Code', () => {
     assert.equal(rowLabel(conversation.id), 'Renamed in VS Code');
     assert.equal(t.api.store.sandboxName(conversation.sandbox_id), 'Renamed in VS Code');
     assert.equal(panels(t.api).snapshot(conversation.id)?.header.title, 'Renamed in VS Code');
-    const tab = vscode.window.tabGroups.all
-      .flatMap((group) => group.tabs)
-      .find((candidate) => candidate.label === 'Renamed in VS Code');
-    assert.ok(tab, 'the panel’s tab is renamed');
+    // the tab's label comes back from the workbench a round trip later
+    await eventually(
+      () => vscode.window.tabGroups.all.flatMap((group) => group.tabs).map((tab) => tab.label),
+      (labels) => labels.includes('Renamed in VS Code'),
+      { description: 'the panel’s tab to be renamed' },
+    );
     // at once: no list was read again to learn it
     const requests = await server.requests();
     assert.deepEqual(
