@@ -235,6 +235,7 @@ export async function startServices(
       connection,
       log,
       closePanel: (id) => conversationPanels.panels.close(id),
+      agentClient: (endpoint) => feeds.clientFor(endpoint),
     }),
     manageOffers,
   );

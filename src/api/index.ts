@@ -47,6 +47,7 @@ export {
   type EventSearchQuery,
 } from './agentServer/agentServerClient';
 export { agentEndpointOf, type AgentEndpoint } from './agentServer/endpoint';
+export { readAllEvents, MAX_EXPORTED_EVENTS } from './agentServer/allEvents';
 export { EventFeed, type EventFeedOptions, type FeedTarget } from './agentServer/eventFeed';
 export type { FeedState, FeedStatus } from './agentServer/feedState';
 export { EventLog, type EventLogChange } from './agentServer/eventLog';

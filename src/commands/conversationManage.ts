@@ -7,7 +7,12 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import {
+  agentEndpointOf,
   exportedEvents,
+  readAllEvents,
+  type AgentEndpoint,
+  type AgentEvent,
+  type AgentServerClient,
   MAX_TITLE_CHARS,
   messageOf,
   sameUuid,
@@ -29,6 +34,8 @@ export interface ManageCommandDeps {
   log: Log;
   /** Closes the conversation's panel when one is open; true when it did. */
   closePanel: (conversationId: string) => boolean;
+  /** A REST client of an agent server (the feeds' own: the extension's timeout, TLS and log). */
+  agentClient: (endpoint: AgentEndpoint) => Pick<AgentServerClient, 'searchEvents'>;
 }
 
 export function registerManageCommands({
@@ -36,6 +43,7 @@ export function registerManageCommands({
   connection,
   log,
   closePanel,
+  agentClient,
 }: ManageCommandDeps): vscode.Disposable[] {
   return [
     // a title argument (keybindings, other extensions, tests) renames without asking
@@ -191,7 +199,6 @@ export function registerManageCommands({
         filters: { [vscode.l10n.t('Markdown')]: ['md'] },
       });
       if (!chosen) return undefined;
-      const client = connection.requireClient();
       // the pictures' folder is named after the file the user chose, and made one safe segment
       const stem = path.posix.basename(chosen.path).replace(/\.(md|markdown)$/i, '');
       const picturesFolder = `${safeFileName(stem, 'conversation')}_files`;
@@ -206,9 +213,8 @@ export function registerManageCommands({
             const abort = new AbortController();
             const cancelled = token.onCancellationRequested(() => abort.abort());
             try {
-              const zip = await client.manage.download(conversation.id, { signal: abort.signal });
-              if (!zip.offered) return false;
-              const { events } = exportedEvents(zip.value);
+              const events = await exportEvents(conversation.id, abort.signal);
+              if (!events) return false;
               const exported = transcriptMarkdown(events, {
                 title,
                 secrets: [connection.apiKey ?? '', conversation.session_api_key ?? ''],
@@ -241,6 +247,23 @@ export function registerManageCommands({
       }
     }),
   ];
+
+  /**
+   * The events the panel reads: the agent server's history while its sandbox runs; else the server's
+   * zip (1.11 keeps there what the agent server sent back, which a local process sandbox never does).
+   * `undefined`: the server offers neither.
+   */
+  async function exportEvents(
+    conversationId: string,
+    signal: AbortSignal,
+  ): Promise<AgentEvent[] | undefined> {
+    const client = connection.requireClient();
+    const [fresh] = await client.getConversations([conversationId], { signal });
+    const endpoint = fresh?.sandbox_status === 'RUNNING' ? agentEndpointOf(fresh) : undefined;
+    if (endpoint) return (await readAllEvents(agentClient(endpoint), { signal })).events;
+    const zip = await client.manage.download(conversationId, { signal });
+    return zip.offered ? exportedEvents(zip.value).events : undefined;
+  }
 }
 
 /** Asks first, saying whether the sandbox goes with it: it does when no other conversation uses it. */

@@ -6,6 +6,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import type * as vscode from 'vscode';
+import { AgentServerClient } from '../../../src/api';
 import type { StoreChange } from '../../../src/state/store';
 import { registerManageCommands } from '../../../src/commands/conversationManage';
 import { eventually } from '../../shared/eventually';
@@ -27,6 +28,7 @@ function useManageCommands(t: ExtensionState, closed: string[]) {
         closed.push(id);
         return true;
       },
+      agentClient: (endpoint) => new AgentServerClient({ endpoint, timeoutMs: 5000 }),
     });
     await t.store.refresh();
   });
@@ -192,6 +194,31 @@ describe('conversation manage commands', function () {
       assert.ok(link, 'a relative link to the picture');
       assert.deepEqual(readFileSync(path.join(folder, link[1]!)).subarray(0, png.length), png);
       assert.deepEqual(readdirSync(folder).sort(), ['notes.md', 'notes_files']);
+      // read as the panel reads it: the agent server's history, not the app server's zip
+      const paths = t.server.requests.map((r) => r.path);
+      assert.ok(paths.some((p) => p.endsWith('/events/search')));
+      assert.equal(
+        paths.some((p) => p.endsWith('/download')),
+        false,
+      );
+    });
+
+    it("exports a conversation whose sandbox is paused from the server's zip of its events", async () => {
+      const conversation = t.store.conversations.find((c) => c.sandbox_status === 'PAUSED');
+      assert.ok(conversation, 'a conversation in a paused sandbox');
+      t.server.agent.append(conversation.id, [
+        {
+          kind: 'MessageEvent',
+          source: 'user',
+          llm_message: { role: 'user', content: [{ type: 'text', text: 'Written while it ran' }] },
+        },
+      ]);
+      const target = path.join(folder, 'paused.md');
+      prompts.answer('saveDialog', target);
+      const node = { kind: 'conversation' as const, conversation };
+      assert.equal(await commands.executeCommand('openhands.exportConversationMarkdown', node), target);
+      assert.match(readFileSync(target, 'utf8'), /## User[\s\S]*Written while it ran/);
+      assert.ok(t.server.requests.some((r) => r.path.endsWith('/download')));
     });
 
     it('writes nothing when the download fails, and says why', async () => {
