@@ -11,7 +11,7 @@ describe('readAllEvents', () => {
       first: { items: [event('a'), event('b')], next_page_id: 'c' },
       c: { items: [event('c')], next_page_id: null },
     };
-    const read = await readAllEvents({ searchEvents: async (query) => pages[query.pageId ?? 'first']! });
+    const read = await readAllEvents({ searchEvents: async (query) => pages[query?.pageId ?? 'first']! });
     assert.deepEqual(
       read.events.map((e) => e.id),
       ['a', 'b', 'c'],
