@@ -182,70 +182,77 @@ export function registerManageCommands({
       },
     ),
 
-    vscode.commands.registerCommand('openhands.exportConversationMarkdown', async (target: CommandTarget) => {
-      const conversation = await resolveConversation(
-        target,
-        store,
-        connection,
-        vscode.l10n.t('Export Conversation as Markdown'),
-      );
-      if (!conversation) return undefined;
-      const title = conversationTitle(conversation);
-      const name = `${safeFileName(title, `conversation-${conversation.id.slice(0, 8)}`)}.md`;
-      const chosen = await vscode.window.showSaveDialog({
-        title: vscode.l10n.t('Export Conversation as Markdown'),
-        saveLabel: vscode.l10n.t('Export'),
-        defaultUri: vscode.Uri.joinPath(defaultFolder(), name),
-        filters: { [vscode.l10n.t('Markdown')]: ['md'] },
-      });
-      if (!chosen) return undefined;
-      // the pictures' folder is named after the file the user chose, and made one safe segment
-      const stem = path.posix.basename(chosen.path).replace(/\.(md|markdown)$/i, '');
-      const picturesFolder = `${safeFileName(stem, 'conversation')}_files`;
-      try {
-        const written = await vscode.window.withProgress(
-          {
-            location: vscode.ProgressLocation.Notification,
-            title: vscode.l10n.t('Exporting “{0}”…', title),
-            cancellable: true,
-          },
-          async (_progress, token) => {
-            const abort = new AbortController();
-            const cancelled = token.onCancellationRequested(() => abort.abort());
-            try {
-              const events = await exportEvents(conversation.id, abort.signal);
-              if (!events) return false;
-              const exported = transcriptMarkdown(events, {
-                title,
-                secrets: [connection.apiKey ?? '', conversation.session_api_key ?? ''],
-                picturesFolder,
+    // a file path argument (other extensions, tests) writes there without the dialog
+    vscode.commands.registerCommand(
+      'openhands.exportConversationMarkdown',
+      async (target: CommandTarget, given?: unknown) => {
+        const conversation = await resolveConversation(
+          target,
+          store,
+          connection,
+          vscode.l10n.t('Export Conversation as Markdown'),
+        );
+        if (!conversation) return undefined;
+        const title = conversationTitle(conversation);
+        const name = `${safeFileName(title, `conversation-${conversation.id.slice(0, 8)}`)}.md`;
+        const chosen =
+          typeof given === 'string' && given
+            ? vscode.Uri.file(given)
+            : await vscode.window.showSaveDialog({
+                title: vscode.l10n.t('Export Conversation as Markdown'),
+                saveLabel: vscode.l10n.t('Export'),
+                defaultUri: vscode.Uri.joinPath(defaultFolder(), name),
+                filters: { [vscode.l10n.t('Markdown')]: ['md'] },
               });
-              const folder = vscode.Uri.joinPath(chosen, '..', picturesFolder);
-              for (const picture of exported.pictures)
-                await writeWhole(vscode.Uri.joinPath(folder, picture.name), picture.bytes, abort.signal);
-              await writeWhole(chosen, Buffer.from(exported.markdown, 'utf8'), abort.signal);
-              return true;
-            } finally {
-              cancelled.dispose();
-            }
-          },
-        );
-        if (!written)
-          return notOffered(
-            vscode.l10n.t(
-              'This OpenHands server cannot hand over a conversation to export: OpenHands 1.11 and later can.',
-            ),
+        if (!chosen) return undefined;
+        // the pictures' folder is named after the file the user chose, and made one safe segment
+        const stem = path.posix.basename(chosen.path).replace(/\.(md|markdown)$/i, '');
+        const picturesFolder = `${safeFileName(stem, 'conversation')}_files`;
+        try {
+          const written = await vscode.window.withProgress(
+            {
+              location: vscode.ProgressLocation.Notification,
+              title: vscode.l10n.t('Exporting “{0}”…', title),
+              cancellable: true,
+            },
+            async (_progress, token) => {
+              const abort = new AbortController();
+              const cancelled = token.onCancellationRequested(() => abort.abort());
+              try {
+                const events = await exportEvents(conversation.id, abort.signal);
+                if (!events) return false;
+                const exported = transcriptMarkdown(events, {
+                  title,
+                  secrets: [connection.apiKey ?? '', conversation.session_api_key ?? ''],
+                  picturesFolder,
+                });
+                const folder = vscode.Uri.joinPath(chosen, '..', picturesFolder);
+                for (const picture of exported.pictures)
+                  await writeWhole(vscode.Uri.joinPath(folder, picture.name), picture.bytes, abort.signal);
+                await writeWhole(chosen, Buffer.from(exported.markdown, 'utf8'), abort.signal);
+                return true;
+              } finally {
+                cancelled.dispose();
+              }
+            },
           );
-        void vscode.window.showInformationMessage(
-          vscode.l10n.t('“{0}” was exported as {1}.', title, chosen.fsPath),
-        );
-        return chosen.fsPath;
-      } catch (error) {
-        if (isCancel(error)) return undefined;
-        void failed(vscode.l10n.t('Could not export “{0}”: {1}', title, messageOf(error)), log);
-        return undefined;
-      }
-    }),
+          if (!written)
+            return notOffered(
+              vscode.l10n.t(
+                'This OpenHands server cannot hand over a conversation to export: OpenHands 1.11 and later can.',
+              ),
+            );
+          void vscode.window.showInformationMessage(
+            vscode.l10n.t('“{0}” was exported as {1}.', title, chosen.fsPath),
+          );
+          return chosen.fsPath;
+        } catch (error) {
+          if (isCancel(error)) return undefined;
+          void failed(vscode.l10n.t('Could not export “{0}”: {1}', title, messageOf(error)), log);
+          return undefined;
+        }
+      },
+    ),
   ];
 
   /**

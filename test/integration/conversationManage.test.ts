@@ -82,4 +82,37 @@ describe('keep or close a conversation in a real VS Code', () => {
       rmSync(folder, { recursive: true, force: true });
     }
   });
+
+  it('export: the transcript as Markdown, read from the agent server as the panel reads it', async () => {
+    const conversation = quietConversation(t.api);
+    await openLive(t.api, conversation.id);
+    const folder = mkdtempSync(path.join(os.tmpdir(), 'openhands-export-'));
+    try {
+      const target = path.join(folder, 'transcript.md');
+      const written = await vscode.commands.executeCommand(
+        'openhands.exportConversationMarkdown',
+        conversation.id,
+        target,
+      );
+      assert.equal(written, target);
+      const markdown = readFileSync(target, 'utf8');
+      assert.ok(markdown.startsWith('# '), 'a title first');
+      // every message row the panel shows is in the file, in the same order
+      const rows = panels(t.api).snapshot(conversation.id)?.rows ?? [];
+      const headings = rows.flatMap((row) =>
+        row.kind === 'message'
+          ? [row.role === 'user' ? '## User' : row.role === 'agent' ? '## Agent' : '## Environment']
+          : [],
+      );
+      assert.ok(headings.length > 0, 'the panel shows messages');
+      assert.deepEqual(markdown.match(/^## (User|Agent|Environment)$/gm), headings);
+      assert.equal(
+        markdown.includes(conversation.session_api_key ?? '\u0000'),
+        false,
+        'the sandbox key is masked',
+      );
+    } finally {
+      rmSync(folder, { recursive: true, force: true });
+    }
+  });
 });
