@@ -6,6 +6,7 @@ import { registerServerCommands } from './commands/servers/serverCommands';
 import { registerConversationCommands } from './commands/conversationCommands';
 import { registerSandboxCommands } from './commands/sandboxCommands';
 import { registerMessageCommands } from './commands/messageCommands';
+import { registerManageCommands } from './commands/conversationManage';
 import { registerChangeCommands } from './commands/changes/changeCommands';
 import { registerBranchCommands } from './commands/branches/branchCommands';
 import { ExternalOpener } from './commands/externalOpener';
@@ -41,6 +42,7 @@ import { ViewPresenter } from './views/viewPresenter';
 import { FlowNotice } from './core/flowNotice';
 import { ModelSetupOffer } from './views/modelOffer';
 import { ModelReadyContext } from './views/modelReadyContext';
+import { ManageOffersContext } from './views/manageOffersContext';
 import type { DeferredTree } from './shell/deferredTree';
 import type { PanelRegistrar } from './shell/deferredPanels';
 
@@ -132,6 +134,7 @@ export async function startServices(
   const modelReady = new ModelReadyContext(connection, store, log);
   const providerHosts = new ProviderHostsCache(() => connection.client);
   const opener = new ExternalOpener(context.extensionMode === vscode.ExtensionMode.Test);
+  const manageOffers = new ManageOffersContext(connection, store, log);
 
   const sandboxesProvider = new SandboxTreeProvider(store, log, watch, changes);
   const conversationsProvider = new ConversationTreeProvider(store, watch, changes);
@@ -238,6 +241,14 @@ export async function startServices(
     ...registerMessageCommands({ store, connection, steering, watch, panels: conversationPanels.panels }),
     ...registerChangeCommands({ store, connection, changes, documents: changeDocuments, log }),
     ...registerBranchCommands({ store, connection, log, providerHosts, opener }),
+    ...registerManageCommands({
+      store,
+      connection,
+      log,
+      closePanel: (id) => conversationPanels.panels.close(id),
+      agentClient: (endpoint) => feeds.clientFor(endpoint),
+    }),
+    manageOffers,
   );
 
   const mcpForm = registerMcpForm(context, {

@@ -42,6 +42,7 @@ import type {
   StartTaskFilters,
   StartTaskSearchQuery,
 } from './searchQueries';
+import { ConversationManageApi } from './conversationManage';
 import { ModelSetupApi } from './modelSetup/modelSetupApi';
 import { checkServerUrl } from './serverUrl';
 import {
@@ -108,6 +109,8 @@ export class OpenHandsClient {
   private settingsRoutes: SettingsRoutes | undefined;
   /** The agent's model and key, LLM profiles and the model catalogue. */
   readonly modelSetup: ModelSetupApi;
+  /** Rename, delete, download a conversation; queue a message while it starts (OpenHands 1.11). */
+  readonly manage: ConversationManageApi;
 
   constructor(options: OpenHandsClientOptions) {
     const check = checkServerUrl(options.baseUrl);
@@ -115,6 +118,7 @@ export class OpenHandsClient {
     this.transport = new HttpTransport({ ...options, baseUrl: check.url });
     this.timeoutMs = options.timeoutMs ?? 30_000;
     this.modelSetup = new ModelSetupApi(this.transport, (call) => this.onSettingsRoutes(call));
+    this.manage = new ConversationManageApi(this.transport);
   }
 
   get serverUrl(): string {

@@ -1,5 +1,13 @@
 /** The OpenHands app-server client: pure TypeScript, no `vscode` import. */
 export { OpenHandsClient, type OpenHandsClientOptions } from './client';
+export {
+  ConversationManageApi,
+  exportedEvents,
+  MAX_QUEUED_MESSAGES,
+  MAX_TITLE_CHARS,
+  type ManageOffers,
+  type DownloadOptions as ConversationDownloadOptions,
+} from './conversationManage';
 export * from './modelSetup';
 export type {
   ConversationFilters,
@@ -39,6 +47,7 @@ export {
   type EventSearchQuery,
 } from './agentServer/agentServerClient';
 export { agentEndpointOf, type AgentEndpoint } from './agentServer/endpoint';
+export { readAllEvents, MAX_EXPORTED_EVENTS } from './agentServer/allEvents';
 export { EventFeed, type EventFeedOptions, type FeedTarget } from './agentServer/eventFeed';
 export type { FeedState, FeedStatus } from './agentServer/feedState';
 export { EventLog, type EventLogChange } from './agentServer/eventLog';

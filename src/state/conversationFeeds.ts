@@ -88,7 +88,14 @@ export class ConversationFeeds implements vscode.Disposable {
       }),
       // a sandbox that came back: its offline feeds start again without waiting for the user; one
       // that stopped: its feeds say so now rather than when the silent socket times out
-      store.onDidChange(() => {
+      store.onDidChange((change) => {
+        // a conversation changed in place (renamed): an open panel names it so at once
+        for (const conversation of change.rows?.conversations ?? []) {
+          const id = normalizeUuid(conversation.id);
+          if (!this.open.has(id) || this.conversations.get(id) === conversation) continue;
+          this.conversations.set(id, conversation);
+          this.changed.fire(id);
+        }
         this.followSandboxes();
         this.locator.addresses.forgetStopped(
           (sandboxId, id) =>

@@ -279,6 +279,29 @@ export class OpenHandsStore implements vscode.Disposable {
     else this.fireSandboxRow(sandbox.id);
   }
 
+  /**
+   * Puts a conversation the server just answered (renamed) in place of the one held, without waiting
+   * for a poll: its row, its sandbox's row and an open panel follow at once.
+   */
+  replaceConversation(conversation: AppConversation): void {
+    const index = this.conversations.findIndex((existing) => sameUuid(existing.id, conversation.id));
+    if (index === -1) return;
+    // the server's reply to a PATCH carries what a list reply does; keep what only the list knew
+    const merged = { ...this.conversations[index], ...conversation };
+    this.conversations = this.conversations.map((existing, i) => (i === index ? merged : existing));
+    this.redrawConversation(merged.id);
+  }
+
+  /** A conversation the server deleted: its row leaves now (a poll in flight reads again). */
+  removeConversation(conversationId: string): void {
+    const before = this.conversations.length;
+    this.conversations = this.conversations.filter((existing) => !sameUuid(existing.id, conversationId));
+    if (this.conversations.length === before) return;
+    this.loadedConversationCount = Math.max(0, this.loadedConversationCount - 1);
+    this.sandboxConversations.clear();
+    this.changed.fire(EVERYTHING);
+  }
+
   removeSandbox(sandboxId: string): void {
     this.sandboxes = this.sandboxes.filter((sandbox) => sandbox.id !== sandboxId);
     this.changed.fire(EVERYTHING);

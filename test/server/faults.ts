@@ -18,7 +18,9 @@ export type FaultKind =
   | { kind: 'html' }
   | { kind: 'reset' }
   | { kind: 'hang' }
-  | { kind: 'drift' };
+  | { kind: 'drift' }
+  /** The route's own reply, its body cut after `afterBytes` (bytes replies only; others are whole). */
+  | { kind: 'cut'; afterBytes: number };
 
 export type FaultRule = FaultKind & {
   match?: FaultMatch;
@@ -46,6 +48,8 @@ export interface FaultController {
 export interface FaultDecision {
   latencyMs: number;
   drift: boolean;
+  /** Cut the route's bytes reply after this many bytes. */
+  cutAfterBytes?: number;
   /** Replaces the real reply when set. */
   reply: Reply | null;
 }
@@ -96,11 +100,13 @@ export class FaultRegistry implements FaultController {
     for (const fault of [...this.faults]) {
       if (!this.matches(fault.rule, method, path)) continue;
       const { rule } = fault;
-      if (rule.kind !== 'latency' && rule.kind !== 'drift' && decision.reply !== null) continue;
+      const modifier = rule.kind === 'latency' || rule.kind === 'drift' || rule.kind === 'cut';
+      if (!modifier && decision.reply !== null) continue;
       if (rule.probability !== undefined && Math.random() >= rule.probability) continue;
       this.consume(fault);
       if (rule.kind === 'latency') decision.latencyMs += rule.ms;
       else if (rule.kind === 'drift') decision.drift = true;
+      else if (rule.kind === 'cut') decision.cutAfterBytes = rule.afterBytes;
       else decision.reply = replyFor(rule);
     }
     return decision;
@@ -137,7 +143,9 @@ export class FaultRegistry implements FaultController {
   }
 }
 
-function replyFor(rule: Exclude<FaultKind, { kind: 'latency' } | { kind: 'drift' }>): Reply {
+function replyFor(
+  rule: Exclude<FaultKind, { kind: 'latency' } | { kind: 'drift' } | { kind: 'cut' }>,
+): Reply {
   switch (rule.kind) {
     case 'status':
       return statusReply(rule.status, rule.body, rule.contentType);

@@ -18,6 +18,8 @@ export type Reply =
   | { kind: 'text'; status: number; contentType: string; body: string; headers?: Record<string, string> }
   /** A file's bytes (FileResponse); `headers` beside the content type and length. */
   | { kind: 'bytes'; status: number; contentType: string; body: Buffer; headers: Record<string, string> }
+  /** Starlette's StreamingResponse of bytes: chunked, no content length. */
+  | { kind: 'chunked'; status: number; contentType: string; body: Buffer; headers: Record<string, string> }
   | { kind: 'stream'; status: number; contentType: string; run(sink: StreamSink): void }
   /** Destroy the socket without answering (emulates a connection reset). */
   | { kind: 'destroy' }
@@ -85,6 +87,10 @@ export function writeReply(response: ServerResponse, reply: Reply, transform: Js
       });
       response.end(reply.body);
       return;
+    case 'chunked':
+      response.writeHead(reply.status, { ...reply.headers, 'content-type': reply.contentType });
+      response.end(reply.body);
+      return;
     case 'stream':
       response.writeHead(reply.status, { 'content-type': reply.contentType });
       reply.run(createSink(response, transform));
@@ -122,4 +128,23 @@ function createSink(response: ServerResponse, transform: JsonTransform): StreamS
       listeners.push(listener);
     },
   };
+}
+
+/**
+ * The first `afterBytes` of a bytes reply, then the connection dropped: a body cut off as a proxy or a
+ * crashed worker leaves it (the `cut` fault). Other replies are written whole.
+ */
+export function writeCutReply(
+  response: ServerResponse,
+  reply: Reply,
+  afterBytes: number,
+  transform: JsonTransform,
+): void {
+  if (reply.kind !== 'bytes' && reply.kind !== 'chunked') return writeReply(response, reply, transform);
+  response.writeHead(reply.status, {
+    ...reply.headers,
+    'content-type': reply.contentType,
+    ...(reply.kind === 'bytes' ? { 'content-length': reply.body.length } : {}),
+  });
+  response.write(reply.body.subarray(0, afterBytes), () => response.socket?.destroy());
 }

@@ -12,6 +12,7 @@ import {
   methodNotAllowed,
   text,
   validationFailed,
+  writeCutReply,
   writeReply,
   type Reply,
 } from './http';
@@ -34,6 +35,8 @@ import { specRoutes } from './routes/specs';
 import { startConversationRoutes } from './routes/startConversation';
 import { startTaskRoutes } from './routes/startTasks';
 import { statusRoutes } from './routes/status';
+import { conversationManageRoutes } from './routes/conversationManage';
+import { pendingMessageRoutes } from './routes/pendingMessages';
 import { switchProfileRoutes } from './routes/switchProfile';
 import { v1SettingsRoutes } from './routes/v1Settings';
 import { SPA_HTML } from './spa';
@@ -49,6 +52,8 @@ const ROUTES: readonly Route[] = [
   ...llmProfileRoutes,
   ...modelCatalogueRoutes,
   ...switchProfileRoutes,
+  ...conversationManageRoutes,
+  ...pendingMessageRoutes,
   ...gitProviderRoutes,
   ...openapiRoutes,
   ...sandboxPageRoutes,
@@ -130,8 +135,11 @@ export async function handleRequest(
   const onComplete = context.options.onRequestComplete;
   if (onComplete) response.once('close', () => onComplete(record));
   let drift = false;
+  let cutAfterBytes: number | undefined;
   const send = (reply: Reply): void => {
     record.status = statusOf(reply);
+    if (cutAfterBytes !== undefined)
+      return writeCutReply(response, reply, cutAfterBytes, drift ? applyDrift : identity);
     writeReply(response, reply, drift ? applyDrift : identity);
   };
 
@@ -155,6 +163,7 @@ export async function handleRequest(
     const fault = context.faults.evaluate(method, path);
     if (fault.latencyMs > 0) await context.timers.sleep(fault.latencyMs);
     drift = fault.drift;
+    cutAfterBytes = fault.cutAfterBytes;
     if (fault.reply) return send(fault.reply);
     if (path.startsWith('/api/')) {
       const rejection = hostedAuthRejection(request.headers, context.options.hostedAuth);

@@ -6,7 +6,7 @@ import type { ServerContext } from './context';
 import type { Reply } from './http';
 import type { QueryParams } from './query';
 
-export type HttpMethod = 'GET' | 'POST' | 'DELETE';
+export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'DELETE';
 
 export interface RouteRequest {
   method: string;

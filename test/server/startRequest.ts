@@ -43,7 +43,7 @@ const imageContent: Validator<ImageContent> = model({
   image_urls: required(list(str())),
 });
 
-const messageContent = union<TextContent | ImageContent>([
+export const messageContent = union<TextContent | ImageContent>([
   ['TextContent', textContent],
   ['ImageContent', imageContent],
 ]);

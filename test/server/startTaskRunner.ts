@@ -3,7 +3,7 @@
 // → STARTING_CONVERSATION → READY (or ERROR), then emulates the auto-title processor. An initial
 // message goes to the sandbox's agent-server double (`startAgent`), whose scripted agent runs it.
 import { titleFromMessage, wantsAutoTitle } from './autoTitle';
-import type { IdFactory } from './ids';
+import { dashedUuid, type IdFactory } from './ids';
 import type {
   AppConversationStartRequest,
   AppConversationStartTask,
@@ -182,7 +182,21 @@ export class StartTaskRunner {
     const initial = task.request.initial_message;
     if (initial) this.deps.startAgent(conversation.id, initial);
     this.update(task, { status: 'READY', app_conversation_id: conversation.id });
+    this.deliverPending(task.id, conversation.id);
     this.emulateAutoTitle(conversation.id, task.request);
+  }
+
+  /**
+   * `_process_pending_messages`: once READY, what was queued for `task-<hex>` or the conversation's
+   * dashed id goes to the agent server in order (`run: true`), then every one is dropped.
+   */
+  private deliverPending(taskId: string, conversationId: string): void {
+    const ids = new Set([`task-${taskId}`, dashedUuid(conversationId)]);
+    const state = this.deps.state;
+    const pending = state.pendingMessages.filter((message) => ids.has(message.conversation_id));
+    state.pendingMessages = state.pendingMessages.filter((message) => !ids.has(message.conversation_id));
+    for (const message of pending)
+      this.deps.startAgent(conversationId, { role: 'user', content: message.content, run: true });
   }
 
   private createConversation(

@@ -2,6 +2,8 @@
 // `server.state`); every reply is computed from it at request time.
 import type {
   AppConversationStartTask,
+  ImageContent,
+  TextContent,
   ConversationRecord,
   ProviderTokenRecord,
   ProviderType,
@@ -29,6 +31,16 @@ export interface ServerState {
    * be large, and `GET /__control/state` (JSON) shows it as `{}` (use `/__control/agent/*` instead).
    */
   agentConversations: Map<string, AgentConversationRecord>;
+  /** Messages queued for a conversation or start task (`task-<hex>`) still starting, in order. */
+  pendingMessages: PendingMessageRecord[];
+}
+
+export interface PendingMessageRecord {
+  id: string;
+  /** As posted: a conversation id, or `task-<hex>` for a start task. */
+  conversation_id: string;
+  role: string;
+  content: (TextContent | ImageContent)[];
 }
 
 export function emptyState(): ServerState {
@@ -41,6 +53,7 @@ export function emptyState(): ServerState {
     settings: null,
     modelCatalogue: [...CATALOGUE_MODELS],
     agentConversations: new Map(),
+    pendingMessages: [],
   };
 }
 
@@ -54,6 +67,7 @@ export function replaceState(target: ServerState, source: ServerState): void {
   target.settings = source.settings;
   target.modelCatalogue = source.modelCatalogue;
   target.agentConversations = source.agentConversations;
+  target.pendingMessages = source.pendingMessages;
 }
 
 export function findSandbox(state: ServerState, id: string): SandboxRecord | undefined {

@@ -39,7 +39,7 @@ export function buildQuery(params: QueryParams | undefined): string {
 export type AuthHeader = 'X-Session-API-Key' | 'Authorization' | 'X-Access-Token';
 
 export interface RequestSpec<T> {
-  method: 'GET' | 'POST' | 'DELETE';
+  method: 'GET' | 'POST' | 'PATCH' | 'DELETE';
   path: string;
   query?: QueryParams;
   /** `undefined` sends no body at all (some routes take none). */

@@ -5,3 +5,4 @@ export * from './sandboxSpec';
 export * from './settings';
 export * from './startTask';
 export * from './modelSetup';
+export * from './conversationManage';

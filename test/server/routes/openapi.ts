@@ -1,7 +1,8 @@
 // `/openapi.json` is left enabled on the real server. This is a small index of the emulated routes,
 // not the full schema: enough for a client's "is this an OpenHands server?" probe.
 import { json, type Reply } from '../http';
-import type { Route } from '../route';
+import type { ServerContext } from '../context';
+import type { Route, RouteRequest } from '../route';
 
 const PATHS: Record<string, string[]> = {
   '/api/v1/app-conversations/search': ['get'],
@@ -23,9 +24,17 @@ const PATHS: Record<string, string[]> = {
   '/api/unset-provider-tokens': ['post'],
 };
 
-function openapiDocument(): Reply {
+/** Keeping or closing a conversation (openhands-ai 1.11.0), listed only by a server that has them. */
+const PATHS_SINCE_1_11: Record<string, string[]> = {
+  '/api/v1/app-conversations/{conversation_id}': ['patch', 'delete'],
+  '/api/v1/app-conversations/{conversation_id}/download': ['get'],
+  '/api/v1/conversations/{conversation_id}/pending-messages': ['post'],
+};
+
+function openapiDocument(_request: RouteRequest, context: ServerContext): Reply {
+  const listed = context.options.routesSince1_11 ? { ...PATHS, ...PATHS_SINCE_1_11 } : PATHS;
   const paths = Object.fromEntries(
-    Object.entries(PATHS).map(([path, methods]) => [
+    Object.entries(listed).map(([path, methods]) => [
       path,
       Object.fromEntries(
         methods.map((method) => [method, { responses: { '200': { description: 'Successful Response' } } }]),

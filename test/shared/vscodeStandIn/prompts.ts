@@ -3,8 +3,9 @@
 // Escape; an answer the prompt cannot give (no such button or item, a text its validation refuses)
 // rejects, so a test cannot pass on a question that was never asked as it thinks.
 import type * as vscode from 'vscode';
+import { Uri } from './uri';
 
-export type PromptKind = 'information' | 'warning' | 'error' | 'quickPick' | 'inputBox';
+export type PromptKind = 'information' | 'warning' | 'error' | 'quickPick' | 'inputBox' | 'saveDialog';
 
 export interface Asked {
   kind: PromptKind;
@@ -117,4 +118,18 @@ export async function showInputBox(options: vscode.InputBoxOptions = {}): Promis
   const refusal = typeof verdict === 'string' ? verdict : verdict?.message;
   if (refusal) throw new Error(`the input box “${options.title ?? ''}” refuses “${answer}”: ${refusal}`);
   return answer;
+}
+
+/** The save dialog: answered with a file path; its title and the default file's path are recorded. */
+export async function showSaveDialog(
+  options: vscode.SaveDialogOptions = {},
+): Promise<vscode.Uri | undefined> {
+  const answer = prompts.ask({
+    kind: 'saveDialog',
+    message: options.title ?? '',
+    detail: options.saveLabel,
+    modal: false,
+    choices: options.defaultUri ? [options.defaultUri.fsPath] : [],
+  });
+  return answer === undefined ? undefined : Uri.file(answer);
 }

@@ -3,7 +3,7 @@
 // the code may call one unbound (`const show = cond ? window.showWarningMessage : …`).
 import type * as vscode from 'vscode';
 import { CancellationTokenSource, EventEmitter } from './events';
-import { messagePrompt, showInputBox, showQuickPick } from './prompts';
+import { messagePrompt, showInputBox, showQuickPick, showSaveDialog } from './prompts';
 import type { ThemeColor } from './treeItems';
 
 export enum StatusBarAlignment {
@@ -196,6 +196,7 @@ export const window = {
   showErrorMessage: messagePrompt('error'),
   showQuickPick,
   showInputBox,
+  showSaveDialog,
   activeTextEditor: undefined,
   get state(): vscode.WindowState {
     return windowRecord.state;

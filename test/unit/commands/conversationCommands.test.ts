@@ -50,6 +50,7 @@ describe('conversation commands', function () {
       panels: {
         show: (id, title) => void shown.push({ id, title }),
         isInView: () => false,
+        close: () => false,
         attach: () => undefined,
       },
       steering: new ConversationSteering(t.connection, t.store, t.actions, feeds, t.log),

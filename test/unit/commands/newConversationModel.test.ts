@@ -41,7 +41,7 @@ describe('New Conversation: the model step', function () {
       connection: t.connection,
       log: t.log,
       reveal: () => Promise.resolve(),
-      panels: { show: () => undefined, isInView: () => false, attach: () => undefined },
+      panels: { show: () => undefined, isInView: () => false, attach: () => undefined, close: () => false },
       steering: new ConversationSteering(t.connection, t.store, t.actions, feeds, t.log),
       watch,
       workspaceState,

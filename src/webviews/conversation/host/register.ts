@@ -31,6 +31,8 @@ export interface ConversationPanels {
   isInView(conversationId: string): boolean;
   /** Opens the panel and puts checked images under its message input (the user sends them). */
   attach(conversationId: string, title: string, images: Attachment[]): void;
+  /** Closes the conversation's panel (it was deleted); true when one was open. */
+  close(conversationId: string): boolean;
 }
 
 /** Hooks for the integration tests, returned only when the extension runs its test suite. */
@@ -179,6 +181,11 @@ export function registerConversationPanels(
       panels.show(conversationId, title);
       // a panel just made has no page yet: the images wait for its `ready`
       ConversationPanel.find(conversationId)?.attach(images, known !== undefined);
+    },
+    close: (conversationId) => {
+      const panel = ConversationPanel.find(conversationId);
+      panel?.dispose();
+      return panel !== undefined;
     },
   };
   if (!testing) return { panels, testApi: undefined };
