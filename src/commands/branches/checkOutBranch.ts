@@ -12,6 +12,7 @@ import type { Log } from '../../core/log';
 import { conversationTitle } from '../../state/names';
 import { agentBranch } from '../../state/pullRequestLinks';
 import { localChanges } from '../changes/localChanges';
+import { localWorkspaceFolders } from '../localFolders';
 
 /** The local clone of the conversation's repository and the remote that holds it. */
 interface LocalClone {
@@ -27,7 +28,9 @@ export type CheckOutResult =
 export async function checkOutAgentBranch(
   log: Log,
   conversation: AppConversation,
-  folders: readonly string[] = (vscode.workspace.workspaceFolders ?? []).map((folder) => folder.uri.fsPath),
+  folders: readonly string[] = localWorkspaceFolders().paths,
+  /** Why the workspace's other folders cannot be used from here (remote or virtual ones). */
+  notLocal: readonly string[] = localWorkspaceFolders().refused,
 ): Promise<CheckOutResult> {
   const { BranchCheckoutError, checkOutRemoteBranch, checkedBranchName, uncommittedFiles } = localChanges();
   const title = conversationTitle(conversation);
@@ -42,6 +45,8 @@ export async function checkOutAgentBranch(
     );
   try {
     const clone = await findClone(repository, folders);
+    // a folder on the remote machine or a virtual file system is said as such, never taken for a path here
+    if (!clone && notLocal[0]) return refuse(notLocal[0]);
     if (!clone)
       return refuse(
         vscode.l10n.t(

@@ -1,0 +1,72 @@
+// A workspace folder git cannot reach from where the extension runs (a remote window's folder when the
+// extension runs on the user's side, a virtual file system) is refused in words by Apply and Check Out,
+// never taken for a local path; a `file:` folder is used as it is.
+import assert from 'node:assert/strict';
+import * as vscode from 'vscode';
+import { checkOutAgentBranch } from '../../../src/commands/branches/checkOutBranch';
+import { pickFolder } from '../../../src/commands/changes/applyQuestions';
+import { localFolder, localWorkspaceFolders } from '../../../src/commands/localFolders';
+import { Log } from '../../../src/core/log';
+import { prompts } from '../../shared/vscodeStandIn/standIn';
+import { conversation } from '../state/appRecords';
+
+const REMOTE = vscode.Uri.parse('vscode-remote://ssh-remote+build-box/home/ana/webapp');
+const VIRTUAL = vscode.Uri.parse('memfs:/scratch/webapp');
+const LOCAL = vscode.Uri.file('/home/ana/webapp');
+
+function folder(uri: vscode.Uri, index = 0): vscode.WorkspaceFolder {
+  return { uri, name: uri.path.split('/').pop() ?? '', index };
+}
+
+describe('Folders git can reach from here (remote windows)', () => {
+  const workspace = vscode.workspace as { workspaceFolders: readonly vscode.WorkspaceFolder[] | undefined };
+
+  beforeEach(() => prompts.reset());
+  afterEach(() => {
+    workspace.workspaceFolders = undefined;
+    assert.deepEqual(prompts.unused(), []);
+  });
+
+  it('a file: folder is its path; a remote or virtual one is refused with words that say why', () => {
+    assert.deepEqual(localFolder(LOCAL), { kind: 'local', path: '/home/ana/webapp' });
+    const remote = localFolder(REMOTE);
+    assert.equal(remote.kind, 'refused');
+    assert.match(
+      remote.kind === 'refused' ? remote.message : '',
+      /“webapp” is on the remote machine.*Install OpenHands for VS Code on the remote side/,
+    );
+    const virtual = localFolder(VIRTUAL);
+    assert.match(
+      virtual.kind === 'refused' ? virtual.message : '',
+      /“webapp” is not a folder on disk \(memfs:\)/,
+    );
+    assert.deepEqual(localWorkspaceFolders([folder(LOCAL), folder(REMOTE, 1)]).paths, ['/home/ana/webapp']);
+  });
+
+  it('Apply in a remote window run on the user’s side: the folder is refused in words, nothing to apply to', async () => {
+    workspace.workspaceFolders = [folder(REMOTE)];
+    assert.equal(await pickFolder(), undefined);
+    const [said] = prompts.of('error');
+    assert.match(said?.message ?? '', /is on the remote machine/);
+    // the local path of the same name is never used in its place
+    assert.ok(!(said?.message ?? '').includes('/home/ana'), said?.message);
+
+    prompts.reset();
+    workspace.workspaceFolders = [folder(LOCAL)];
+    assert.equal(await pickFolder(), '/home/ana/webapp');
+    assert.deepEqual(prompts.asked, []);
+  });
+
+  it('Check Out with only a remote folder: refused with the same words, nothing fetched', async () => {
+    const agentConversation = conversation(1, {
+      title: 'Fix the login',
+      selected_repository: 'acme/app',
+      selected_branch: 'openhands/fix-login',
+      git_provider: 'github',
+    });
+    workspace.workspaceFolders = [folder(REMOTE)];
+    const result = await checkOutAgentBranch(new Log(), agentConversation);
+    assert.equal(result.kind, 'refused');
+    assert.match(result.kind === 'refused' ? result.message : '', /is on the remote machine/);
+  });
+});
