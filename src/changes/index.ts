@@ -20,3 +20,11 @@ export {
   type ReplayPlaces,
   type ReplayStep,
 } from './handoffReplay';
+export {
+  deliverHandoff,
+  HandoffDeliveryError,
+  type Delivered,
+  type DeliveryOptions,
+  type DeliveryStep,
+} from './handoffDelivery';
+export { handoffMessage } from './handoffMessage';
