@@ -113,11 +113,12 @@ export async function deliverHandoff(
 
 /** `: <the end of its error output>` (control characters out), or `.` when it said nothing. */
 function said(output: BashOutput): string {
-  const text = (output.stderr || output.stdout || '').replace(
-    /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g,
-    '',
-  );
+  const text = [...(output.stderr || output.stdout || '')]
+    .filter((char) => char === '\n' || char === '\t' || !isControl(char.codePointAt(0) ?? 0))
+    .join('');
   const exit = output.exit_code === -1 ? ' (it ran out of time)' : '';
   const tail = text.trim().slice(-QUOTED_CHARS);
   return tail ? `${exit}: ${tail}` : `${exit}.`;
 }
+
+const isControl = (code: number) => code < 0x20 || (code >= 0x7f && code <= 0x9f);
