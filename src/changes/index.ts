@@ -10,7 +10,13 @@ export {
   type Upstream,
   type Submodule,
 } from './localState';
-export { buildHandoff, DEFAULT_MAX_HANDOFF_BYTES, type Handoff, type HandoffOptions } from './handoffBundle';
+export {
+  buildHandoff,
+  removeHandoff,
+  DEFAULT_MAX_HANDOFF_BYTES,
+  type Handoff,
+  type HandoffOptions,
+} from './handoffBundle';
 export * from './handoffManifest';
 export {
   parseVerifyOutput,
@@ -28,3 +34,4 @@ export {
   type DeliveryStep,
 } from './handoffDelivery';
 export { handoffMessage } from './handoffMessage';
+export { pushToUpstream, PushFailedError } from './handoffPush';
