@@ -3,15 +3,7 @@
 // untracked files to tick, what the sandbox received, the first message's words, a refusal starting
 // nothing and keeping the task, and no parts folder left behind.
 import assert from 'node:assert/strict';
-import {
-  existsSync,
-  mkdirSync,
-  mkdtempSync,
-  readdirSync,
-  readFileSync,
-  rmSync,
-  writeFileSync,
-} from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type * as vscode from 'vscode';
 import { registerConversationCommands } from '../../../src/commands/conversationCommands';
