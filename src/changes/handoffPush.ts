@@ -23,7 +23,7 @@ export async function pushToUpstream(
 ): Promise<void> {
   const git = gitIn(root, access.runGit, access.signal);
   const output = await git.run(
-    ['push', '--porcelain', upstream.remote, `refs/heads/${branch}:refs/heads/${upstream.branch}`],
+    ['push', upstream.remote, `refs/heads/${branch}:refs/heads/${upstream.branch}`],
     { timeoutMs: PUSH_TIMEOUT_MS },
   );
   if (output.exitCode !== 0) {
@@ -32,6 +32,9 @@ export async function pushToUpstream(
       .replace(/\/\/[^/@\s]+@/g, '//')
       .trim()
       .split('\n')
+      // git's hints are how-tos for a terminal; its own lines say what happened
+      .filter((line) => !line.startsWith('hint:'))
+      .map((line) => line.trim())
       .slice(-3)
       .join(' ')
       .slice(0, 400);
