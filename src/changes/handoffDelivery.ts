@@ -49,6 +49,8 @@ export class HandoffDeliveryError extends Error {
 /** The replay runs git over the whole tree (a 50 MB hand-off): minutes, not seconds. */
 const REPLAY_SECONDS = 600;
 const QUICK_SECONDS = 60;
+/** The verify listing (about 60 bytes a file): a repository of a million files fits. */
+const MAX_LISTING_BYTES = 64 * 1024 * 1024;
 /** How much of a failed command's output a message quotes. */
 const QUOTED_CHARS = 400;
 
@@ -90,8 +92,14 @@ export async function deliverHandoff(
     }
 
     options.onStep?.('verify');
-    const verified = await run(VERIFY_COMMAND, workingCopy, REPLAY_SECONDS);
-    const parsed = verified.exit_code === 0 ? parseVerifyOutput(verified.stdout ?? '') : undefined;
+    // The listing goes to a file read back whole: a reply carries only the last MiB of a command's output.
+    const listingPath = `${partsFolder}/verify.out`;
+    const verified = await run(`${VERIFY_COMMAND} > ${shellQuote(listingPath)}`, workingCopy, REPLAY_SECONDS);
+    const listing =
+      verified.exit_code === 0
+        ? await client.downloadFile(listingPath, { signal, maxBytes: MAX_LISTING_BYTES })
+        : undefined;
+    const parsed = listing ? parseVerifyOutput(listing.toString('utf8')) : undefined;
     if (!parsed) {
       throw new HandoffDeliveryError(
         'verify',

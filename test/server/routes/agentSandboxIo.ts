@@ -105,7 +105,7 @@ async function executeBash(request: RouteRequest, context: ServerContext): Promi
   const parsed = bashRequest(request.body);
   if (Array.isArray(parsed)) return validationFailed(parsed);
   const dir = sandboxDir(request, context);
-  const tmp = path.join(context.agent.workspaces.root, 'tmp');
+  const tmp = context.agent.workspaces.commandTmpDir();
   mkdirSync(tmp, { recursive: true });
   const commandId = randomUUID();
   const outcome = await runShell(parsed, path.resolve(dir, parsed.cwd ?? '.'), tmp);

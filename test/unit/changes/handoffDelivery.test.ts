@@ -4,7 +4,15 @@
 // named and still leaves nothing behind.
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { AgentServerClient, agentEndpointOf, OpenHandsClient, type RequestLogEntry } from '../../../src/api';
@@ -18,7 +26,7 @@ import { handoffMessage } from '../../../src/changes/handoffMessage';
 import type { TestServer } from '../../server';
 import { startFastServer } from '../testServer/helpers';
 import { CANARY, filesWithModes, makeFixture, TICKED, UNTICKED, type Fixture } from './handoffFixture';
-import { git } from './scratchRepo';
+import { commitAll, git, write } from './scratchRepo';
 
 /** What the sandbox must not hold: the unticked file, the ignored one, the submodule's files. */
 const leftBehind = (path: string) => path === UNTICKED || path === '.env' || path.startsWith('lib/');
@@ -140,6 +148,25 @@ describe('changes: a hand-off delivered to the agent-server double', function ()
       handoffMessage(handoff.manifest, delivered.workingCopy),
       /^I handed you my local state: 2 commits, /,
     );
+    assert.deepEqual(scratchFolders(), []);
+  });
+
+  it('a listing past the 1 MiB a command reply carries is still read whole', async () => {
+    const big = join(tmp, 'big');
+    mkdirSync(big);
+    git(big, ['init', '-q', '-b', 'main']);
+    // 20,000 files: their listing (mode, hash, path) is about 1.3 MB
+    for (let folder = 0; folder < 100; folder++) {
+      mkdirSync(join(big, `folder-${folder}`));
+      for (let file = 0; file < 200; file++)
+        writeFileSync(join(big, `folder-${folder}`, `file-${file}.txt`), `${folder}/${file}\n`);
+    }
+    commitAll(big, 'many files');
+    write(big, 'folder-0/file-0.txt', 'edited\n');
+    const handoff = await buildHandoff(big, { kind: 'archive', untracked: [] });
+    built.push(handoff);
+    const delivered = await deliverHandoff(client, handoff, { workingCopyName: 'big' });
+    assert.equal(delivered.files.length, 20_000);
     assert.deepEqual(scratchFolders(), []);
   });
 
