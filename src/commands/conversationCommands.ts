@@ -254,11 +254,16 @@ async function newConversation(
     return undefined;
   }
   // The local work the remote lacks: asked last before the start, so no built hand-off waits on a question.
-  const handoffStep = await askForHandoff(
-    { client, log },
-    await workspaceRepository(),
-    request.selected_repository ?? undefined,
-  );
+  // A caller that named the repository (another extension, a link, a test) chose what the sandbox
+  // starts from, and asks for no prompt.
+  const handoffStep =
+    args.repository === undefined
+      ? await askForHandoff(
+          { client, log },
+          await workspaceRepository(),
+          request.selected_repository ?? undefined,
+        )
+      : ({ kind: 'start' } as const);
   if (handoffStep.kind === 'cancelled') {
     keepTyped();
     return undefined;

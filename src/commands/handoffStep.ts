@@ -40,6 +40,7 @@ export async function askForHandoff(
   const changes = localChanges();
   let state;
   try {
+    if (await changes.isIgnoredFolder(folder.fsPath)) return { kind: 'start' };
     state = await changes.readLocalState(folder.fsPath);
   } catch (error) {
     deps.log.warn(`New conversation: could not read the repository's state: ${messageOf(error)}`);

@@ -133,6 +133,32 @@ describe('New Conversation hands over local work', function () {
     assert.deepEqual(partsFolders(), [], 'the parts folder is gone');
   });
 
+  it('asks nothing for a folder the repository ignores, nor when the caller named the repository', async () => {
+    write(repo, '.gitignore', '.env\nbuild/\n');
+    mkdirSync(join(repo, 'build'));
+    folders.workspaceFolders = [{ uri: Uri.file(join(repo, 'build')), name: 'build', index: 0 }];
+    prompts.answer('inputBox', TASK);
+    prompts.answer('inputBox', '');
+    prompts.answer('quickPick', '$(add) New sandbox');
+    prompts.answer('information', undefined);
+    const first = await commands.executeCommand<string | undefined>('openhands.newConversation');
+    assert.ok(first, JSON.stringify(prompts.asked));
+    assert.equal(prompts.of('quickPick').length, 1, 'only the sandbox was asked');
+
+    prompts.reset();
+    folders.workspaceFolders = [{ uri: Uri.file(repo), name: 'my app', index: 0 }];
+    prompts.answer('information', undefined);
+    const id = await commands.executeCommand<string | undefined>('openhands.newConversation', {
+      message: TASK,
+      repository: null,
+      sandboxId: null,
+    });
+    assert.ok(id);
+    assert.equal(prompts.of('quickPick').length, 0, 'no question at all');
+    const events = JSON.stringify(t.server.state.agentConversations.get(id.replace(/-/g, ''))?.events ?? []);
+    assert.ok(events.includes(TASK) && !events.includes('I handed you'), 'the task as it was');
+  });
+
   it('a refusal (a merge conflict) says the file, starts nothing and keeps the task', async () => {
     git(repo, ['stash', '-q', '--include-untracked']);
     git(repo, ['checkout', '-q', '-b', 'other']);
