@@ -42,10 +42,13 @@ export { normalizeUuid, sameUuid } from './uuid';
 export {
   AgentServerClient,
   type AgentServerClientOptions,
+  type BashOptions,
   type DeltaOptions,
   type DownloadOptions,
   type EventSearchQuery,
+  type UploadOptions,
 } from './agentServer/agentServerClient';
+export * from './agentServer/bashOutput';
 export { agentEndpointOf, type AgentEndpoint } from './agentServer/endpoint';
 export { readAllEvents, MAX_EXPORTED_EVENTS } from './agentServer/allEvents';
 export { EventFeed, type EventFeedOptions, type FeedTarget } from './agentServer/eventFeed';

@@ -134,6 +134,11 @@ export async function buildHandoff(folder: string, options: HandoffOptions): Pro
   }
 }
 
+/** Removes a hand-off's parts folder (they are copies of the user's work); nothing when it is gone. */
+export async function removeHandoff(handoff: Pick<Handoff, 'folder'>): Promise<void> {
+  await rm(handoff.folder, { recursive: true, force: true });
+}
+
 /** Where the commits ahead start: the upstream's commit, or where HEAD and it parted when both moved. */
 async function baseCommit(git: Git, state: LocalState, head: string): Promise<string> {
   const upstream = state.upstream?.commit;

@@ -1,7 +1,7 @@
 // The local side of an agent's change, as the commands use it. The build makes this folder a bundle
 // of its own (dist/changes.js), required the first time a change is applied or saved as a patch.
 export * from './patchApply';
-export { openLocalRepository, type LocalRepository } from './localRepository';
+export { isIgnoredFolder, openLocalRepository, type LocalRepository } from './localRepository';
 export { auditPatch, patchWarningLines } from './patchAudit';
 export {
   readLocalState,
@@ -10,7 +10,13 @@ export {
   type Upstream,
   type Submodule,
 } from './localState';
-export { buildHandoff, DEFAULT_MAX_HANDOFF_BYTES, type Handoff, type HandoffOptions } from './handoffBundle';
+export {
+  buildHandoff,
+  removeHandoff,
+  DEFAULT_MAX_HANDOFF_BYTES,
+  type Handoff,
+  type HandoffOptions,
+} from './handoffBundle';
 export * from './handoffManifest';
 export {
   parseVerifyOutput,
@@ -27,3 +33,12 @@ export {
   uncommittedFiles,
   type CheckoutOutcome,
 } from './branchCheckout';
+export {
+  deliverHandoff,
+  HandoffDeliveryError,
+  type Delivered,
+  type DeliveryOptions,
+  type DeliveryStep,
+} from './handoffDelivery';
+export { handoffMessage } from './handoffMessage';
+export { pushToUpstream, PushFailedError } from './handoffPush';

@@ -85,3 +85,19 @@ async function listRemotes(git: Git): Promise<LocalRemote[]> {
   }
   return [...remotes.values()];
 }
+
+/**
+ * Whether `folder` is ignored by the repository it sits in (a build or test folder inside a checkout):
+ * that repository's work is not the folder's, so it is not offered for a hand-off.
+ */
+export async function isIgnoredFolder(
+  folder: string,
+  runner?: GitRunner,
+  signal?: AbortSignal,
+): Promise<boolean> {
+  // check-ignore takes no literal pathspecs; `.` holds nothing a pathspec could read as magic
+  const output = await gitIn(folder, runner, signal).run(['check-ignore', '-q', '--', '.'], {
+    env: { GIT_LITERAL_PATHSPECS: '0' },
+  });
+  return output.exitCode === 0;
+}

@@ -18,6 +18,8 @@ import { configuredMcpServers, mayBeMcpStartFailure, namedServers } from '../con
 import { startStatusMessage } from '../conversations/startStatus';
 import { workspaceRepository } from '../conversations/workspaceGit';
 import { askForProfile, type ProfileStep } from '../conversations/profileStep';
+import { askForHandoff, type HandoffPlan } from './handoffStep';
+import { handOver } from './handoffDelivery';
 import type { Connection } from '../state/connection';
 import type { Log } from '../core/log';
 import { rememberAsked } from '../state/askedWords';
@@ -25,6 +27,7 @@ import { conversationTitle, shortSpec } from '../state/names';
 import { sandboxStatusStyle } from '../views/statusStyle';
 import type { OpenHandsStore } from '../state/store';
 import { resolveConversation, type CommandTarget } from './targets';
+import { localChanges } from './changes/localChanges';
 import type { ConversationPanels } from '../webviews/conversation/host/register';
 import { startPolicy } from '../state/confirmationPolicy';
 import type { ConversationSteering } from '../state/conversationSteering';
@@ -209,7 +212,7 @@ async function newConversation(
   deps: FlowDeps,
   arg: NewConversationArgs | CommandTarget,
 ): Promise<string | undefined> {
-  const { store, connection, log } = deps;
+  const { connection, log } = deps;
   const client = connection.requireClient();
   const args: NewConversationArgs = isArgs(arg) ? { ...arg } : {};
   // from a sandbox row or with a sandbox id: start in that sandbox
@@ -250,6 +253,52 @@ async function newConversation(
     keepTyped();
     return undefined;
   }
+  // The local work the remote lacks: asked last before the start, so no built hand-off waits on a question.
+  // A caller that named the repository (another extension, a link, a test) chose what the sandbox
+  // starts from, and asks for no prompt.
+  const handoffStep =
+    args.repository === undefined
+      ? await askForHandoff(
+          { client, log },
+          await workspaceRepository(),
+          request.selected_repository ?? undefined,
+        )
+      : ({ kind: 'start' } as const);
+  if (handoffStep.kind === 'cancelled') {
+    keepTyped();
+    return undefined;
+  }
+  const handoff = handoffStep.kind === 'handoff' ? handoffStep.plan : undefined;
+  try {
+    return await startConversation(deps, { args, request, typed, profileStep, handoff, keepTyped });
+  } finally {
+    // The parts are copies of the user's work: they go whatever happened.
+    if (handoff) await localChanges().removeHandoff(handoff.handoff);
+  }
+}
+
+interface StartInput {
+  args: NewConversationArgs;
+  request: AppConversationStartRequest;
+  typed: string;
+  profileStep: Exclude<ProfileStep, { kind: 'cancelled' }>;
+  handoff: HandoffPlan | undefined;
+  keepTyped: () => void;
+}
+
+async function startConversation(
+  deps: FlowDeps,
+  { args, request, typed, profileStep, handoff, keepTyped }: StartInput,
+): Promise<string | undefined> {
+  const { store, connection, log } = deps;
+  const client = connection.requireClient();
+  if (handoff?.kind === 'archive') {
+    // the sandbox gets the repository from the hand-off: the server clones nothing
+    delete request.selected_repository;
+    delete request.selected_branch;
+    delete request.git_provider;
+  }
+  if (handoff?.upstreamBranch) request.selected_branch = handoff.upstreamBranch;
   deps.draft.message = undefined;
   const switchTo = profileStep.kind === 'chosen' ? profileStep.switchTo : undefined;
   // The start request has no field for the confirmation policy, nor for a profile's whole LLM
@@ -258,7 +307,7 @@ async function newConversation(
   const policy = startPolicy(connection.config.confirmationPolicy);
   // what the user asked names the conversation until the server titles it
   const asked = typed;
-  if (policy || switchTo) delete request.initial_message;
+  if (policy || switchTo || handoff) delete request.initial_message;
 
   const controller = new AbortController();
   try {
@@ -287,8 +336,16 @@ async function newConversation(
     if (conversationId) deps.watch.watch(conversationId);
     if (conversationId) rememberAsked(conversationId, asked);
     if (conversationId && (policy || switchTo)) {
-      const applied = await prepareThenSend(deps, conversationId, { switchTo, policy }, asked);
+      // with a hand-off, the task waits for it too
+      const applied = await prepareThenSend(deps, conversationId, { switchTo, policy }, handoff ? '' : asked);
       if (!applied) return conversationId;
+    }
+    if (conversationId && handoff) {
+      const handed = await handOver(deps, conversationId, handoff, asked);
+      if (!handed) {
+        keepTyped();
+        return conversationId;
+      }
     }
     await store.refresh();
     const conversation = conversationId ? store.findConversation(conversationId) : undefined;

@@ -38,6 +38,9 @@ import {
 } from '../../src/api';
 import { Transcript } from '../../src/webviews/conversation/host/rows/transcript';
 import { readZip } from '../../src/api/zipReader';
+import { buildHandoff } from '../../src/changes/handoffBundle';
+import { deliverHandoff } from '../../src/changes/handoffDelivery';
+import { handoffMessage } from '../../src/changes/handoffMessage';
 import type { AppConversation, AppConversationStartTask, SandboxInfo } from '../../src/api/models';
 import { eventuallyDefined } from '../shared/eventually';
 import { agentEvents, realRequest, realServerEnv, scriptedRequests, sleep, type RealServerEnv } from './env';
@@ -1695,6 +1698,119 @@ describe('OpenHandsClient against the real OpenHands app server', function () {
         () => client.manage.download(missing),
         (error: unknown) => error instanceof ApiError && error.kind === 'not_found',
       );
+    });
+  });
+
+  describe('hand-off: a local repository brought to a real sandbox (buildHandoff archive, uploadFile, executeBashCommand)', () => {
+    // The real server clones only from a git provider, which this machine cannot reach: the path here is
+    // "Bring my repository" (kind archive), delivered to a conversation started without a task.
+    const HANDOFF_CANARY = 'OPENHANDS_HANDOFF_CANARY_5b2e8d';
+    let scratch: string | undefined;
+    after(() => {
+      if (scratch) fs.rmSync(scratch, { recursive: true, force: true });
+    });
+
+    it('the round trip: the sandbox holds exactly the handed-over tree; the unticked file, the .env and its canary stay here', async () => {
+      scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'openhands-real-handoff-'));
+      const origin = path.join(scratch, 'origin.git');
+      const local = path.join(scratch, 'my project');
+      git(scratch, 'init', '-q', '--bare', '-b', 'main', origin);
+      git(scratch, 'init', '-q', '-b', 'main', local);
+      const write = (file: string, text: string) => {
+        fs.mkdirSync(path.dirname(path.join(local, file)), { recursive: true });
+        fs.writeFileSync(path.join(local, file), text);
+      };
+      const commit = (message: string) => {
+        git(local, 'add', '--all');
+        git(local, '-c', 'user.name=T', '-c', 'user.email=t@example.com', 'commit', '-q', '-m', message);
+      };
+      write('.gitignore', '.env\n');
+      write('README.md', 'base\n');
+      write('src/app.txt', 'one\ntwo\nthree\n');
+      commit('base');
+      git(local, 'remote', 'add', 'origin', origin);
+      git(local, 'push', '-q', '-u', 'origin', 'main');
+      write('src/feature.txt', 'a feature\n');
+      commit('first commit not pushed');
+      write('README.md', 'base, and more\n');
+      commit('second commit not pushed');
+      write('src/app.txt', 'one\ntwo (staged)\nthree\n');
+      git(local, 'add', 'src/app.txt');
+      write('src/app.txt', 'one\ntwo (staged)\nthree (unstaged)\n');
+      write('notes/ticked é.txt', 'handed over\n');
+      write('unticked.txt', 'stays here\n');
+      write('.env', `SECRET=${HANDOFF_CANARY}\n`);
+      assert.equal(git(local, 'rev-list', '--count', 'origin/main..HEAD'), '2', 'two commits not pushed');
+
+      const handoff = await buildHandoff(local, { kind: 'archive', untracked: ['notes/ticked é.txt'] });
+      try {
+        const started = await client.createConversation({ sandbox_id: sandbox.id });
+        const ready = await client.waitForStartTask(started.id, { timeoutMs: 150_000, intervalMs: 1000 });
+        const [found] = await client.getConversations([ready.app_conversation_id!]);
+        const endpoint = found ? agentEndpointOf(found) : undefined;
+        assert.ok(endpoint, 'the conversation has an agent server');
+        const logs: unknown[] = [];
+        const agent = new AgentServerClient({
+          endpoint,
+          timeoutMs: 60_000,
+          logBodies: true,
+          onLog: (entry) => logs.push(entry),
+        });
+        const delivered = await deliverHandoff(agent, handoff, { workingCopyName: 'my project' });
+        const listing = delivered.files.map((file) => `${file.mode} ${file.blob} ${file.path}`);
+        console.log(
+          `      the sandbox's view of ${delivered.workingCopy}:\n        ${listing.join('\n        ')}`,
+        );
+        assert.deepEqual(
+          delivered.files.map((file) => file.path).sort(),
+          ['.gitignore', 'README.md', 'notes/ticked é.txt', 'src/app.txt', 'src/feature.txt'],
+          'the tracked files and the ticked one; not the unticked file, not the .env',
+        );
+        const here = execFileSync('git', ['ls-tree', '-r', '-z', handoff.manifest.handedOver.tree], {
+          cwd: local,
+          encoding: 'utf8',
+        })
+          .split('\0')
+          .filter((record) => record !== '')
+          .map((record) => record.replace(/^(\d+) blob ([0-9a-f]+)\t/, '$1 $2 '));
+        assert.deepEqual(listing, here, 'each file’s mode and hash as the user’s repository has them');
+        // The sandbox's files, byte for byte, through the agent server's own download.
+        for (const file of ['src/app.txt', 'README.md', 'notes/ticked é.txt']) {
+          const bytes = await agent.downloadFile(`${delivered.workingCopy}/${file}`);
+          assert.equal(bytes.toString('utf8'), fs.readFileSync(path.join(local, file), 'utf8'), file);
+        }
+        const message = handoffMessage(handoff.manifest, delivered.workingCopy);
+        console.log(`      the agent's first words: ${message}`);
+        assert.match(
+          message,
+          /^I handed you my repository: the files at main \([0-9a-f]{12}\), 1 edited file, 1 new file \(src\/app\.txt, notes\/ticked é\.txt\)\./,
+        );
+        const events = JSON.stringify(await storedEvents(agent));
+        assert.ok(!events.includes(HANDOFF_CANARY), 'the canary is in no event');
+        assert.ok(!JSON.stringify(logs).includes(HANDOFF_CANARY), 'nor in any request the client logged');
+        const sandboxFolder = path.dirname(delivered.workingCopy);
+        for (const log of [
+          path.join(sandboxFolder, '.openhands-agent-server.log'),
+          path.join(sandboxFolder, 'workspace', 'bash_events'),
+        ]) {
+          if (!fs.existsSync(log)) continue;
+          const files = fs.statSync(log).isDirectory()
+            ? fs.readdirSync(log).map((name) => path.join(log, name))
+            : [log];
+          for (const file of files)
+            assert.ok(
+              !fs.readFileSync(file, 'utf8').includes(HANDOFF_CANARY),
+              `the canary is not in ${file}`,
+            );
+        }
+        assert.ok(
+          !fs.existsSync(path.join(delivered.workingCopy, '.env')) &&
+            !fs.existsSync(path.join(delivered.workingCopy, 'unticked.txt')),
+          'neither file is in the sandbox',
+        );
+      } finally {
+        fs.rmSync(handoff.folder, { recursive: true, force: true });
+      }
     });
   });
 

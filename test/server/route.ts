@@ -16,6 +16,8 @@ export interface RouteRequest {
   query: QueryParams;
   body: RequestBody;
   headers: IncomingHttpHeaders;
+  /** The body's bytes as sent (an upload's multipart form); the agent server's routes only. */
+  raw?: Buffer;
 }
 
 export interface Route {

@@ -9,6 +9,7 @@ import { SuccessSchema, type Success } from '../models/common';
 import type { ConnectionPool } from '../connectionPool';
 import type { TlsOptions } from '../tls';
 import { HttpTransport, type RequestLogEntry } from '../http/transport';
+import { BashOutputSchema, type BashOutput } from './bashOutput';
 import type { AgentEndpoint } from './endpoint';
 import {
   AgentEventPageSchema,
@@ -67,6 +68,18 @@ export interface DownloadOptions extends AgentCallOptions {
   maxBytes?: number;
 }
 
+export interface UploadOptions extends AgentCallOptions {
+  /** From sending the first byte to the reply; 5 minutes when unset (50 MB on a slow link). */
+  timeoutMs?: number;
+}
+
+export interface BashOptions extends AgentCallOptions {
+  /** Where it runs (see `BashCommandRequest.cwd`). */
+  cwd?: string;
+  /** How long the server lets it run, in whole seconds (1 to 3600); 300 when unset. */
+  timeoutSeconds?: number;
+}
+
 const MAX_EVENT_PAGE = 100;
 /** What a skimmed event keeps of each string: its id, kind, time and source are all shorter. */
 const SKIM_STRING_CHARS = 1024;
@@ -74,6 +87,11 @@ const SKIM_STRING_CHARS = 1024;
 const SKIM_BYTES_PER_REPLY_CAP = 8;
 /** A whole workspace's patch can be large and slow to build (the server runs git over the tree). */
 const DELTA_TIMEOUT_MS = 120_000;
+const UPLOAD_TIMEOUT_MS = 300_000;
+const DEFAULT_BASH_SECONDS = 300;
+const MAX_BASH_SECONDS = 3600;
+/** The reply comes once the server has killed a command past its time: wait that long and a bit more. */
+const BASH_REPLY_SLACK_MS = 30_000;
 
 export class AgentServerClient {
   private readonly transport: HttpTransport;
@@ -239,6 +257,46 @@ export class AgentServerClient {
       maxBytes: options.maxBytes,
     });
     return reply.bytes;
+  }
+
+  /**
+   * Writes `content` to `path` in the sandbox (absolute: 400 otherwise), its folders made, replacing a
+   * file there. The agent server streams it to disk; the bytes are never logged here.
+   */
+  uploadFile(path: string, content: Buffer, options: UploadOptions = {}): Promise<Success> {
+    const name = path.slice(path.lastIndexOf('/') + 1) || 'upload';
+    return this.transport.request({
+      method: 'POST',
+      path: '/api/file/upload',
+      query: { path },
+      file: { field: 'file', name, content },
+      schema: SuccessSchema,
+      signal: options.signal,
+      timeoutMs: options.timeoutMs ?? Math.max(UPLOAD_TIMEOUT_MS, this.options.timeoutMs ?? 0),
+    });
+  }
+
+  /**
+   * Runs `command` with `/bin/sh -c` in the sandbox and answers once it ended: its exit code (-1 when
+   * the server stopped it at `timeoutSeconds`) and the last piece of its output (at most 1 MiB
+   * characters of each stream; the reply cap bounds it here too).
+   */
+  async executeBashCommand(command: string, options: BashOptions = {}): Promise<BashOutput> {
+    const seconds = options.timeoutSeconds ?? DEFAULT_BASH_SECONDS;
+    if (!Number.isInteger(seconds) || seconds < 1 || seconds > MAX_BASH_SECONDS) {
+      throw new ApiError({
+        kind: 'validation',
+        message: `A sandbox command may run 1 to ${MAX_BASH_SECONDS} whole seconds.`,
+      });
+    }
+    return this.transport.request({
+      method: 'POST',
+      path: '/api/bash/execute_bash_command',
+      body: { command, ...(options.cwd === undefined ? {} : { cwd: options.cwd }), timeout: seconds },
+      schema: BashOutputSchema,
+      signal: options.signal,
+      timeoutMs: seconds * 1000 + BASH_REPLY_SLACK_MS,
+    });
   }
 
   /** The working tree's change against its base as one `git diff --binary` patch; `dir` must be absolute. */

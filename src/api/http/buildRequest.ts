@@ -3,6 +3,7 @@
  * JSON) and the call that follows it to the end, which knows every secret it carries and how it fails.
  */
 import type { AxiosRequestConfig } from 'axios';
+import { randomBytes } from 'node:crypto';
 import type * as z from 'zod/mini';
 import { ApiError } from '../errors';
 import { CallFailures } from '../failures';
@@ -47,10 +48,25 @@ export interface RequestSpec<T> {
   schema: z.ZodMiniType<T>;
   signal?: AbortSignal;
   /**
+   * A file sent as `multipart/form-data` (FastAPI's `UploadFile`) instead of a JSON body. Its bytes are
+   * never logged: only `body` is.
+   */
+  file?: UploadedFile;
+  /** From sending to the last byte of the reply; the transport's deadline when unset. */
+  timeoutMs?: number;
+  /**
    * A GET polled again and again (the lists a refresh reads): a reply the same as the last one is
    * the same, frozen value (`RepeatedReplies`).
    */
   polled?: boolean;
+}
+
+export interface UploadedFile {
+  /** The form field the route reads (`file`). */
+  field: string;
+  /** The file name the part says (the server may ignore it). */
+  name: string;
+  content: Buffer;
 }
 
 /** One call in flight: what it sent, the secrets it knows, and how it fails. */
@@ -105,15 +121,17 @@ export class RequestBuilder {
     path: string,
     accepting: Accepting | undefined,
   ): AxiosRequestConfig {
-    const { method, body } = spec;
+    const { method, body, file } = spec;
     const headers = this.headers(body !== undefined);
+    const form = file ? multipartBody(file) : undefined;
+    if (form) headers['Content-Type'] = form.contentType;
     return {
       method,
       url: this.baseUrl + path,
       headers: accepting
         ? { ...headers, Accept: accepting.accept, 'Accept-Encoding': accepting.encodings }
         : headers,
-      data: body === undefined ? undefined : JSON.stringify(body),
+      data: form ? form.bytes : body === undefined ? undefined : JSON.stringify(body),
     };
   }
 
@@ -126,4 +144,20 @@ export class RequestBuilder {
     }
     return headers;
   }
+}
+
+/** One file as a `multipart/form-data` body, with a boundary its bytes do not hold. */
+function multipartBody(file: UploadedFile): { contentType: string; bytes: Buffer } {
+  let boundary: string;
+  do boundary = `openhands-${randomBytes(16).toString('hex')}`;
+  while (file.content.includes(boundary));
+  // quotes and line breaks would end the header: the name is only a label, so they become `_`
+  const name = file.name.replace(/["\r\n\\]/g, '_');
+  const head =
+    `--${boundary}\r\nContent-Disposition: form-data; name="${file.field}"; filename="${name}"\r\n` +
+    'Content-Type: application/octet-stream\r\n\r\n';
+  return {
+    contentType: `multipart/form-data; boundary=${boundary}`,
+    bytes: Buffer.concat([Buffer.from(head, 'utf8'), file.content, Buffer.from(`\r\n--${boundary}--\r\n`)]),
+  };
 }

@@ -75,7 +75,7 @@ export class Sender {
 
   /** The whole reply as text, under the request deadline. */
   async sendForText(call: Call<unknown>): Promise<TextReply> {
-    const deadline = withDeadline(call.spec.signal, this.timeoutMs);
+    const deadline = withDeadline(call.spec.signal, call.spec.timeoutMs ?? this.timeoutMs);
     try {
       // raced with the abort: a call settles when its caller or deadline ends it, whatever axios does
       const response = await untilAborted(

@@ -52,6 +52,11 @@ export class SandboxWorkspaces {
     return path.join(this.sandboxesDir, name);
   }
 
+  /** The commands' TMPDIR (not created): the `/tmp` of every sandbox, outside each sandbox's folder. */
+  commandTmpDir(): string {
+    return path.join(this.root, 'tmp');
+  }
+
   /** A folder for throwaway files (the archive's index), outside every sandbox. */
   scratchDir(): string {
     const dir = path.join(this.root, 'scratch');

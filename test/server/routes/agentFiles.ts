@@ -109,7 +109,10 @@ function download(request: RouteRequest, context: ServerContext): Reply {
   if (requested === INVALID) return validationFailed(issues);
   if (!path.isAbsolute(requested)) return detail('Path must be absolute', 400);
   const sandbox = sandboxOf(request, context);
-  if (!inside(sandbox, requested) || !pyExists(requested)) return detail('File not found', 404);
+  // the commands' TMPDIR (agentSandboxIo.ts) is the sandbox's /tmp: readable as on a real server
+  const scratch = sandbox.agent.workspaces.commandTmpDir();
+  const readable = inside(sandbox, requested) || pyResolve(requested).startsWith(`${scratch}${path.sep}`);
+  if (!readable || !pyExists(requested)) return detail('File not found', 404);
   if (!pyIsFile(requested)) return detail('Path is not a file', 400);
   return fileResponse(
     readFileSync(requested),

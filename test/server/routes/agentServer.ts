@@ -26,6 +26,7 @@ import { uuid } from '../scalars';
 import { findSandbox } from '../state';
 import { INVALID, int, issue, type ValidationIssue } from '../validation';
 import { agentFileRoutes } from './agentFiles';
+import { agentSandboxIoRoutes } from './agentSandboxIo';
 
 const API_PATH = /^\/__sandboxes\/(?<sandboxId>[^/]+)\/agent-server\/api(?:\/|$)/;
 const SUCCESS = { success: true };
@@ -272,8 +273,8 @@ export const agentServerRoutes: Route[] = [
   { method: 'POST', pattern: apiPath(`${CONVERSATION}/events`), readsBody: true, handle: sendMessage },
 ];
 
-/** Conversations and events, then the git and file routes on the sandbox directory. */
-const allRoutes: readonly Route[] = [...agentServerRoutes, ...agentFileRoutes];
+/** Conversations and events, then the git and file routes, the upload and commands on the sandbox directory. */
+const allRoutes: readonly Route[] = [...agentServerRoutes, ...agentFileRoutes, ...agentSandboxIoRoutes];
 
 export interface AgentServerRequest {
   method: string;
@@ -313,6 +314,7 @@ export async function handleAgentServerApi(
       query: request.query,
       body,
       headers: request.headers,
+      raw: request.raw,
     },
     context,
   );

@@ -99,9 +99,14 @@ export async function showQuickPick<T extends string | vscode.QuickPickItem>(
     choices: labels,
   });
   if (answer === undefined) return undefined;
-  const index = labels.indexOf(answer);
-  if (index === -1) throw new Error(`no item “${answer}” in “${options.title ?? ''}”: ${labels.join(', ')}`);
-  return resolved[index];
+  const pick = (label: string) => {
+    const index = labels.indexOf(label);
+    if (index === -1) throw new Error(`no item “${label}” in “${options.title ?? ''}”: ${labels.join(', ')}`);
+    return resolved[index];
+  };
+  // a multiple choice answers its labels one a line ("" ticks none), and resolves to the ticked items
+  if (options.canPickMany) return (answer === '' ? [] : answer.split('\n').map(pick)) as unknown as T;
+  return pick(answer);
 }
 
 export async function showInputBox(options: vscode.InputBoxOptions = {}): Promise<string | undefined> {

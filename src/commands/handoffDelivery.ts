@@ -1,0 +1,79 @@
+/**
+ * Once a conversation started without its task: the hand-off delivered to its sandbox (uploaded,
+ * replayed, checked), then the task sent, prefixed with what the agent was given. A failure says which
+ * step failed; the task is not sent (the caller keeps it as the draft).
+ */
+import * as vscode from 'vscode';
+import { messageOf } from '../api';
+import type { DeliveryStep } from '../changes';
+import type { ConversationSteering } from '../state/conversationSteering';
+import type { Log } from '../core/log';
+import { localChanges } from './changes/localChanges';
+import type { HandoffPlan } from './handoffStep';
+
+export async function handOver(
+  deps: { steering: Pick<ConversationSteering, 'locate' | 'send'>; log: Log },
+  conversationId: string,
+  plan: HandoffPlan,
+  task: string,
+): Promise<boolean> {
+  const changes = localChanges();
+  let step: DeliveryStep | 'message' = 'reach';
+  try {
+    await vscode.window.withProgress(
+      { location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('New OpenHands conversation') },
+      async (progress) => {
+        progress.report({ message: stepText('reach') });
+        const agent = await deps.steering.locate(conversationId);
+        const delivered = await changes.deliverHandoff(agent, plan.handoff, {
+          workingCopyName: plan.workingCopyName,
+          onStep: (next) => {
+            step = next;
+            progress.report({ message: stepText(next) });
+          },
+        });
+        step = 'message';
+        progress.report({ message: vscode.l10n.t('Sending the first message…') });
+        const given = changes.handoffMessage(plan.handoff.manifest, delivered.workingCopy);
+        await deps.steering.send(conversationId, task.trim() ? `${given}\n\n${task}` : given);
+      },
+    );
+    deps.log.info(
+      `New conversation ${conversationId}: handed over ${plan.handoff.manifest.totalBytes} bytes (${plan.kind}).`,
+    );
+    return true;
+  } catch (error) {
+    const reason = messageOf(error);
+    deps.log.error(`New conversation ${conversationId}: the hand-off stopped at ${step}: ${reason}`);
+    const open = vscode.l10n.t('Open Conversation');
+    void vscode.window
+      .showErrorMessage(
+        vscode.l10n.t(
+          'The conversation started, but your local work did not reach it ({0}): {1} Your task was not sent; it is kept for the next New Conversation.',
+          stepText(step),
+          reason,
+        ),
+        open,
+      )
+      .then((choice) => {
+        if (choice === open)
+          void vscode.commands.executeCommand('openhands.openConversation', conversationId);
+      });
+    return false;
+  }
+}
+
+function stepText(step: DeliveryStep | 'message'): string {
+  switch (step) {
+    case 'reach':
+      return vscode.l10n.t('Reaching the sandbox…');
+    case 'upload':
+      return vscode.l10n.t('Uploading your local work…');
+    case 'replay':
+      return vscode.l10n.t('Rebuilding your work in the sandbox…');
+    case 'verify':
+      return vscode.l10n.t('Checking the sandbox holds exactly your work…');
+    case 'message':
+      return vscode.l10n.t('Sending the first message…');
+  }
+}
