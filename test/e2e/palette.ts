@@ -9,6 +9,9 @@ export const QUICK_INPUT = '.quick-input-widget input.input';
 export async function runCommand(page: Page, title: string): Promise<void> {
   // Leave whatever has the focus (a settings field, an open suggest widget) before opening the palette.
   await page.keyboard.press('Escape');
+  // a quick pick that Escape closes stays in the page a moment: F1 pressed then finds the old input, which
+  // hides under the fill (the model picker's step failed so once, its quick pick just closed)
+  await page.locator('.quick-input-widget').waitFor({ state: 'hidden', timeout: 5_000 });
   await page.keyboard.press('F1');
   const input = page.locator(QUICK_INPUT);
   await input.waitFor({ state: 'visible', timeout: 5_000 });
