@@ -40,6 +40,12 @@ async function openPicker(page: Page, frame: FrameLocator): Promise<void> {
 
 async function closePicker(page: Page, frame: FrameLocator): Promise<void> {
   await page.keyboard.press('Escape');
+  await page.locator('.quick-input-widget').waitFor({ state: 'hidden', timeout: 10_000 });
+  // VS Code gives the focus back to the panel's webview a moment after the quick pick closed: a palette
+  // opened before that loses the focus to it and closes at once (seen when an earlier step slowed the panel)
+  await page.waitForFunction(() => document.activeElement?.tagName === 'IFRAME', undefined, {
+    timeout: 10_000,
+  });
   await frame.locator('#model-picker:not([disabled])').waitFor({ timeout: 10_000 });
 }
 
