@@ -62,15 +62,20 @@ export async function askForHandoff(
   const items: ChoiceItem[] = choices.map((choice) => itemOf(choice, state));
   const picked = await vscode.window.showQuickPick(items, {
     title: vscode.l10n.t('New Conversation: your local work'),
-    placeHolder: vscode.l10n.t(
-      '{0} has work that is not on its remote. What should the agent start from?',
-      basename(state.root),
-    ),
+    placeHolder: state.cleanAndPushed
+      ? vscode.l10n.t(
+          'The server holds no git token for where {0} lives, so it may not be able to clone it. What should the agent start from?',
+          basename(state.root),
+        )
+      : vscode.l10n.t(
+          '{0} has work that is not on its remote. What should the agent start from?',
+          basename(state.root),
+        ),
     ignoreFocusOut: true,
   });
   if (!picked) return { kind: 'cancelled' };
   const choice = picked.choice;
-  if (choice.kind === 'remote-only') return { kind: 'start' };
+  if (choice.kind === 'remote-only' || choice.kind === 'without-local-work') return { kind: 'start' };
   if (choice.kind === 'push') {
     const upstream = state.upstream;
     if (!upstream?.remote || !upstream.branch) return { kind: 'start' };
@@ -166,6 +171,14 @@ function itemOf(
         detail: vscode.l10n.t(
           'The tracked files at HEAD and the edits ({0}); the server cannot clone this repository',
           local,
+        ),
+      };
+    case 'without-local-work':
+      return {
+        choice,
+        label: vscode.l10n.t('Start without my local work'),
+        detail: vscode.l10n.t(
+          'Nothing from this folder goes; the server clones the repository only if it can',
         ),
       };
     case 'remote-only':

@@ -22,7 +22,12 @@ export type HandoffChoice =
   /** No git provider: the tracked files at HEAD and the edits. */
   | { kind: 'archive' }
   /** Today's behaviour: the sandbox clones the remote's branch, nothing local goes. */
-  | { kind: 'remote-only'; upstream?: string };
+  | { kind: 'remote-only'; upstream?: string }
+  /**
+   * No git provider: start as before, nothing local goes (the server may still clone a public repository,
+   * or the agent starts without it). Never a dead end for a user who does not want to send their code.
+   */
+  | { kind: 'without-local-work' };
 
 /**
  * The choices, in the order offered; empty when there is nothing to ask (all is on a remote the server
@@ -34,7 +39,7 @@ export function handoffChoices(situation: HandoffSituation, hasProvider: boolean
   if (situation.cleanAndPushed && hasProvider) return [];
   const remoteOnly: HandoffChoice[] =
     hasProvider && onRemote ? [{ kind: 'remote-only', upstream: upstream?.name }] : [];
-  if (!hasProvider) return [{ kind: 'archive' }, ...remoteOnly];
+  if (!hasProvider) return [{ kind: 'archive' }, { kind: 'without-local-work' }];
   const choices: HandoffChoice[] = [];
   if (situation.branch && !situation.detached && onRemote && upstream && (situation.ahead ?? 0) > 0) {
     choices.push({ kind: 'push', branch: situation.branch, upstream: upstream.name });

@@ -97,7 +97,11 @@ describe('New Conversation hands over local work', function () {
     assert.ok(id, 'a conversation started');
     assert.deepEqual(prompts.unused(), []);
     const [choice, ticks] = prompts.of('quickPick').slice(1);
-    assert.deepEqual(choice?.choices, ['Bring my repository'], 'no provider: the one way to hand it over');
+    assert.deepEqual(
+      choice?.choices,
+      ['Bring my repository', 'Start without my local work'],
+      'no provider: the one way to hand it over, or none',
+    );
     assert.deepEqual(
       ticks?.choices,
       ['new.txt', 'unticked.txt'],
@@ -131,6 +135,31 @@ describe('New Conversation hands over local work', function () {
       'the .env never left',
     );
     assert.deepEqual(partsFolders(), [], 'the parts folder is gone');
+  });
+
+  it('no remote: "Start without my local work" starts as before, the task in the start request, nothing uploaded', async () => {
+    prompts.answer('inputBox', TASK);
+    prompts.answer('inputBox', ''); // no repository to clone
+    prompts.answer('quickPick', '$(add) New sandbox');
+    prompts.answer('quickPick', 'Start without my local work');
+    prompts.answer('information', undefined);
+    const id = await commands.executeCommand<string | undefined>('openhands.newConversation');
+    assert.ok(id, 'a conversation started');
+    assert.deepEqual(prompts.unused(), []);
+    assert.equal(prompts.of('quickPick').length, 2, 'no untracked files asked about');
+    assert.equal(starts().length, 1);
+    assert.match(
+      JSON.stringify(starts()[0]?.body),
+      new RegExp(TASK),
+      'the task goes with the start, as before',
+    );
+    assert.ok(
+      !t.server.requests.some(
+        (r) => r.path.startsWith('/api/file/upload') || r.path.includes('execute_bash'),
+      ),
+      'nothing handed over',
+    );
+    assert.deepEqual(partsFolders(), [], 'no parts folder');
   });
 
   it('asks nothing for a folder the repository ignores, nor when the caller named the repository', async () => {

@@ -52,10 +52,10 @@ describe('conversations: the hand-off choice', () => {
     assert.deepEqual(kinds({ upstream: undefined, ahead: undefined }, true), ['archive', 'remote-only']);
   });
 
-  it('no provider: bring my repository replaces push and bring my changes, even when all is pushed', () => {
-    assert.deepEqual(kinds({ ahead: 2 }, false), ['archive']);
-    assert.deepEqual(kinds({ cleanAndPushed: true }, false), ['archive']);
-    assert.deepEqual(kinds({ upstream: undefined }, false), ['archive']);
+  it('no provider: bring my repository replaces push and bring my changes, even when all is pushed; starting without it is always offered', () => {
+    assert.deepEqual(kinds({ ahead: 2 }, false), ['archive', 'without-local-work']);
+    assert.deepEqual(kinds({ cleanAndPushed: true }, false), ['archive', 'without-local-work']);
+    assert.deepEqual(kinds({ upstream: undefined }, false), ['archive', 'without-local-work']);
   });
 
   it('knows a provider by the default host or the host the settings name', () => {
