@@ -458,15 +458,18 @@ export function defineRealSteps(runner: StepRunner, ctx: RealStepsContext): void
     ((await frame.locator('#usage-toggle').first().textContent({ timeout: 5_000 })) ?? '')
       .replace(/\s+/g, ' ')
       .trim();
-  /** What the agent server's `stats` for the conversation come to, in the header's words. */
-  const agentUsageSummary = async (conversationId: string): Promise<string> => {
+  /** Where the conversation's agent server is and its key, as the app server says now. */
+  const agentServerOf = async (conversationId: string): Promise<{ url: string; key: string }> => {
     const [conversation] = await get<
       ({ conversation_url: string | null; session_api_key: string | null } | null)[]
     >(ctx, `/api/v1/app-conversations?ids=${conversationId}`);
     if (!conversation?.conversation_url) throw new Error('the conversation has no agent server now');
-    const response = await fetch(conversation.conversation_url, {
-      headers: { 'X-Session-API-Key': conversation.session_api_key ?? '' },
-    });
+    return { url: conversation.conversation_url, key: conversation.session_api_key ?? '' };
+  };
+  /** What the agent server's `stats` for the conversation come to, in the header's words. */
+  const agentUsageSummary = async (conversationId: string): Promise<string> => {
+    const agent = await agentServerOf(conversationId);
+    const response = await fetch(agent.url, { headers: { 'X-Session-API-Key': agent.key } });
     const info = (await response.json()) as { stats?: unknown };
     const stats = statsFromUpdate(info.stats);
     if (!stats)
@@ -496,19 +499,14 @@ export function defineRealSteps(runner: StepRunner, ctx: RealStepsContext): void
   };
   /** The events the real agent server stored, read as the extension does (the app server names where). */
   const agentEvents = async (conversationId: string): Promise<Record<string, unknown>[]> => {
-    const [conversation] = await get<
-      ({ conversation_url: string | null; session_api_key: string | null } | null)[]
-    >(ctx, `/api/v1/app-conversations?ids=${conversationId}`);
-    if (!conversation?.conversation_url) throw new Error('the conversation has no agent server now');
+    const agent = await agentServerOf(conversationId);
     const events: Record<string, unknown>[] = [];
     let pageId: string | undefined;
     do {
-      const url = new URL(`${conversation.conversation_url}/events/search`);
+      const url = new URL(`${agent.url}/events/search`);
       url.searchParams.set('limit', '100');
       if (pageId) url.searchParams.set('page_id', pageId);
-      const response = await fetch(url, {
-        headers: { 'X-Session-API-Key': conversation.session_api_key ?? '' },
-      });
+      const response = await fetch(url, { headers: { 'X-Session-API-Key': agent.key } });
       const page = (await response.json()) as {
         items: Record<string, unknown>[];
         next_page_id: string | null;
