@@ -7,7 +7,7 @@ import { answerInputBox, runCommand } from './palette';
 import type { StepRunner } from './runner';
 import { listConversations } from './server-api';
 import { patchConversation } from './serverControl';
-import { setTheme } from './usage.steps';
+import { setColorTheme } from './colorTheme';
 import { eventually } from './wait';
 import { OPEN_WORKBENCH } from './workbench.steps';
 
@@ -51,10 +51,10 @@ export function agentBranchSteps(runner: StepRunner, ctx: E2EContext): void {
       for (const button of ['#check-out-branch', '#open-pull-request'])
         if ((await frame.locator(button).count()) !== 1) throw new Error(`no ${button} in the header`);
       await ctx.screenshot('agent-branch-pr-light');
-      await setTheme(ctx, 'Dark Modern');
+      await setColorTheme(ctx.page, 'Dark Modern');
       await link.waitFor({ timeout: 10_000 });
       await ctx.screenshot('agent-branch-pr-dark');
-      await setTheme(ctx, 'Light Modern');
+      await setColorTheme(ctx.page, 'Light Modern');
     },
     { needs: [OPEN_WORKBENCH] },
   );

@@ -10,6 +10,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import type { FrameLocator, Locator, Page } from 'playwright-core';
 import type { E2EContext } from './context';
+import { setColorTheme } from './colorTheme';
 import { clickDialogButton, dialogSaying } from './dialogs';
 import { agentDouble, waitForTranscript } from './conversationPanel';
 import { openOpenHandsView, viewPane } from './openhands-view';
@@ -162,22 +163,8 @@ function clean(text: string | null | undefined): string {
   return (text ?? '').replace(/\s+/g, ' ').trim();
 }
 
-/** A palette command from the workbench: the focus taken out of a webview first, as steering does. */
-async function command(page: Page, title: string): Promise<void> {
-  await page.evaluate(
-    'if (document.activeElement instanceof HTMLIFrameElement) document.activeElement.blur();',
-  );
-  await runCommand(page, title);
-}
-
 async function clearNotifications(page: Page): Promise<void> {
-  await command(page, 'Notifications: Clear All Notifications');
-}
-
-async function switchTheme(page: Page, theme: string, workbenchClass: string): Promise<void> {
-  await command(page, 'Preferences: Color Theme');
-  await answerInputBox(page, theme);
-  await page.locator(`.monaco-workbench.${workbenchClass}`).waitFor({ timeout: 10_000 });
+  await runCommand(page, 'Notifications: Clear All Notifications');
 }
 
 /** The repository the conversation was started on (the search reply has it; the summary type not). */
@@ -355,8 +342,8 @@ async function toastMessage(toastLocator: Locator): Promise<string> {
 
 /** Opens the conversation's panel by id and its Changes fold; returns the panel's document. */
 async function openPanelChanges(page: Page, conversation: Conversation, fileCount: number) {
-  await command(page, 'View: Close All Editors');
-  await command(page, 'OpenHands: Open Conversation');
+  await runCommand(page, 'View: Close All Editors');
+  await runCommand(page, 'OpenHands: Open Conversation');
   await answerInputBox(page, conversation.id);
   const frame = await waitForTranscript(page, 20_000);
   const summary = frame.locator('.changes summary');
@@ -399,10 +386,10 @@ export function changesSteps(runner: StepRunner, ctx: E2EContext): void {
     target: Conversation,
     preset: Preset = 'sample',
   ): Promise<{ sample: Sample; files: Change[] }> => {
-    await command(page, 'View: Close All Editors');
+    await runCommand(page, 'View: Close All Editors');
     await clearNotifications(page);
     const fresh = await freshSample(serverUrl, target.id, preset);
-    await command(page, 'OpenHands: Refresh Changes');
+    await runCommand(page, 'OpenHands: Refresh Changes');
     await pickConversation(page, target);
     return fresh;
   };
@@ -502,7 +489,7 @@ export function changesSteps(runner: StepRunner, ctx: E2EContext): void {
     );
     await page.mouse.move(5, 5);
     await ctx.screenshot('changes-diff-added');
-    await command(page, 'View: Close All Editors');
+    await runCommand(page, 'View: Close All Editors');
   });
 
   treeStep(PICTURES, async () => {
@@ -584,14 +571,14 @@ export function changesSteps(runner: StepRunner, ctx: E2EContext): void {
           `not the two image previews with a picture: ${JSON.stringify(found)}; webviews at x ${columns.join(', ')}`,
         );
       console.log(`      (attempt ${attempt}: previews ${JSON.stringify(found)}; opening the row again)`);
-      await command(page, 'View: Close All Editors');
-      await command(page, 'Notifications: Clear All Notifications');
+      await runCommand(page, 'View: Close All Editors');
+      await runCommand(page, 'Notifications: Clear All Notifications');
     }
     const tab = clean(await page.locator('.tabs-container .tab.active').first().textContent());
     if (!tab.includes('page.png (agent’s change)')) throw new Error(`the tab reads "${tab}"`);
     await page.mouse.move(5, 5);
     await ctx.screenshot('changes-diff-picture');
-    await command(page, 'View: Close All Editors');
+    await runCommand(page, 'View: Close All Editors');
   });
 
   treeStep(OPEN_ALL, async () => {
@@ -630,7 +617,7 @@ export function changesSteps(runner: StepRunner, ctx: E2EContext): void {
     );
     await page.mouse.move(5, 5);
     await ctx.screenshot('changes-open-all');
-    await command(page, 'View: Close All Editors');
+    await runCommand(page, 'View: Close All Editors');
   });
 
   runner.step(
@@ -655,14 +642,14 @@ export function changesSteps(runner: StepRunner, ctx: E2EContext): void {
       await ctx.screenshot('changes-panel-light');
       // the walkthrough's "apply" picture: the panel's Changes fold and its buttons
       await captureWalkthroughMedia(page, 'apply', page.locator('.part.editor'), { height: 292 });
-      await switchTheme(page, 'Dark Modern', 'vs-dark');
+      await setColorTheme(page, 'Dark Modern');
       try {
         await frame.locator('#changes-apply').waitFor({ state: 'visible', timeout: 5_000 });
         await ctx.screenshot('changes-panel-dark');
       } finally {
-        await switchTheme(page, 'Light Modern', 'vs');
+        await setColorTheme(page, 'Light Modern');
       }
-      await command(page, 'View: Close All Editors');
+      await runCommand(page, 'View: Close All Editors');
     },
     { needs: [OPEN_WORKBENCH] },
   );
@@ -691,7 +678,7 @@ export function changesSteps(runner: StepRunner, ctx: E2EContext): void {
           if (isAgentServerFile(file)) throw new Error(`the agent server's ${file} came along`);
         console.log(`      (${text} git status: ${clean(git(workspaceFolder, 'status', '--short'))})`);
         await clearNotifications(page);
-        await command(page, 'View: Close All Editors');
+        await runCommand(page, 'View: Close All Editors');
       });
     },
     { needs: [OPEN_WORKBENCH] },
@@ -752,7 +739,7 @@ export function changesSteps(runner: StepRunner, ctx: E2EContext): void {
           if (change.path !== 'src/app.ts') expectAsAgentLeftIt(workspaceFolder, sample.dir, change);
         console.log(`      (${await toastMessage(report)})`);
         await clearNotifications(page);
-        await command(page, 'View: Close All Editors');
+        await runCommand(page, 'View: Close All Editors');
       });
     },
     { needs: [OPEN_WORKBENCH] },
@@ -814,7 +801,7 @@ export function changesSteps(runner: StepRunner, ctx: E2EContext): void {
         git(check, 'apply', '--check', file);
         console.log(`      (${await toastMessage(saved)})`);
         await clearNotifications(page);
-        await command(page, 'View: Close All Editors');
+        await runCommand(page, 'View: Close All Editors');
       } finally {
         fs.rmSync(scratch, { recursive: true, force: true });
       }
@@ -850,7 +837,7 @@ export function changesSteps(runner: StepRunner, ctx: E2EContext): void {
       const status = git(workspaceFolder, 'status', '--porcelain', '--untracked-files=all').trim();
       if (status !== '?? notes/new.md') throw new Error(`git status after Accept: ${status}`);
       await clearNotifications(page);
-      await command(page, 'View: Close All Editors');
+      await runCommand(page, 'View: Close All Editors');
     });
   });
   runner.step(
@@ -917,7 +904,7 @@ export function changesSteps(runner: StepRunner, ctx: E2EContext): void {
         if (touched.length > 0) throw new Error(`Review First changed ${touched.join(', ')}`);
         if (git(workspaceFolder, 'status', '--porcelain') !== '')
           throw new Error('Review First changed the clone');
-        await command(page, 'View: Close All Editors');
+        await runCommand(page, 'View: Close All Editors');
         const panel = await openPanelChanges(page, target, files.length);
         await clickPanelButton(panel, 'changes-apply');
         await answerRepositoryQuestion(page);
@@ -946,7 +933,7 @@ export function changesSteps(runner: StepRunner, ctx: E2EContext): void {
           throw new Error('scripts/build.sh was made executable');
         console.log(`      (${text})`);
         await clearNotifications(page);
-        await command(page, 'View: Close All Editors');
+        await runCommand(page, 'View: Close All Editors');
       });
     },
     { needs: [OPEN_WORKBENCH] },

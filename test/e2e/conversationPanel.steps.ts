@@ -6,6 +6,7 @@ import { waitForWorkbench } from '../../scripts/vscode/workbench';
 import { fixtureImage, paddedPng, SVG_WITH_SCRIPT } from '../shared/images';
 import { agentMessage, executionStatus, userMessage } from '../shared/agentEvents';
 import type { E2EContext } from './context';
+import { setColorTheme } from './colorTheme';
 import {
   agentDouble,
   browserRound,
@@ -198,14 +199,10 @@ export function conversationPanelSteps(runner: StepRunner, ctx: E2EContext): voi
         throw new Error('the strip does not say where the agent went');
       await shot.scrollIntoViewIfNeeded();
       await ctx.screenshot('conversation-panel-browser-steps');
-      await runCommand(ctx.page, 'Preferences: Color Theme');
-      await answerInputBox(ctx.page, 'Dark Modern');
-      await ctx.page.locator('.monaco-workbench.vs-dark').waitFor({ timeout: 10_000 });
+      await setColorTheme(ctx.page, 'Dark Modern');
       await shot.scrollIntoViewIfNeeded();
       await ctx.screenshot('conversation-panel-browser-steps-dark');
-      await runCommand(ctx.page, 'Preferences: Color Theme');
-      await answerInputBox(ctx.page, 'Light Modern');
-      await ctx.page.locator('.monaco-workbench.vs').waitFor({ timeout: 10_000 });
+      await setColorTheme(ctx.page, 'Light Modern');
       // a click opens it whole in VS Code's image preview, in an editor tab beside the panel
       await shot.click();
       const tab = ctx.page.locator('.tab', { hasText: /-1\.png/ });
@@ -317,17 +314,13 @@ export function conversationPanelSteps(runner: StepRunner, ctx: E2EContext): voi
   runner.step(
     DARK,
     async () => {
-      await runCommand(ctx.page, 'Preferences: Color Theme');
-      await answerInputBox(ctx.page, 'Dark Modern');
-      await ctx.page.locator('.monaco-workbench.vs-dark').waitFor({ timeout: 10_000 });
+      await setColorTheme(ctx.page, 'Dark Modern');
       const frame = await waitForTranscript(ctx.page);
       const background = await frame.locator('body').evaluate((el) => getComputedStyle(el).backgroundColor);
       const [r = 255, g = 255, b = 255] = (background.match(/[\d.]+/g) ?? []).map(Number);
       if (r + g + b > 200) throw new Error(`the panel is not dark: ${background}`);
       await ctx.screenshot('conversation-panel-dark');
-      await runCommand(ctx.page, 'Preferences: Color Theme');
-      await answerInputBox(ctx.page, 'Light Modern');
-      await ctx.page.locator('.monaco-workbench.vs').waitFor({ timeout: 10_000 });
+      await setColorTheme(ctx.page, 'Light Modern');
       await runCommand(ctx.page, 'View: Close All Editors');
     },
     { needs: [OPEN_FROM_TREE] },

@@ -3,8 +3,9 @@
 // the key nowhere in the page; pictured light and dark for the README (docs/images/model-setup-*.png).
 import type { FrameLocator, Page } from 'playwright-core';
 import type { E2EContext } from './context';
+import { setColorTheme } from './colorTheme';
 import { clickDialogButton, dialogSaying } from './dialogs';
-import { answerInputBox, runCommand } from './palette';
+import { runCommand } from './palette';
 import { openOpenHandsView } from './openhands-view';
 import type { StepRunner } from './runner';
 import { E2E_LLM_KEY } from './secrets';
@@ -39,14 +40,6 @@ async function typeInto(page: Page, frame: FrameLocator, id: string, value: stri
   await input.click();
   await input.fill('');
   await page.keyboard.type(value);
-}
-
-async function setTheme(ctx: E2EContext, theme: 'Dark Modern' | 'Light Modern'): Promise<void> {
-  await runCommand(ctx.page, 'Preferences: Color Theme');
-  await answerInputBox(ctx.page, theme);
-  await ctx.page
-    .locator(theme === 'Dark Modern' ? '.monaco-workbench.vs-dark' : '.monaco-workbench.vs')
-    .waitFor({ timeout: 10_000 });
 }
 
 export function modelFormSteps(runner: StepRunner, ctx: E2EContext): void {
@@ -106,12 +99,12 @@ export function modelFormSteps(runner: StepRunner, ctx: E2EContext): void {
       if (html.includes(E2E_LLM_KEY)) throw new Error('the page holds the key after the save');
 
       await ctx.screenshot('model-setup-light');
-      await setTheme(ctx, 'Dark Modern');
+      await setColorTheme(ctx.page, 'Dark Modern');
       try {
         await frame.locator('#notice').waitFor({ state: 'visible', timeout: 10_000 });
         await ctx.screenshot('model-setup-dark');
       } finally {
-        await setTheme(ctx, 'Light Modern');
+        await setColorTheme(ctx.page, 'Light Modern');
       }
       await runCommand(page, 'View: Close All Editors');
     },

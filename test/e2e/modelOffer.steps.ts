@@ -16,7 +16,7 @@ import {
 } from './palette';
 import type { StepRunner } from './runner';
 import { listConversations } from './server-api';
-import { setTheme } from './usage.steps';
+import { setColorTheme } from './colorTheme';
 import { OPEN_WORKBENCH } from './workbench.steps';
 
 const FAILED =
@@ -53,10 +53,10 @@ export function modelOfferSteps(runner: StepRunner, ctx: E2EContext): void {
         throw new Error(`the banner says: ${words}`);
       if (/sk-proj-Ab12/.test(words)) throw new Error(`the banner shows the key: ${words}`);
       await ctx.screenshot('model-failed-light');
-      await setTheme(ctx, 'Dark Modern');
+      await setColorTheme(ctx.page, 'Dark Modern');
       await banner.waitFor({ timeout: 10_000 });
       await ctx.screenshot('model-failed-dark');
-      await setTheme(ctx, 'Light Modern');
+      await setColorTheme(ctx.page, 'Light Modern');
       await runCommand(ctx.page, 'View: Close All Editors');
     },
     { needs: [OPEN_WORKBENCH] },
@@ -73,7 +73,7 @@ export function modelOfferSteps(runner: StepRunner, ctx: E2EContext): void {
         // each theme its own Connect: the notice is the flow's newest message, and goes after a while
         for (const theme of ['Light Modern', 'Dark Modern'] as const) {
           // the workbench is light to begin with
-          if (theme === 'Dark Modern') await setTheme(ctx, theme);
+          if (theme === 'Dark Modern') await setColorTheme(ctx.page, theme);
           await runCommand(ctx.page, 'Notifications: Clear All Notifications');
           await runCommand(ctx.page, 'OpenHands: Connect to OpenHands…');
           await quickPickRow(ctx.page, 'Another server…').click();
@@ -94,7 +94,7 @@ export function modelOfferSteps(runner: StepRunner, ctx: E2EContext): void {
             .waitFor({ timeout: 5_000 });
           await ctx.screenshot(theme === 'Dark Modern' ? 'model-offer-dark' : 'model-offer-light');
         }
-        await setTheme(ctx, 'Light Modern');
+        await setColorTheme(ctx.page, 'Light Modern');
       } finally {
         // back to the seeded server for the steps after
         await editSettingsJson(ctx.page, ctx.userSettingsFile, { 'openhands.serverUrl': ctx.serverUrl });

@@ -3,9 +3,10 @@
 // choosing one switches the conversation, the header names the new model and the transcript marks it.
 import type { FrameLocator, Page } from 'playwright-core';
 import type { E2EContext } from './context';
+import { setColorTheme } from './colorTheme';
 import { waitForFeed, waitForTranscript } from './conversationPanel';
 import { openOpenHandsView, rowContaining, viewPane } from './openhands-view';
-import { answerInputBox, quickPickRow, runCommand } from './palette';
+import { quickPickRow, runCommand } from './palette';
 import type { StepRunner } from './runner';
 import { CONVERSATIONS_VIEW } from './selectors';
 import { listConversations } from './server-api';
@@ -23,14 +24,6 @@ async function send(serverUrl: string, method: string, path: string, body?: unkn
     body: body === undefined ? undefined : JSON.stringify(body),
   });
   if (!response.ok) throw new Error(`${method} ${path}: HTTP ${response.status} ${await response.text()}`);
-}
-
-async function setTheme(ctx: E2EContext, theme: 'Dark Modern' | 'Light Modern'): Promise<void> {
-  await runCommand(ctx.page, 'Preferences: Color Theme');
-  await answerInputBox(ctx.page, theme);
-  await ctx.page
-    .locator(theme === 'Dark Modern' ? '.monaco-workbench.vs-dark' : '.monaco-workbench.vs')
-    .waitFor({ timeout: 10_000 });
 }
 
 async function openPicker(page: Page, frame: FrameLocator): Promise<void> {
@@ -77,7 +70,7 @@ export function modelPickerSteps(runner: StepRunner, ctx: E2EContext): void {
           throw new Error(`the steady row says "${steady}"`);
         await ctx.screenshot('model-picker-light');
         await closePicker(ctx.page, frame);
-        await setTheme(ctx, 'Dark Modern');
+        await setColorTheme(ctx.page, 'Dark Modern');
         await openPicker(ctx.page, frame);
         await ctx.screenshot('model-picker-dark');
         await quickPickRow(ctx.page, 'fast').click();
@@ -91,7 +84,7 @@ export function modelPickerSteps(runner: StepRunner, ctx: E2EContext): void {
           .first()
           .waitFor({ timeout: 10_000 });
         await ctx.screenshot('model-picker-switched-dark');
-        await setTheme(ctx, 'Light Modern');
+        await setColorTheme(ctx.page, 'Light Modern');
       } finally {
         // later steps start conversations: with fewer than two profiles New Conversation asks no model
         await send(ctx.serverUrl, 'DELETE', `${profiles}/fast`);

@@ -5,21 +5,36 @@ import { eventually } from './wait';
 
 export const QUICK_INPUT = '.quick-input-widget input.input';
 
-/** Runs a command by its palette title: clicks that entry, not whatever the palette ranks first. */
+/**
+ * Runs a command by its palette title: clicks that entry, not whatever the palette ranks first.
+ * VS Code gives the focus back to a webview a moment after a quick input closed over it; a palette
+ * opened in that moment closes under the fill (seen after a color theme was chosen over a panel).
+ * A palette closed before its entry was clicked is opened again, as a person would, at most twice.
+ */
 export async function runCommand(page: Page, title: string): Promise<void> {
-  // Leave whatever has the focus (a settings field, an open suggest widget) before opening the palette.
-  await page.keyboard.press('Escape');
-  // a quick pick that Escape closes stays in the page a moment: F1 pressed then finds the old input, which
-  // hides under the fill (the model picker's step failed so once, its quick pick just closed)
-  await page.locator('.quick-input-widget').waitFor({ state: 'hidden', timeout: 5_000 });
-  await page.keyboard.press('F1');
   const input = page.locator(QUICK_INPUT);
-  await input.waitFor({ state: 'visible', timeout: 5_000 });
-  await input.fill(`>${title}`);
   const row = page
     .locator(`.quick-input-list .monaco-list-row[aria-label^="${title.replace(/"/g, '\\"')}"]`)
     .first();
-  await row.click({ timeout: 10_000 });
+  for (let attempt = 1; ; attempt++) {
+    // Leave whatever has the focus (a webview, a settings field, an open suggest widget) first.
+    await page.evaluate(
+      'if (document.activeElement instanceof HTMLIFrameElement) document.activeElement.blur();',
+    );
+    await page.keyboard.press('Escape');
+    // a quick pick that Escape closes stays in the page a moment: F1 pressed then finds the old input
+    await page.locator('.quick-input-widget').waitFor({ state: 'hidden', timeout: 5_000 });
+    await page.keyboard.press('F1');
+    try {
+      await input.waitFor({ state: 'visible', timeout: 5_000 });
+      await input.fill(`>${title}`, { timeout: 5_000 });
+      await row.click({ timeout: 10_000 });
+      return;
+    } catch (error) {
+      if (attempt === 3 || (await input.isVisible())) throw error;
+      console.log(`      (the palette closed before "${title}" was clicked: opened again)`);
+    }
+  }
 }
 
 /** Picks the conversation in a command's quick pick (it matches on the id, shown as the detail). */

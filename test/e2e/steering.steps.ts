@@ -6,6 +6,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { FrameLocator, Locator, Page } from 'playwright-core';
+import { setColorTheme } from './colorTheme';
 import type { E2EContext } from './context';
 import { agentDouble, panelFrame, waitForFeed, waitForTranscript } from './conversationPanel';
 import { openOpenHandsView, rowContaining, rowLabels, viewPane } from './openhands-view';
@@ -339,17 +340,6 @@ async function expectNoToastAbout(page: Page, title: string, ms: number): Promis
 }
 
 /**
- * A palette command, as runCommand runs it, from the workbench (the focus taken out of a webview
- * first, as a person's F1 goes to the window they look at).
- */
-async function command(page: Page, title: string): Promise<void> {
-  await page.evaluate(
-    'if (document.activeElement instanceof HTMLIFrameElement) document.activeElement.blur();',
-  );
-  await runCommand(page, title);
-}
-
-/**
  * A command whose first prompt is a quick pick or input box, answered by `answer`. With a
  * conversation panel the active editor, the prompt sometimes closes by itself as it opens (seen under
  * load, 3 times in ~10 runs; likely the webview taking the focus back as the palette closes): then
@@ -357,7 +347,7 @@ async function command(page: Page, title: string): Promise<void> {
  */
 async function promptingCommand(page: Page, title: string, answer: () => Promise<void>): Promise<void> {
   for (let attempt = 1; ; attempt++) {
-    await command(page, title);
+    await runCommand(page, title);
     try {
       await answer();
       return;
@@ -376,7 +366,7 @@ function finishedToast(page: Page, title: string): Locator {
 }
 
 async function clearNotifications(page: Page): Promise<void> {
-  await command(page, 'Notifications: Clear All Notifications');
+  await runCommand(page, 'Notifications: Clear All Notifications');
 }
 
 async function expectInputTitle(page: Page, text: string): Promise<void> {
@@ -405,7 +395,7 @@ async function sendMessageCommand(page: Page, conversation: Conversation, text: 
  * approved, the run over, "Ask before actions" off, no toasts.
  */
 async function settle(page: Page, serverUrl: string, conversation: Conversation): Promise<void> {
-  await command(page, 'View: Close All Editors');
+  await runCommand(page, 'View: Close All Editors');
   const frame = await openConversationById(page, conversation);
   if (pendingActionIds(await agentDouble.events(serverUrl, conversation.id)).length > 0) {
     await frame.locator('#approve').click();
@@ -429,12 +419,6 @@ async function setSandboxStatusOnServer(serverUrl: string, sandboxId: string, st
   );
   if (!response.ok)
     throw new Error(`setting ${sandboxId} ${status} on the test server: HTTP ${response.status}`);
-}
-
-async function switchTheme(page: Page, theme: string, workbenchClass: string): Promise<void> {
-  await command(page, 'Preferences: Color Theme');
-  await answerInputBox(page, theme);
-  await page.locator(`.monaco-workbench.${workbenchClass}`).waitFor({ timeout: 10_000 });
 }
 
 /**
@@ -481,7 +465,7 @@ export function steeringSteps(runner: StepRunner, ctx: E2EContext): void {
     async () => {
       [first, second] = await restingConversations(serverUrl);
       const { id, title } = a();
-      await command(page, 'View: Close All Editors');
+      await runCommand(page, 'View: Close All Editors');
       await clearNotifications(page);
       await openOpenHandsView(page);
       const pane = await viewPane(page, CONVERSATIONS_VIEW);
@@ -613,7 +597,7 @@ export function steeringSteps(runner: StepRunner, ctx: E2EContext): void {
     async () => {
       const { id, title } = a();
       // its panel open behind the other conversation's
-      await command(page, 'View: Close All Editors');
+      await runCommand(page, 'View: Close All Editors');
       await openConversationById(page, a());
       await openConversationById(page, b());
       await clearNotifications(page);
@@ -635,9 +619,9 @@ export function steeringSteps(runner: StepRunner, ctx: E2EContext): void {
     async () => {
       const { id, title } = a();
       // its panel opened, then closed: the notification must not depend on it
-      await command(page, 'View: Close All Editors');
+      await runCommand(page, 'View: Close All Editors');
       await openConversationById(page, a());
-      await command(page, 'View: Close Editor');
+      await runCommand(page, 'View: Close Editor');
       await openConversationById(page, b());
       await clearNotifications(page);
       // a run of ~10 s, as agents take: longer than a reconnect, shorter than a refresh of the list
@@ -676,7 +660,7 @@ export function steeringSteps(runner: StepRunner, ctx: E2EContext): void {
     async () => {
       const { id, title } = a();
       try {
-        await command(page, 'View: Close All Editors');
+        await runCommand(page, 'View: Close All Editors');
         let frame = await openConversationById(page, a());
         await setConfirmMode(frame, serverUrl, id, true);
         // the other conversation's panel in front
@@ -733,8 +717,8 @@ export function steeringSteps(runner: StepRunner, ctx: E2EContext): void {
         path.join(ctx.workspaceFolder, file),
         'def discount(total, rate):\n    if rate < 0 or rate > 1:\n        raise ValueError(rate)\n    return total * (1 - rate)\n',
       );
-      await command(page, 'View: Close All Editors');
-      await command(page, 'Go to File...');
+      await runCommand(page, 'View: Close All Editors');
+      await runCommand(page, 'Go to File...');
       await page.locator(QUICK_INPUT).fill(file);
       await page
         .locator('.quick-input-list .monaco-list-row', { hasText: file })
@@ -746,7 +730,7 @@ export function steeringSteps(runner: StepRunner, ctx: E2EContext): void {
         .first()
         .waitFor({ timeout: 10_000 });
       // lines 2-3: from the start of line 2 to the start of line 4
-      await command(page, 'Go to Line/Column...');
+      await runCommand(page, 'Go to Line/Column...');
       await answerInputBox(page, ':2:1');
       await page.keyboard.press('Shift+ArrowDown');
       await page.keyboard.press('Shift+ArrowDown');
@@ -780,7 +764,7 @@ export function steeringSteps(runner: StepRunner, ctx: E2EContext): void {
             : undefined,
         { timeoutMs: 30_000 },
       );
-      await command(page, 'View: Close All Editors');
+      await runCommand(page, 'View: Close All Editors');
       await clearNotifications(page);
     },
     { needs: [SENT] },
@@ -788,7 +772,7 @@ export function steeringSteps(runner: StepRunner, ctx: E2EContext): void {
 
   /** A paused sandbox: the panel offline says Resume and Send; the message goes once it runs again. */
   const resumeAndSend = async (id: string, sandboxId: string, text: string): Promise<void> => {
-    await command(page, 'View: Close All Editors');
+    await runCommand(page, 'View: Close All Editors');
     await clearNotifications(page);
     // paused elsewhere (the web UI, another client): the panel learns it from the server
     await setSandboxStatusOnServer(serverUrl, sandboxId, 'PAUSED');
@@ -877,9 +861,9 @@ export function steeringSteps(runner: StepRunner, ctx: E2EContext): void {
     DARK,
     async () => {
       const { id } = a();
-      await switchTheme(page, 'Dark Modern', 'vs-dark');
+      await setColorTheme(page, 'Dark Modern');
       try {
-        await command(page, 'View: Close All Editors');
+        await runCommand(page, 'View: Close All Editors');
         const frame = await openConversationById(page, a());
         await setConfirmMode(frame, serverUrl, id, true);
         await sendFromPanel(frame, 'Run the linter.');
@@ -900,8 +884,8 @@ export function steeringSteps(runner: StepRunner, ctx: E2EContext): void {
         await waitForStatus(frame, 'finished');
         await setConfirmMode(frame, serverUrl, id, false);
       } finally {
-        await switchTheme(page, 'Light Modern', 'vs');
-        await command(page, 'View: Close All Editors');
+        await setColorTheme(page, 'Light Modern');
+        await runCommand(page, 'View: Close All Editors');
         await clearNotifications(page);
       }
     },

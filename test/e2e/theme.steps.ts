@@ -1,14 +1,15 @@
 // A dark theme: the tree and the form take their colours from the theme, so both must stay legible.
 import type { Locator } from 'playwright-core';
+import { type ColorTheme, setColorTheme } from './colorTheme';
 import type { E2EContext } from './context';
 import { EDIT_COMMAND_TITLE, waitForForm } from './mcpForm';
 import { openOpenHandsView } from './openhands-view';
-import { answerInputBox, runCommand } from './palette';
+import { runCommand } from './palette';
 import type { StepRunner } from './runner';
 import { eventually } from './wait';
 import { OPEN_WORKBENCH } from './workbench.steps';
 
-const DARK_THEME = 'Dark Modern';
+const DARK_THEME: ColorTheme = 'Dark Modern';
 
 /** Relative luminance (0 black … 1 white) of a computed `rgb()`/`rgba()` colour. */
 function luminance(cssColor: string): number {
@@ -28,9 +29,7 @@ export function themeSteps(runner: StepRunner, ctx: E2EContext): void {
   runner.step(
     `dark theme (${DARK_THEME}): the tree and the form follow the theme colours`,
     async () => {
-      await runCommand(ctx.page, 'Preferences: Color Theme');
-      await answerInputBox(ctx.page, DARK_THEME);
-      await ctx.page.locator('.monaco-workbench.vs-dark').waitFor({ timeout: 10_000 });
+      await setColorTheme(ctx.page, DARK_THEME);
 
       await runCommand(ctx.page, 'View: Close All Editors');
       await openOpenHandsView(ctx.page);

@@ -3,6 +3,7 @@
 import type { FrameLocator } from 'playwright-core';
 import { statsUpdate } from '../shared/agentEvents';
 import type { E2EContext } from './context';
+import { setColorTheme } from './colorTheme';
 import { agentDouble, waitForFeed, waitForTranscript } from './conversationPanel';
 import { openOpenHandsView } from './openhands-view';
 import { answerInputBox, runCommand } from './palette';
@@ -18,14 +19,6 @@ async function summaryOf(frame: FrameLocator): Promise<string> {
   const toggle = frame.locator('#usage-toggle');
   if ((await toggle.count()) === 0) return '';
   return ((await toggle.textContent()) ?? '').replace(/\s+/g, ' ').trim();
-}
-
-export async function setTheme(ctx: E2EContext, theme: 'Dark Modern' | 'Light Modern'): Promise<void> {
-  await runCommand(ctx.page, 'Preferences: Color Theme');
-  await answerInputBox(ctx.page, theme);
-  await ctx.page
-    .locator(theme === 'Dark Modern' ? '.monaco-workbench.vs-dark' : '.monaco-workbench.vs')
-    .waitFor({ timeout: 10_000 });
 }
 
 export function usageSteps(runner: StepRunner, ctx: E2EContext): void {
@@ -85,10 +78,10 @@ export function usageSteps(runner: StepRunner, ctx: E2EContext): void {
       ])
         if (!text.includes(figure)) throw new Error(`the breakdown does not say "${figure}": ${text}`);
       await ctx.screenshot('conversation-panel-usage');
-      await setTheme(ctx, 'Dark Modern');
+      await setColorTheme(ctx.page, 'Dark Modern');
       await breakdown.waitFor({ timeout: 10_000 });
       await ctx.screenshot('conversation-panel-usage-dark');
-      await setTheme(ctx, 'Light Modern');
+      await setColorTheme(ctx.page, 'Light Modern');
       await frame.locator('#usage-toggle').click();
       await breakdown.waitFor({ state: 'detached', timeout: 10_000 });
     },
