@@ -29,6 +29,7 @@ export const README_PICTURES: Readonly<Record<string, string>> = {
   'model-failed-dark': 'model-failed-dark',
   'agent-branch-pr-light': 'agent-branch-pr-light',
   'agent-branch-pr-dark': 'agent-branch-pr-dark',
+  'handoff-choice': 'handoff-choice',
 };
 
 /** Copies the README's pictures from this run's screenshots; returns the ones missing (a step renamed one). */

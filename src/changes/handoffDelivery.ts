@@ -61,7 +61,7 @@ export async function deliverHandoff(
 ): Promise<Delivered> {
   const { manifest } = handoff;
   const name = options.workingCopyName;
-  if (name === '' || name === '.' || name === '..' || name.includes('/') || name.includes('\0')) {
+  if (name === '' || name === '.' || name === '..' || /[/\0\n]/.test(name)) {
     throw new HandoffDeliveryError('reach', `"${name}" cannot name the working copy's folder.`);
   }
   const signal = options.signal;
@@ -72,12 +72,24 @@ export async function deliverHandoff(
   const info = await client.getConversation({ signal });
   // `.` in a process sandbox: the agent server's own folder, which `pwd` names absolutely.
   const workingDir = info.workspace?.working_dir;
-  const where = await run('pwd -P && mktemp -d', workingDir, QUICK_SECONDS);
-  const [base, partsFolder] = (where.stdout ?? '').split('\n');
+  // An archive goes into a folder of its own that is not there yet: the name may be taken (the agent
+  // server keeps its own `workspace` folder there; an earlier hand-off of the same folder), and files
+  // already in it would be handed over too. The clone of `commits` is the server's: it must be there.
+  const folderName =
+    manifest.kind === 'archive' ? freeFolderCommand(name) : `printf '%s\\n' ${shellQuote(name)}`;
+  const where = await run(`pwd -P && mktemp -d && ${folderName}`, workingDir, QUICK_SECONDS);
+  const [base, partsFolder, chosen] = (where.stdout ?? '').split('\n');
   if (where.exit_code !== 0 || !base?.startsWith('/') || !partsFolder?.startsWith('/')) {
     throw new HandoffDeliveryError('reach', `The sandbox did not say where to put your work${said(where)}`);
   }
-  const workingCopy = `${base.replace(/\/+$/, '')}/${name}`;
+  if (chosen !== name && !(chosen?.startsWith(`${name}-`) && /^-\d+$/.test(chosen.slice(name.length)))) {
+    await run(`rm -rf -- ${shellQuote(partsFolder)}`, undefined, QUICK_SECONDS).catch(() => undefined);
+    throw new HandoffDeliveryError(
+      'reach',
+      `The sandbox has no free folder for your work beside ${base} (${name} to ${name}-${MAX_FOLDER_SUFFIX} are taken).`,
+    );
+  }
+  const workingCopy = `${base.replace(/\/+$/, '')}/${chosen}`;
   try {
     options.onStep?.('upload');
     for (const part of manifest.parts) {
@@ -117,6 +129,18 @@ export async function deliverHandoff(
     // The parts are copies of the user's work: they go whatever happened (a failure here changes nothing).
     await run(`rm -rf -- ${shellQuote(partsFolder)}`, undefined, QUICK_SECONDS).catch(() => undefined);
   }
+}
+
+/** How far `<name>-2`, `<name>-3`… goes before a hand-off gives up on a free folder. */
+const MAX_FOLDER_SUFFIX = 99;
+
+/** sh that prints `name`, or the first of `name-2`…`name-99` that does not exist (nothing when none). */
+function freeFolderCommand(name: string): string {
+  const quoted = shellQuote(name);
+  return (
+    `( n=${quoted}; i=2; while [ -e "$n" ] && [ "$i" -le ${MAX_FOLDER_SUFFIX} ]; do n=${quoted}-$i; i=$((i+1)); done; ` +
+    `[ -e "$n" ] || printf '%s\\n' "$n" )`
+  );
 }
 
 /** `: <the end of its error output>` (control characters out), or `.` when it said nothing. */

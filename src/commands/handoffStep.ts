@@ -62,15 +62,21 @@ export async function askForHandoff(
   const items: ChoiceItem[] = choices.map((choice) => itemOf(choice, state));
   const picked = await vscode.window.showQuickPick(items, {
     title: vscode.l10n.t('New Conversation: your local work'),
+    // a placeholder is one line: said short enough to read whole at the quick pick's width
     placeHolder: state.cleanAndPushed
       ? vscode.l10n.t(
-          'The server holds no git token for where {0} lives, so it may not be able to clone it. What should the agent start from?',
+          'The server may not be able to clone {0}. What should the agent start from?',
           basename(state.root),
         )
-      : vscode.l10n.t(
-          '{0} has work that is not on its remote. What should the agent start from?',
-          basename(state.root),
-        ),
+      : choices.some((choice) => choice.kind === 'without-local-work')
+        ? vscode.l10n.t(
+            'The server has no git token to clone {0}. What should the agent start from?',
+            basename(state.root),
+          )
+        : vscode.l10n.t(
+            '{0} has work that is not on its remote. What should the agent start from?',
+            basename(state.root),
+          ),
     ignoreFocusOut: true,
   });
   if (!picked) return { kind: 'cancelled' };
@@ -145,12 +151,14 @@ function itemOf(
   state: { ahead?: number; staged: { path: string }[]; unstaged: { path: string }[]; untracked: unknown[] },
 ): ChoiceItem {
   const edits = new Set([...state.staged, ...state.unstaged].map((change) => change.path)).size;
-  const local = vscode.l10n.t(
-    '{0} commits ahead, {1} edits, {2} new files',
-    state.ahead ?? 0,
-    edits,
-    state.untracked.length,
-  );
+  const ahead = state.ahead ?? 0;
+  const local = [
+    ahead === 1 ? vscode.l10n.t('1 commit ahead') : vscode.l10n.t('{0} commits ahead', ahead),
+    edits === 1 ? vscode.l10n.t('1 edited file') : vscode.l10n.t('{0} edited files', edits),
+    state.untracked.length === 1
+      ? vscode.l10n.t('1 new file')
+      : vscode.l10n.t('{0} new files', state.untracked.length),
+  ].join(', ');
   switch (choice.kind) {
     case 'push':
       return {
@@ -168,10 +176,8 @@ function itemOf(
       return {
         choice,
         label: vscode.l10n.t('Bring my repository'),
-        detail: vscode.l10n.t(
-          'The tracked files at HEAD and the edits ({0}); the server cannot clone this repository',
-          local,
-        ),
+        // said whole at the quick pick's width; why the server cannot clone it is the question's
+        detail: vscode.l10n.t('The files at HEAD and your edits: {0}', local),
       };
     case 'without-local-work':
       return {

@@ -21,6 +21,7 @@ import { listConversations, type ConversationSummary } from './server-api';
 import { eventually } from './wait';
 import { git, isAgentServerFile, treeOf } from '../shared/sandboxWorkspace';
 import { OPEN_WORKBENCH } from './workbench.steps';
+import { withWorkspaceAside } from './workspaceAside';
 import { captureWalkthroughMedia } from './walkthroughMedia';
 
 const TREE =
@@ -129,20 +130,11 @@ async function inWorkspaceClone(
   sandboxDir: string,
   body: () => Promise<void>,
 ): Promise<void> {
-  const aside = fs.mkdtempSync(path.join(path.dirname(workspaceFolder), 'workspace-aside-'));
-  const moveAll = (from: string, to: string) => {
-    for (const entry of fs.readdirSync(from)) fs.renameSync(path.join(from, entry), path.join(to, entry));
-  };
-  moveAll(workspaceFolder, aside);
-  try {
-    git(workspaceFolder, 'clone', '--quiet', sandboxDir, '.');
-    await body();
-  } finally {
-    for (const entry of fs.readdirSync(workspaceFolder))
-      fs.rmSync(path.join(workspaceFolder, entry), { recursive: true, force: true });
-    moveAll(aside, workspaceFolder);
-    fs.rmSync(aside, { recursive: true, force: true });
-  }
+  await withWorkspaceAside(
+    workspaceFolder,
+    () => git(workspaceFolder, 'clone', '--quiet', sandboxDir, '.'),
+    body,
+  );
 }
 
 /** The local file is as the agent left it in the sandbox (gone when it deleted it). */

@@ -5,6 +5,7 @@ import type { E2EContext } from './context';
 import { connectSteps } from './connect.steps';
 import { conversationPanelSteps } from './conversationPanel.steps';
 import { editorConversationSteps } from './editorConversation.steps';
+import { handoffSteps } from './handoff.steps';
 import { mcpFormSteps } from './mcpForm.steps';
 import { modelOfferSteps } from './modelOffer.steps';
 import { modelFormSteps } from './modelForm.steps';
@@ -35,6 +36,7 @@ export function defineSteps(runner: StepRunner, ctx: E2EContext): void {
   modelPickerSteps(runner, ctx);
   steeringSteps(runner, ctx);
   changesSteps(runner, ctx);
+  handoffSteps(runner, ctx);
   trustSteps(runner, ctx);
   plainHttpSteps(runner, ctx);
   // it connects to a server of its own, then back to the seeded one

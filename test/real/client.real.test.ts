@@ -41,6 +41,7 @@ import { readZip } from '../../src/api/zipReader';
 import { buildHandoff } from '../../src/changes/handoffBundle';
 import { deliverHandoff } from '../../src/changes/handoffDelivery';
 import { handoffMessage } from '../../src/changes/handoffMessage';
+import { makeLocalWork } from '../shared/localWork';
 import type { AppConversation, AppConversationStartTask, SandboxInfo } from '../../src/api/models';
 import { eventuallyDefined } from '../shared/eventually';
 import { agentEvents, realRequest, realServerEnv, scriptedRequests, sleep, type RealServerEnv } from './env';
@@ -1712,37 +1713,14 @@ describe('OpenHandsClient against the real OpenHands app server', function () {
 
     it('the round trip: the sandbox holds exactly the handed-over tree; the unticked file, the .env and its canary stay here', async () => {
       scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'openhands-real-handoff-'));
-      const origin = path.join(scratch, 'origin.git');
-      const local = path.join(scratch, 'my project');
-      git(scratch, 'init', '-q', '--bare', '-b', 'main', origin);
-      git(scratch, 'init', '-q', '-b', 'main', local);
-      const write = (file: string, text: string) => {
-        fs.mkdirSync(path.dirname(path.join(local, file)), { recursive: true });
-        fs.writeFileSync(path.join(local, file), text);
-      };
-      const commit = (message: string) => {
-        git(local, 'add', '--all');
-        git(local, '-c', 'user.name=T', '-c', 'user.email=t@example.com', 'commit', '-q', '-m', message);
-      };
-      write('.gitignore', '.env\n');
-      write('README.md', 'base\n');
-      write('src/app.txt', 'one\ntwo\nthree\n');
-      commit('base');
-      git(local, 'remote', 'add', 'origin', origin);
-      git(local, 'push', '-q', '-u', 'origin', 'main');
-      write('src/feature.txt', 'a feature\n');
-      commit('first commit not pushed');
-      write('README.md', 'base, and more\n');
-      commit('second commit not pushed');
-      write('src/app.txt', 'one\ntwo (staged)\nthree\n');
-      git(local, 'add', 'src/app.txt');
-      write('src/app.txt', 'one\ntwo (staged)\nthree (unstaged)\n');
-      write('notes/ticked é.txt', 'handed over\n');
-      write('unticked.txt', 'stays here\n');
-      write('.env', `SECRET=${HANDOFF_CANARY}\n`);
-      assert.equal(git(local, 'rev-list', '--count', 'origin/main..HEAD'), '2', 'two commits not pushed');
+      const work = makeLocalWork(
+        path.join(scratch, 'my project'),
+        path.join(scratch, 'origin.git'),
+        HANDOFF_CANARY,
+      );
+      const local = work.root;
 
-      const handoff = await buildHandoff(local, { kind: 'archive', untracked: ['notes/ticked é.txt'] });
+      const handoff = await buildHandoff(local, { kind: 'archive', untracked: [work.tickedFile] });
       try {
         const started = await client.createConversation({ sandbox_id: sandbox.id });
         const ready = await client.waitForStartTask(started.id, { timeoutMs: 150_000, intervalMs: 1000 });
@@ -1763,7 +1741,7 @@ describe('OpenHandsClient against the real OpenHands app server', function () {
         );
         assert.deepEqual(
           delivered.files.map((file) => file.path).sort(),
-          ['.gitignore', 'README.md', 'notes/ticked é.txt', 'src/app.txt', 'src/feature.txt'],
+          work.handedPaths,
           'the tracked files and the ticked one; not the unticked file, not the .env',
         );
         const here = execFileSync('git', ['ls-tree', '-r', '-z', handoff.manifest.handedOver.tree], {
@@ -1803,11 +1781,8 @@ describe('OpenHandsClient against the real OpenHands app server', function () {
               `the canary is not in ${file}`,
             );
         }
-        assert.ok(
-          !fs.existsSync(path.join(delivered.workingCopy, '.env')) &&
-            !fs.existsSync(path.join(delivered.workingCopy, 'unticked.txt')),
-          'neither file is in the sandbox',
-        );
+        for (const kept of work.keptPaths)
+          assert.ok(!fs.existsSync(path.join(delivered.workingCopy, kept)), `${kept} is not in the sandbox`);
       } finally {
         fs.rmSync(handoff.folder, { recursive: true, force: true });
       }

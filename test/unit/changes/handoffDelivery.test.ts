@@ -131,6 +131,42 @@ describe('changes: a hand-off delivered to the agent-server double', function ()
     assert.ok(message.endsWith(`It is in your working copy, ${delivered.workingCopy}.`));
   });
 
+  it('archive: a folder of that name already in the sandbox (the agent server keeps its own `workspace` there) stays as it was; the work goes beside it', async () => {
+    const handoff = await buildHandoff(fixture.local, { kind: 'archive', untracked: TICKED });
+    built.push(handoff);
+    mkdirSync(join(sandboxDir, 'workspace', 'bash_events'), { recursive: true });
+    writeFileSync(join(sandboxDir, 'workspace', 'bash_events', 'one.json'), '{}');
+    mkdirSync(join(sandboxDir, 'workspace-2'));
+    const delivered = await deliverHandoff(client, handoff, { workingCopyName: 'workspace' });
+    assert.equal(delivered.workingCopy, join(sandboxDir, 'workspace-3'));
+    assertHoldsHandedOver(delivered.workingCopy);
+    // the agent server's own folders only (it adds `conversations` as it serves): none of the user's files
+    assert.deepEqual(
+      readdirSync(join(sandboxDir, 'workspace')).filter((entry) => entry !== 'conversations'),
+      ['bash_events'],
+    );
+    assert.deepEqual(readdirSync(join(sandboxDir, 'workspace', 'bash_events')), ['one.json']);
+    assert.deepEqual(readdirSync(join(sandboxDir, 'workspace-2')), []);
+    assert.ok(handoffMessage(handoff.manifest, delivered.workingCopy).endsWith(`${delivered.workingCopy}.`));
+  });
+
+  it('archive: with the name and 98 more taken, it stops at reach in words and writes nothing', async () => {
+    const handoff = await buildHandoff(fixture.local, { kind: 'archive', untracked: TICKED });
+    built.push(handoff);
+    mkdirSync(join(sandboxDir, 'taken'), { recursive: true });
+    for (let suffix = 2; suffix <= 99; suffix++) mkdirSync(join(sandboxDir, `taken-${suffix}`));
+    const uploadsBefore = logs.filter((entry) => entry.path.startsWith('/api/file/upload')).length;
+    await assert.rejects(
+      () => deliverHandoff(client, handoff, { workingCopyName: 'taken' }),
+      (error: unknown) =>
+        error instanceof HandoffDeliveryError &&
+        error.step === 'reach' &&
+        /no free folder .*taken to taken-99 are taken/.test(error.message),
+    );
+    assert.equal(logs.filter((entry) => entry.path.startsWith('/api/file/upload')).length, uploadsBefore);
+    assert.deepEqual(scratchFolders(), [], 'the parts folder is gone');
+  });
+
   it('commits: on the clone the server made, the commits ahead and the edits arrive', async () => {
     // What the app server does for a conversation on a repository: a clone in the working folder.
     await client.executeBashCommand('true'); // the double makes the sandbox folder on first use
@@ -187,7 +223,7 @@ describe('changes: a hand-off delivered to the agent-server double', function ()
   it('refuses a working copy name that is not one folder, before any request', async () => {
     const handoff = await buildHandoff(fixture.local, { kind: 'archive', untracked: [] });
     built.push(handoff);
-    for (const name of ['', '..', 'a/b']) {
+    for (const name of ['', '..', 'a/b', 'two\nlines']) {
       await assert.rejects(
         () => deliverHandoff(client, handoff, { workingCopyName: name }),
         (error) => error instanceof HandoffDeliveryError && error.step === 'reach',

@@ -102,6 +102,11 @@ describe('New Conversation hands over local work', function () {
       ['Bring my repository', 'Start without my local work'],
       'no provider: the one way to hand it over, or none',
     );
+    assert.match(
+      choice?.detail ?? '',
+      /^The server has no git token to clone [^.]+\. What should the agent start from\?$/,
+      'the question says why the repository must be brought',
+    );
     assert.deepEqual(
       ticks?.choices,
       ['new.txt', 'unticked.txt'],
