@@ -26,6 +26,10 @@
 // - a user message holding `SCRIPTED_BROWSE` and a loopback URL (first or later): `browser_navigate` to
 //   that URL → `browser_get_state` with a screenshot → finish `SCRIPTED_BROWSE_FINISH`;
 // - a user message holding `SCRIPTED_LOOK` (an image beside it): finish `SCRIPTED_LOOK_FINISH` at once.
+// - a user message holding `SCRIPTED_HANDOFF` and the working copy a hand-off names ("It is in your
+//   working copy, <path>."): terminal: each file there with its blob hash →
+//   file_editor str_replace of `SCRIPTED_HANDOFF_OLD` in `SCRIPTED_HANDOFF_EDITED` → finish
+//   `SCRIPTED_HANDOFF_FINISH`.
 // Every request's image parts (`image_url`, present only when the SDK thinks the model can see) are
 // recorded by digest, and `GET <base>/scripted/requests` answers what was recorded (the client suite
 // runs in another process than the one that started this server).
@@ -97,6 +101,15 @@ export const SCRIPTED_BROWSE_FINISH = 'Done: the scripted LLM looked at the page
 /** A user message holding this (an image beside it) is answered with a finish at once. */
 export const SCRIPTED_LOOK = '[scripted-llm: look]';
 export const SCRIPTED_LOOK_FINISH = 'Done: the scripted LLM was shown an image.';
+/** A user message holding this and a hand-off's working copy makes its turn the hand-off script. */
+export const SCRIPTED_HANDOFF = '[scripted-llm: handoff]';
+/** What the listing step prints first, so a test finds its output among the events. */
+export const SCRIPTED_HANDOFF_LISTING = 'scripted-handoff-listing';
+/** The file the agent edits in the handed-over work, and the line it changes (the user's unstaged edit). */
+export const SCRIPTED_HANDOFF_EDITED = 'src/app.txt';
+export const SCRIPTED_HANDOFF_OLD = 'three (unstaged)';
+export const SCRIPTED_HANDOFF_NEW = 'three (unstaged), and one line by the scripted LLM';
+export const SCRIPTED_HANDOFF_FINISH = 'Done: the scripted LLM listed what it was given and edited one line.';
 
 /** One `image_url` part of a request, by digest (a screenshot is hundreds of KB). */
 export interface RequestImage {
@@ -233,6 +246,18 @@ export function requestImages(request: ChatRequest): RequestImage[] {
   return images;
 }
 
+/** The working copy a hand-off's first message names ("It is in your working copy, <path>."). */
+function handoffWorkingCopy(request: ChatRequest): string | undefined {
+  const text = lastUserText(request);
+  if (!text.includes(SCRIPTED_HANDOFF)) return undefined;
+  return /It is in your working copy, (\/[^\n]*?)\.(?:\n|$)/.exec(text)?.[1];
+}
+
+/** `text` as one sh word. */
+function shellWord(text: string): string {
+  return `'${text.replaceAll("'", "'\\''")}'`;
+}
+
 /** Whether the request's last user message asks for slow answers (`SCRIPTED_SLOW`). */
 export function wantsSlowAnswers(request: ChatRequest): boolean {
   return lastUserMessageHolds(request, SCRIPTED_SLOW);
@@ -271,6 +296,37 @@ export function nextStep(request: ChatRequest): ToolCall | { text: string } {
       steps.push({ name: 'finish', arguments: argumentsFor(finish, { message: SCRIPTED_BROWSE_FINISH }) });
     }
     return steps[turnResults.length] ?? { text: SCRIPTED_BROWSE_FINISH };
+  }
+  const handedTo = handoffWorkingCopy(request);
+  if (handedTo) {
+    if (shell) {
+      steps.push({
+        name: shell.function?.name ?? 'terminal',
+        arguments: argumentsFor(shell, {
+          // each file of the working tree (ignored ones aside) by its blob hash, one line a file, names
+          // unquoted; the index says what is staged, not what the agent has in hand
+          command:
+            `cd ${shellWord(handedTo)} && echo ${SCRIPTED_HANDOFF_LISTING} && ` +
+            `git -c core.quotePath=false ls-files -z --cached --others --exclude-standard | sort -zu | ` +
+            `xargs -0 sh -c 'for f; do printf "%s %s\\n" "$(git hash-object -- "$f")" "$f"; done' sh`,
+        }),
+      });
+    }
+    if (editor) {
+      steps.push({
+        name: editor.function?.name ?? 'file_editor',
+        arguments: argumentsFor(editor, {
+          command: 'str_replace',
+          path: `${handedTo}/${SCRIPTED_HANDOFF_EDITED}`,
+          old_str: SCRIPTED_HANDOFF_OLD,
+          new_str: SCRIPTED_HANDOFF_NEW,
+        }),
+      });
+    }
+    if (finish) {
+      steps.push({ name: 'finish', arguments: argumentsFor(finish, { message: SCRIPTED_HANDOFF_FINISH }) });
+    }
+    return steps[turnResults.length] ?? { text: SCRIPTED_HANDOFF_FINISH };
   }
   if (lastUserMessageHolds(request, SCRIPTED_CHANGES)) {
     const turn = currentTurn(messages);

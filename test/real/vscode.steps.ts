@@ -53,7 +53,15 @@ import {
   SCRIPTED_BROWSE,
   SCRIPTED_BROWSE_FINISH,
   SCRIPTED_MODEL,
+  SCRIPTED_HANDOFF,
+  SCRIPTED_HANDOFF_EDITED,
+  SCRIPTED_HANDOFF_FINISH,
+  SCRIPTED_HANDOFF_LISTING,
+  SCRIPTED_HANDOFF_NEW,
 } from './scriptedLlm';
+import { makeLocalWork, type LocalWork } from '../shared/localWork';
+import { treeOf } from '../shared/sandboxWorkspace';
+import { withWorkspaceAside } from '../e2e/workspaceAside';
 import { startTestPage } from './testPage';
 import { panelFrame, waitForFeed, waitForTranscript } from '../e2e/conversationPanel';
 
@@ -184,6 +192,10 @@ const TOKEN = "MCP & Git Providers: a token the real server rejects shows the se
 const DELETE = 'Delete Sandbox…: confirm, the sandbox leaves the tree and the server';
 const CHANGES =
   'Changes: the agent edits a file with file_editor and creates one with the terminal; the panel lists exactly those two, their diffs open, Apply brings them into a local clone';
+const HANDOFF =
+  'Hand-off: New Conversation from a repository with local work, Bring my repository by clicks (one new file ticked); the agent lists exactly the handed-over files and hashes, edits one line; the panel lists only that edit and Apply brings it back byte for byte';
+/** Put in the ignored `.env` of the handed-over repository: it must reach no event, request or file there. */
+const HANDOFF_CANARY = 'OPENHANDS_REAL_HANDOFF_CANARY_93d1';
 
 export function defineRealSteps(runner: StepRunner, ctx: RealStepsContext): void {
   let started: Sandbox | undefined;
@@ -959,6 +971,144 @@ export function defineRealSteps(runner: StepRunner, ctx: RealStepsContext): void
       if (git('rev-parse', 'HEAD').trim() !== baseCommit) throw new Error('the local HEAD moved');
     },
     { needs: [CONVERSATION] },
+  );
+
+  runner.step(
+    HANDOFF,
+    async () => {
+      const id = started!.id;
+      const scratch = fs.mkdtempSync(path.join(path.dirname(ctx.workspaceFolder), 'handoff-origin-'));
+      let work: LocalWork | undefined;
+      try {
+        await withWorkspaceAside(
+          ctx.workspaceFolder,
+          () => {
+            work = makeLocalWork(ctx.workspaceFolder, path.join(scratch, 'origin.git'), HANDOFF_CANARY);
+          },
+          async () => {
+            const local = work!;
+            const git = (...args: string[]) =>
+              execFileSync('git', ['-C', local.root, ...args], { encoding: 'utf8' });
+            const before = new Set((await conversations(ctx)).map((c) => c.id));
+            await runCommand(ctx.page, 'View: Close All Editors');
+            await runCommand(ctx.page, 'OpenHands: New Conversation…');
+            await answerInputBox(
+              ctx.page,
+              `${SCRIPTED_HANDOFF} List what you were given, then edit one line.`,
+            );
+            await answerInputBox(ctx.page, ''); // its origin is a folder here: nothing the server can clone
+            const name = sandboxRowName(id, (await conversations(ctx)) as unknown as ConversationSummary[]);
+            await ctx.page
+              .locator('.quick-input-list .monaco-list-row', { hasText: name })
+              .first()
+              .click({ timeout: 10_000 });
+            await quickPickRow(ctx.page, 'Bring my repository').click({ timeout: 15_000 });
+            await quickPickRow(ctx.page, local.tickedFile).click({ timeout: 10_000 });
+            await ctx.page.locator('.quick-input-widget input.input').press('Enter');
+            await ctx.page
+              .locator('.notification-toast', { hasText: 'The conversation has started' })
+              .first()
+              .waitFor({ state: 'visible', timeout: 150_000 });
+            const created = await eventually(
+              'the new conversation on the server',
+              async () => (await conversations(ctx)).find((c) => !before.has(c.id)),
+              { timeoutMs: 10_000 },
+            );
+            await runCommand(ctx.page, 'Notifications: Clear All Notifications');
+            const frame = await openLivePanel(created.id);
+            await shownInTranscript(SCRIPTED_HANDOFF_FINISH, 150_000);
+
+            // the sandbox's own view of what it was given: the listing its first step printed
+            const events = await agentEvents(created.id);
+            const listing = events
+              .map((e) => JSON.stringify(e['observation'] ?? ''))
+              .find((text) => text.includes(SCRIPTED_HANDOFF_LISTING));
+            if (!listing) throw new Error('no terminal observation holds the listing');
+            const output = (JSON.parse(listing) as { content?: { text?: string }[] }).content
+              ?.map((part) => part.text ?? '')
+              .join('');
+            const sandboxView = (output ?? '')
+              .split('\n')
+              .map((line) => line.trimEnd())
+              .filter((line) => /^[0-9a-f]{40} ./.test(line));
+            console.log(
+              `      the sandbox's view of the handed-over work:\n        ${sandboxView.join('\n        ')}`,
+            );
+            const here = local.handedPaths.map((file) => `${git('hash-object', '--', file).trim()} ${file}`);
+            if (JSON.stringify([...sandboxView].sort()) !== JSON.stringify([...here].sort()))
+              throw new Error(
+                `the sandbox lists ${JSON.stringify(sandboxView)}, not ${JSON.stringify(here)}; its step printed ${JSON.stringify((output ?? listing).slice(0, 1500))}`,
+              );
+            if (JSON.stringify(events).includes(HANDOFF_CANARY))
+              throw new Error('the .env canary is in an event');
+
+            // the panel's changes are the agent's one edit, not the user's handed-over work
+            const summary = frame.locator('.changes summary');
+            await summary.waitFor({ state: 'visible', timeout: 30_000 });
+            if ((await frame.locator('.changes[open]').count()) === 0) await summary.click();
+            const listed = await eventually(
+              'the panel lists the agent’s edit only',
+              async () => {
+                const names = (await frame.locator('.change-file').allTextContents()).map((t) =>
+                  t.replace(/\s+/g, ' ').trim(),
+                );
+                return names.length > 0 ? names : undefined;
+              },
+              { timeoutMs: 30_000 },
+            );
+            if (JSON.stringify(listed) !== JSON.stringify([`M ${SCRIPTED_HANDOFF_EDITED}`]))
+              throw new Error(`the panel lists ${listed.join(', ')}`);
+            await ctx.screenshot('handoff-real');
+
+            // Apply: the user's tree is as handed over, so nothing is asked about HEAD
+            const untouched = treeOf(local.root);
+            const head = git('rev-parse', 'HEAD').trim();
+            const staged = git('diff', '--cached');
+            await frame.locator('#changes-apply').click();
+            const dialog = ctx.page.locator('.monaco-dialog-box');
+            const applied = ctx.page.locator('.notifications-toasts', { hasText: /Applied 1 file/ }).first();
+            await eventually(
+              'the applied notice (or the question which folder)',
+              async () => ((await applied.isVisible()) || (await dialog.isVisible()) ? true : undefined),
+              { timeoutMs: 60_000 },
+            );
+            if (await dialog.isVisible()) {
+              const asked = ((await dialog.textContent()) ?? '').replace(/\s+/g, ' ');
+              if (/HEAD/.test(asked)) throw new Error(`Apply asked about HEAD: ${asked}`);
+              await dialog
+                .locator('.monaco-button', { hasText: /^Apply to/ })
+                .first()
+                .click({ timeout: 5_000 });
+            }
+            await applied.waitFor({ state: 'visible', timeout: 60_000 });
+            // a process sandbox: its folder is on this machine, named in the agent's first message
+            const workingCopy = /It is in your working copy, (\/[^\n]*?)\.(?:\n|$)/.exec(
+              JSON.stringify(events).replace(/\\n/g, '\n'),
+            )?.[1];
+            if (!workingCopy) throw new Error('no message names the working copy');
+            const sandboxFile = fs.readFileSync(path.join(workingCopy, SCRIPTED_HANDOFF_EDITED));
+            const mine = fs.readFileSync(path.join(local.root, SCRIPTED_HANDOFF_EDITED));
+            if (!mine.equals(sandboxFile))
+              throw new Error(`${SCRIPTED_HANDOFF_EDITED} differs from the sandbox's`);
+            if (!mine.toString('utf8').includes(SCRIPTED_HANDOFF_NEW))
+              throw new Error('the agent’s line is not here');
+            const after = treeOf(local.root);
+            for (const [file, bytes] of untouched)
+              if (file !== SCRIPTED_HANDOFF_EDITED && after.get(file) !== bytes)
+                throw new Error(`${file} changed`);
+            if (after.size !== untouched.size) throw new Error('Apply added or removed files');
+            if (git('rev-parse', 'HEAD').trim() !== head) throw new Error('the local HEAD moved');
+            if (git('diff', '--cached') !== staged) throw new Error('the staged edit changed');
+            console.log(
+              `      round trip: ${SCRIPTED_HANDOFF_EDITED} here equals the sandbox's, byte for byte (${mine.length} bytes); nothing else changed`,
+            );
+          },
+        );
+      } finally {
+        fs.rmSync(scratch, { recursive: true, force: true });
+      }
+    },
+    { needs: [START, MODEL] },
   );
 
   runner.step(
