@@ -9,6 +9,8 @@ import {
   EXPORTS_PROBE_SRC_DIR,
   INTEGRATION_OUT_DIR,
   INTEGRATION_SRC_DIR,
+  MEMFS_OUT_DIR,
+  MEMFS_SRC_DIR,
   ROOT,
 } from './paths';
 
@@ -69,15 +71,22 @@ export async function bundleForExtensionHost(entryPoint: string, outfile: string
  * Bundles the e2e exports probe (test/e2e/exports-probe: a second extension that reads what ours
  * exports) into out/test/exports-probe/ with its manifest; returns that folder.
  */
-export async function buildExportsProbe(): Promise<string> {
-  fs.rmSync(EXPORTS_PROBE_OUT_DIR, { recursive: true, force: true });
-  await bundleForExtensionHost(
-    path.join(EXPORTS_PROBE_SRC_DIR, 'extension.ts'),
-    path.join(EXPORTS_PROBE_OUT_DIR, 'extension.js'),
-  );
-  fs.copyFileSync(
-    path.join(EXPORTS_PROBE_SRC_DIR, 'package.json'),
-    path.join(EXPORTS_PROBE_OUT_DIR, 'package.json'),
-  );
-  return EXPORTS_PROBE_OUT_DIR;
+export function buildExportsProbe(): Promise<string> {
+  return buildTestExtension(EXPORTS_PROBE_SRC_DIR, EXPORTS_PROBE_OUT_DIR);
+}
+
+/**
+ * Bundles the integration run's memfs extension (test/integration/virtualFolder/memfs: the virtual file
+ * system its third VS Code opens a folder on) into out/test/memfs/ with its manifest; returns that folder.
+ */
+export function buildMemfsExtension(): Promise<string> {
+  return buildTestExtension(MEMFS_SRC_DIR, MEMFS_OUT_DIR);
+}
+
+/** A test-only extension: its extension.ts bundled beside a copy of its package.json. */
+async function buildTestExtension(sourceDir: string, outDir: string): Promise<string> {
+  fs.rmSync(outDir, { recursive: true, force: true });
+  await bundleForExtensionHost(path.join(sourceDir, 'extension.ts'), path.join(outDir, 'extension.js'));
+  fs.copyFileSync(path.join(sourceDir, 'package.json'), path.join(outDir, 'package.json'));
+  return outDir;
 }

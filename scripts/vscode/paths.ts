@@ -27,6 +27,9 @@ export const SCREENSHOTS_DIR = path.join(ARTIFACTS_DIR, 'screenshots');
 export const INTEGRATION_SRC_DIR = path.join(ROOT, 'test', 'integration');
 export const INTEGRATION_OUT_DIR = path.join(ROOT, 'out', 'test', 'integration');
 export const INTEGRATION_ENTRY = path.join(INTEGRATION_OUT_DIR, 'index.js');
+/** The integration run's in-memory file system, a second extension its virtual-folder VS Code loads. */
+export const MEMFS_SRC_DIR = path.join(INTEGRATION_SRC_DIR, 'virtualFolder', 'memfs');
+export const MEMFS_OUT_DIR = path.join(ROOT, 'out', 'test', 'memfs');
 
 /** The e2e run's second extension, which reads what ours exports (`activate()`'s return value). */
 export const EXPORTS_PROBE_SRC_DIR = path.join(ROOT, 'test', 'e2e', 'exports-probe');

@@ -1,17 +1,26 @@
 // `npm run test:vscode`: runs test/integration in a real VS Code (code-server 1.100.3 in Chromium) with
 // the extension in development mode and a seeded test server, then reports `N passed, N failed`.
-// Then test/integration/restricted/ in a second VS Code whose folder is untrusted (Restricted Mode).
+// Then test/integration/restricted/ in a second VS Code whose folder is untrusted (Restricted Mode), and
+// test/integration/virtualFolder/ in a third whose workspace's one folder is on a virtual file system
+// (memfs:, served by a test extension VS Code activates as it resolves the folder).
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { REPORT_PATH_ENV, RESTRICTED_MODE_ENV, TEST_SERVER_URL_ENV } from '../../test/integration/env';
+import {
+  REPORT_PATH_ENV,
+  RESTRICTED_MODE_ENV,
+  TEST_SERVER_URL_ENV,
+  VIRTUAL_FOLDER_ENV,
+} from '../../test/integration/env';
+import { MEMFS_FOLDER } from '../../test/integration/virtualFolder/memfs/memfsFacts';
 import { summaryLine, type TestFailure, type TestReport } from '../../test/integration/report';
 import { collectCodeServerLogs, freshArtifactsDir } from './artifacts';
 import { launchBrowser, type BrowserSession } from './browser';
-import { buildExtension, buildIntegrationSuite } from './build';
+import { buildExtension, buildIntegrationSuite, buildMemfsExtension } from './build';
 import { Cleanup } from './cleanup';
-import { startCodeServer } from './code-server';
+import { startCodeServer, type CodeServer } from './code-server';
 import { recordConsole } from './console-log';
 import { since } from './elapsed';
+import { installUnpackedExtension } from './install-extension';
 import { INTEGRATION_ENTRY, ROOT, RUNS_DIR, SCREENSHOTS_DIR } from './paths';
 import { provision } from './provision';
 import { startSeededTestServer } from './test-server';
@@ -30,7 +39,16 @@ function printFailures(failures: TestFailure[]): void {
   if (failures.length > 0) console.log('');
 }
 
-/** Runs the suite in both VS Codes (trusted, then Restricted Mode) and returns one report; infrastructure problems throw. */
+/** The VS Codes the suite runs in, each with the part of it that is its own (see test/integration/index.ts). */
+type Pass = 'trusted' | 'restricted' | 'virtual-folder';
+
+const PASS_LABELS: Record<Pass, string> = {
+  trusted: '[integration]',
+  restricted: '[integration, Restricted Mode]',
+  'virtual-folder': '[integration, virtual folder]',
+};
+
+/** Runs the suite in the three VS Codes and returns one report; infrastructure problems throw. */
 async function runSuite(
   cleanup: Cleanup,
   artifacts: string,
@@ -40,22 +58,38 @@ async function runSuite(
   provision();
   buildExtension();
   await buildIntegrationSuite();
+  const memfsExtension = await buildMemfsExtension();
   console.log(`[integration] provisioned and built (${since(step)})`);
 
   const server = await startSeededTestServer({ fast: true });
   cleanup.add('test server', () => server.close());
-  const trusted = await runPass(cleanup, artifacts, onPage, server.url, false);
-  const restricted = await runPass(cleanup, path.join(artifacts, 'restricted'), onPage, server.url, true);
-  console.log(
-    `[integration] Restricted Mode: ${restricted.passes.length} passed, ${restricted.failures.length} failed`,
-  );
+  const reports: TestReport[] = [];
+  for (const pass of ['trusted', 'restricted', 'virtual-folder'] as const) {
+    const passArtifacts = pass === 'trusted' ? artifacts : path.join(artifacts, pass);
+    const report = await runPass(cleanup, passArtifacts, onPage, server.url, pass, memfsExtension);
+    if (pass !== 'trusted')
+      console.log(`${PASS_LABELS[pass]} ${report.passes.length} passed, ${report.failures.length} failed`);
+    reports.push(report);
+  }
+  const [first, ...others] = reports as [TestReport, ...TestReport[]];
   return {
-    ...trusted,
-    passes: [...trusted.passes, ...restricted.passes],
-    failures: [...trusted.failures, ...restricted.failures],
-    pending: [...trusted.pending, ...restricted.pending],
-    durationMs: trusted.durationMs + restricted.durationMs,
+    ...first,
+    passes: reports.flatMap((report) => report.passes),
+    failures: reports.flatMap((report) => report.failures),
+    pending: reports.flatMap((report) => report.pending),
+    durationMs: others.reduce((total, report) => total + report.durationMs, first.durationMs),
   };
+}
+
+/**
+ * The virtual-folder VS Code's workspace: a `.code-workspace` file whose one folder is memfs:/webapp,
+ * and the memfs extension installed as an ordinary one, before the workbench first connects.
+ */
+function prepareVirtualFolder(codeServer: CodeServer, runDir: string, memfsExtension: string): string {
+  installUnpackedExtension(codeServer.extensionsDir, memfsExtension);
+  const file = path.join(runDir, 'virtual-folder.code-workspace');
+  fs.writeFileSync(file, JSON.stringify({ folders: [{ uri: MEMFS_FOLDER, name: 'webapp' }] }, null, 2));
+  return file;
 }
 
 /** One VS Code, one run of the suite's files for it (see test/integration/index.ts). */
@@ -64,19 +98,23 @@ async function runPass(
   artifacts: string,
   onPage: (b: BrowserSession) => void,
   serverUrl: string,
-  restricted: boolean,
+  pass: Pass,
+  memfsExtension: string,
 ): Promise<TestReport> {
-  const label = restricted ? '[integration, Restricted Mode]' : '[integration]';
+  const label = PASS_LABELS[pass];
+  const restricted = pass === 'restricted';
   const reportFile = path.join(artifacts, 'report.json');
+  const runDir = path.join(RUNS_DIR, pass === 'trusted' ? 'integration' : `integration-${pass}`);
   let step = Date.now();
   const codeServer = await startCodeServer({
-    runDir: path.join(RUNS_DIR, restricted ? 'integration-restricted' : 'integration'),
+    runDir,
     logFile: path.join(artifacts, 'code-server.log'),
     settings: { 'openhands.serverUrl': serverUrl },
     env: {
       [TEST_SERVER_URL_ENV]: serverUrl,
       [REPORT_PATH_ENV]: reportFile,
       ...(restricted ? { [RESTRICTED_MODE_ENV]: '1' } : {}),
+      ...(pass === 'virtual-folder' ? { [VIRTUAL_FOLDER_ENV]: '1' } : {}),
     },
     restricted,
   });
@@ -95,7 +133,9 @@ async function runPass(
   step = Date.now();
   const url = workbenchUrl({
     baseUrl: codeServer.url,
-    folder: codeServer.workspaceFolder,
+    ...(pass === 'virtual-folder'
+      ? { workspace: prepareVirtualFolder(codeServer, runDir, memfsExtension) }
+      : { folder: codeServer.workspaceFolder }),
     extensionDevelopmentPath: ROOT,
     extensionTestsPath: INTEGRATION_ENTRY,
   });
@@ -106,10 +146,12 @@ async function runPass(
   });
   console.log(`${label} suite finished in VS Code (${since(step)})`);
   const report = JSON.parse(fs.readFileSync(reportFile, 'utf8')) as TestReport;
-  // what the window showed at the end: the failure, or in Restricted Mode its banner and Apply's refusals
-  const picture = report.failures.length > 0 ? 'integration-failure' : restricted ? 'integration' : undefined;
+  // what the window showed at the end: the failure, or in Restricted Mode its banner and Apply's refusals,
+  // in the virtual folder's window the folder and the refusals
+  const picture =
+    report.failures.length > 0 ? 'integration-failure' : pass !== 'trusted' ? 'integration' : undefined;
   if (picture) {
-    const name = `${picture}${restricted ? '-restricted' : ''}.png`;
+    const name = `${picture}${pass === 'trusted' ? '' : `-${pass}`}.png`;
     const file = await screenshot(browser.page, path.join(SCREENSHOTS_DIR, name)).catch(() => undefined);
     if (file) console.log(`${label} screenshot: ${path.relative(ROOT, file)}`);
   }
@@ -125,8 +167,11 @@ async function main(): Promise<number> {
   cleanup.handleSignals();
   const artifacts = freshArtifactsDir('integration');
   const failurePng = path.join(SCREENSHOTS_DIR, 'integration-failure.png');
-  for (const name of ['integration-failure', 'integration-failure-restricted', 'integration-restricted'])
-    fs.rmSync(path.join(SCREENSHOTS_DIR, `${name}.png`), { force: true });
+  const pictures = ['', '-restricted', '-virtual-folder'].flatMap((pass) => [
+    `integration-failure${pass}`,
+    ...(pass ? [`integration${pass}`] : []),
+  ]);
+  for (const name of pictures) fs.rmSync(path.join(SCREENSHOTS_DIR, `${name}.png`), { force: true });
   let browser: BrowserSession | undefined;
   const failureScreenshot = async () => {
     if (!browser) return;

@@ -4,7 +4,10 @@
 export interface WorkbenchUrlOptions {
   /** `http://127.0.0.1:PORT` of the code-server. */
   baseUrl: string;
-  folder: string;
+  /** The folder to open, or (with `workspace`) none: a `.code-workspace` file names the folders instead. */
+  folder?: string;
+  /** A `.code-workspace` file on the code-server's machine (its folders may be on any file system). */
+  workspace?: string;
   extensionDevelopmentPath?: string;
   extensionTestsPath?: string;
 }
@@ -23,7 +26,8 @@ export function workbenchUrl(options: WorkbenchUrlOptions): string {
     payload.push(['extensionTestsPath', remoteUri(options.baseUrl, options.extensionTestsPath)]);
   }
   const url = new URL(options.baseUrl);
-  url.searchParams.set('folder', options.folder);
+  if (options.workspace) url.searchParams.set('workspace', options.workspace);
+  else if (options.folder) url.searchParams.set('folder', options.folder);
   if (payload.length > 0) url.searchParams.set('payload', JSON.stringify(payload));
   return url.toString();
 }

@@ -12,7 +12,7 @@ import { localChanges } from './changes/localChanges';
 import type { HandoffPlan } from './handoffStep';
 
 export async function handOver(
-  deps: { steering: Pick<ConversationSteering, 'locate' | 'send'>; log: Log },
+  deps: { steering: Pick<ConversationSteering, 'locateJustStarted' | 'send'>; log: Log },
   conversationId: string,
   plan: HandoffPlan,
   task: string,
@@ -21,21 +21,34 @@ export async function handOver(
   let step: DeliveryStep | 'message' = 'reach';
   try {
     await vscode.window.withProgress(
-      { location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('New OpenHands conversation') },
-      async (progress) => {
-        progress.report({ message: stepText('reach') });
-        const agent = await deps.steering.locate(conversationId);
-        const delivered = await changes.deliverHandoff(agent, plan.handoff, {
-          workingCopyName: plan.workingCopyName,
-          onStep: (next) => {
-            step = next;
-            progress.report({ message: stepText(next) });
-          },
-        });
-        step = 'message';
-        progress.report({ message: vscode.l10n.t('Sending the first message…') });
-        const given = changes.handoffMessage(plan.handoff.manifest, delivered.workingCopy);
-        await deps.steering.send(conversationId, task.trim() ? `${given}\n\n${task}` : given);
+      {
+        location: vscode.ProgressLocation.Notification,
+        title: vscode.l10n.t('New OpenHands conversation'),
+        cancellable: true,
+      },
+      async (progress, token) => {
+        const abort = new AbortController();
+        const cancelled = token.onCancellationRequested(() => abort.abort());
+        const signal = abort.signal;
+        try {
+          progress.report({ message: stepText('reach') });
+          // the sandbox's agent server may miss one health check just after the start: asked again, bounded
+          const agent = await deps.steering.locateJustStarted(conversationId, signal);
+          const delivered = await changes.deliverHandoff(agent, plan.handoff, {
+            workingCopyName: plan.workingCopyName,
+            signal,
+            onStep: (next) => {
+              step = next;
+              progress.report({ message: stepText(next) });
+            },
+          });
+          step = 'message';
+          progress.report({ message: vscode.l10n.t('Sending the first message…') });
+          const given = changes.handoffMessage(plan.handoff.manifest, delivered.workingCopy);
+          await deps.steering.send(conversationId, task.trim() ? `${given}\n\n${task}` : given, { signal });
+        } finally {
+          cancelled.dispose();
+        }
       },
     );
     deps.log.info(

@@ -16,9 +16,15 @@ export function localFolder(uri: vscode.Uri): LocalFolder {
 }
 
 /** The workspace folders git can run in here, and the words for those it cannot. */
+export interface WorkspaceFolders {
+  paths: readonly string[];
+  refused: readonly string[];
+}
+
+/** The workspace's folders, read once and sorted into the two. */
 export function localWorkspaceFolders(
   folders: readonly vscode.WorkspaceFolder[] = vscode.workspace.workspaceFolders ?? [],
-): { paths: string[]; refused: string[] } {
+): WorkspaceFolders {
   const paths: string[] = [];
   const refused: string[] = [];
   for (const folder of folders) {

@@ -8,12 +8,37 @@
  */
 import {
   agentEndpointOf,
+  ApiError,
+  sleep,
   type AgentEndpoint,
   type AgentServerClient,
   type AppConversation,
   type OpenHandsClient,
 } from '../api';
 import { AgentAddresses, isStaleAddress } from './agentAddresses';
+
+/** The time a just-started conversation's wait sleeps by: the system's, or a test's that sleeps no real time. */
+export interface LocatorClock {
+  sleep(ms: number, signal?: AbortSignal): Promise<void>;
+}
+
+const SYSTEM_CLOCK: LocatorClock = {
+  sleep: (ms, signal) =>
+    sleep(ms, signal, () => new ApiError({ kind: 'cancelled', message: 'Stopped waiting for the sandbox.' })),
+};
+
+/**
+ * A conversation that has just started is asked for this many times at most, this far apart. 1.11 works out
+ * a sandbox's status on each request with a health check of its agent server (`/alive`, 5 s), and one that
+ * misses makes it STARTING or ERROR, without an address, for that reply only: a few seconds outlast it.
+ */
+export const JUST_STARTED_ASKS = 5;
+export const JUST_STARTED_INTERVAL_MS = 1000;
+
+/** Failures of a request to the app server that the same request may not meet a moment later. */
+const PASSING_KINDS = new Set(['network', 'timeout', 'server', 'rate_limited']);
+/** What 1.11 says of a running sandbox whose health check missed (RUNNING: without its address). */
+const MISSED_STATUSES = new Set(['STARTING', 'ERROR', 'RUNNING']);
 
 export interface AgentLocatorDeps {
   /** The app server's client of the moment (throws when there is none). */
@@ -54,6 +79,34 @@ export class AgentLocator {
     const endpoint = conversation && agentEndpointOf(conversation);
     if (conversation?.sandbox_status !== 'RUNNING' || !endpoint) throw this.deps.unreachable(conversation);
     return this.deps.clientFor(endpoint);
+  }
+
+  /**
+   * The agent server of a conversation whose start task is READY. The app server reached it a moment ago
+   * (1.11 turns READY only after its own call to it), so a reply that names the conversation without it
+   * (STARTING or ERROR: the health check missed; unknown), or a request that failed on the way, is asked
+   * again, `JUST_STARTED_ASKS` times in all; then it fails as `locate` does. A paused or missing sandbox
+   * fails at once.
+   */
+  async locateJustStarted(
+    conversationId: string,
+    options: { signal?: AbortSignal; clock?: LocatorClock } = {},
+  ): Promise<AgentServerClient> {
+    const clock = options.clock ?? SYSTEM_CLOCK;
+    for (let asked = 1; ; asked++) {
+      const last = asked >= JUST_STARTED_ASKS;
+      let conversation: AppConversation | undefined;
+      try {
+        conversation = await this.ask(conversationId, options.signal);
+      } catch (error) {
+        if (last || !(error instanceof ApiError && PASSING_KINDS.has(error.kind))) throw error;
+      }
+      const endpoint = conversation && agentEndpointOf(conversation);
+      if (conversation?.sandbox_status === 'RUNNING' && endpoint) return this.deps.clientFor(endpoint);
+      if (last || (conversation && !MISSED_STATUSES.has(conversation.sandbox_status)))
+        throw this.deps.unreachable(conversation);
+      await clock.sleep(JUST_STARTED_INTERVAL_MS, options.signal);
+    }
   }
 
   /**

@@ -156,6 +156,11 @@ export class ConversationSteering {
     return this.feeds.locator.locate(conversationId, signal);
   }
 
+  /** The agent server of a conversation that has just started, asked again a few times (`AgentLocator`). */
+  locateJustStarted(conversationId: string, signal?: AbortSignal): Promise<AgentServerClient> {
+    return this.feeds.locator.locateJustStarted(conversationId, { signal });
+  }
+
   private async read(conversationId: string, signal?: AbortSignal): Promise<AppConversation> {
     const conversation = await this.feeds.locator.ask(conversationId, signal);
     if (!conversation) throw this.feeds.locator.unreachable(undefined);

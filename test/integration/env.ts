@@ -8,6 +8,12 @@ export const TEST_GREP_ENV = 'OPENHANDS_TEST_GREP';
 /** Set by the driver for its second VS Code, whose folder is untrusted: only test/integration/restricted/ runs there. */
 export const RESTRICTED_MODE_ENV = 'OPENHANDS_TEST_RESTRICTED';
 
+/**
+ * Set by the driver for its third VS Code, whose workspace's one folder is on a virtual file system
+ * (memfs:, served by test/integration/virtualFolder/memfs): only test/integration/virtualFolder/ runs there.
+ */
+export const VIRTUAL_FOLDER_ENV = 'OPENHANDS_TEST_VIRTUAL_FOLDER';
+
 export const EXTENSION_ID = 'openhands-community.openhands-vscode';
 
 /** The seeded test server the suite may talk to; tests that need it fail loudly when it is unset. */

@@ -4,16 +4,30 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import Mocha from 'mocha';
-import { REPORT_PATH_ENV, RESTRICTED_MODE_ENV, TEST_GREP_ENV } from './env';
+import { REPORT_PATH_ENV, RESTRICTED_MODE_ENV, TEST_GREP_ENV, VIRTUAL_FOLDER_ENV } from './env';
 import { summaryLine, type TestFailure, type TestOutcome, type TestReport } from './report';
 
-/** The suite's files: restricted/ only in the untrusted VS Code, everything else in the trusted one. */
+/** The folders of the suite that run only in a VS Code of their own, each named by its driver's variable. */
+const OWN_WINDOW_FOLDERS: Record<string, string> = {
+  restricted: RESTRICTED_MODE_ENV,
+  virtualFolder: VIRTUAL_FOLDER_ENV,
+};
+
+/**
+ * The suite's files: restricted/ only in the untrusted VS Code, virtualFolder/ only in the one whose folder
+ * is virtual, everything else in the trusted one with an ordinary folder.
+ */
 function testFiles(dir: string): string[] {
-  const restricted = process.env[RESTRICTED_MODE_ENV] === '1';
+  const window = Object.entries(OWN_WINDOW_FOLDERS).find(
+    ([, variable]) => process.env[variable] === '1',
+  )?.[0];
   return fs
     .readdirSync(dir, { recursive: true, encoding: 'utf8' })
     .filter((file) => file.endsWith('.test.js'))
-    .filter((file) => (file.split(path.sep)[0] === 'restricted') === restricted)
+    .filter((file) => {
+      const first = file.split(path.sep)[0] ?? '';
+      return (first in OWN_WINDOW_FOLDERS ? first : undefined) === window;
+    })
     .sort()
     .map((file) => path.join(dir, file));
 }

@@ -12,7 +12,7 @@ import type { Log } from '../../core/log';
 import { conversationTitle } from '../../state/names';
 import { agentBranch } from '../../state/pullRequestLinks';
 import { localChanges } from '../changes/localChanges';
-import { localWorkspaceFolders } from '../localFolders';
+import { localWorkspaceFolders, type WorkspaceFolders } from '../localFolders';
 
 /** The local clone of the conversation's repository and the remote that holds it. */
 interface LocalClone {
@@ -28,9 +28,8 @@ export type CheckOutResult =
 export async function checkOutAgentBranch(
   log: Log,
   conversation: AppConversation,
-  folders: readonly string[] = localWorkspaceFolders().paths,
-  /** Why the workspace's other folders cannot be used from here (remote or virtual ones). */
-  notLocal: readonly string[] = localWorkspaceFolders().refused,
+  /** The folders git can run in here, and why the others cannot be used (remote or virtual ones): read once. */
+  workspace: WorkspaceFolders = localWorkspaceFolders(),
 ): Promise<CheckOutResult> {
   const { BranchCheckoutError, checkOutRemoteBranch, checkedBranchName, uncommittedFiles } = localChanges();
   const title = conversationTitle(conversation);
@@ -44,9 +43,9 @@ export async function checkOutAgentBranch(
       ),
     );
   try {
-    const clone = await findClone(repository, folders);
+    const clone = await findClone(repository, workspace.paths);
     // a folder on the remote machine or a virtual file system is said as such, never taken for a path here
-    if (!clone && notLocal[0]) return refuse(notLocal[0]);
+    if (!clone && workspace.refused[0]) return refuse(workspace.refused[0]);
     if (!clone)
       return refuse(
         vscode.l10n.t(

@@ -27,6 +27,7 @@ import {
   askStash,
   pickFolder,
 } from './applyQuestions';
+import type { LocalFolder } from '../localFolders';
 import { listed, logRefused, refusal, reportApplied, reportConflicts, unsafeMessage } from './applyReport';
 import type { CodeRunningAnswer } from './codeRunningChoice';
 import { askCodeRunning, reviewCodeRunning } from './codeRunningStep';
@@ -86,8 +87,15 @@ export async function applyChanges(
   const { ApplyRefusedError, GitCommandError, applyPatch, openLocalRepository, planApply, refusalsOf } =
     localChanges();
   try {
-    const folder = args.folder ?? (await pickFolder());
-    if (!folder) return { kind: 'cancelled' };
+    const picked: LocalFolder | undefined =
+      args.folder === undefined ? await pickFolder() : { kind: 'local', path: args.folder };
+    if (!picked) return { kind: 'cancelled' };
+    // a remote or virtual folder is said as such, never taken for a path here: nothing is read or written
+    if (picked.kind === 'refused') {
+      void vscode.window.showErrorMessage(picked.message);
+      return { kind: 'refused', reason: 'not-local', paths: [], message: picked.message };
+    }
+    const folder = picked.path;
     const repository = await openLocalRepository(folder);
     if (!repository) {
       const message = vscode.l10n.t(

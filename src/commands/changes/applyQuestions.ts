@@ -8,15 +8,15 @@ import * as vscode from 'vscode';
 import type { AppConversation } from '../../api';
 import type { RefusedPath } from '../../changes';
 import { conversationTitle } from '../../state/names';
-import { localFolder } from '../localFolders';
+import { localFolder, type LocalFolder } from '../localFolders';
 import { listed } from './applyReport';
 import { localChanges } from './localChanges';
 
 /**
- * The folder to apply to: the workspace's one, or a pick. A folder git cannot reach from here (a remote
- * or virtual one) is refused in words, and nothing is applied.
+ * The folder to apply to: the workspace's one, or a pick; undefined when the user chose none. A folder git
+ * cannot reach from here (a remote or virtual one) comes back refused with the words that say why.
  */
-export async function pickFolder(): Promise<string | undefined> {
+export async function pickFolder(): Promise<LocalFolder | undefined> {
   const folders = vscode.workspace.workspaceFolders ?? [];
   if (folders.length === 0) {
     const chosen = await vscode.window.showOpenDialog({
@@ -25,21 +25,14 @@ export async function pickFolder(): Promise<string | undefined> {
       title: vscode.l10n.t('The Local Repository to Apply the Agent’s Changes To'),
       openLabel: vscode.l10n.t('Apply Here'),
     });
-    return chosen?.[0] ? usable(chosen[0]) : undefined;
+    return chosen?.[0] ? localFolder(chosen[0]) : undefined;
   }
-  if (folders.length === 1) return folders[0] ? usable(folders[0].uri) : undefined;
+  if (folders.length === 1) return folders[0] ? localFolder(folders[0].uri) : undefined;
   const chosen = await vscode.window.showWorkspaceFolderPick({
     placeHolder: vscode.l10n.t('The local repository to apply the agent’s changes to'),
     ignoreFocusOut: true,
   });
-  return chosen ? usable(chosen.uri) : undefined;
-}
-
-function usable(uri: vscode.Uri): string | undefined {
-  const local = localFolder(uri);
-  if (local.kind === 'local') return local.path;
-  void vscode.window.showErrorMessage(local.message);
-  return undefined;
+  return chosen ? localFolder(chosen.uri) : undefined;
 }
 
 /** The folder's repository is not the conversation's: apply there anyway? */

@@ -4,6 +4,7 @@
 import assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import { checkOutAgentBranch } from '../../../src/commands/branches/checkOutBranch';
+import { applyChanges, type ApplyDeps } from '../../../src/commands/changes/applyFlow';
 import { pickFolder } from '../../../src/commands/changes/applyQuestions';
 import { localFolder, localWorkspaceFolders } from '../../../src/commands/localFolders';
 import { Log } from '../../../src/core/log';
@@ -13,6 +14,12 @@ import { conversation } from '../state/appRecords';
 const REMOTE = vscode.Uri.parse('vscode-remote://ssh-remote+build-box/home/ana/webapp');
 const VIRTUAL = vscode.Uri.parse('memfs:/scratch/webapp');
 const LOCAL = vscode.Uri.file('/home/ana/webapp');
+
+/** The agent's change, which a refused folder must never get as far as reading. */
+function untouchedChanges(): Record<string, () => never> {
+  const never = (): never => assert.fail('Apply read the change for a folder it cannot use');
+  return { delta: never };
+}
 
 function folder(uri: vscode.Uri, index = 0): vscode.WorkspaceFolder {
   return { uri, name: uri.path.split('/').pop() ?? '', index };
@@ -43,17 +50,21 @@ describe('Folders git can reach from here (remote windows)', () => {
     assert.deepEqual(localWorkspaceFolders([folder(LOCAL), folder(REMOTE, 1)]).paths, ['/home/ana/webapp']);
   });
 
-  it('Apply in a remote window run on the user’s side: the folder is refused in words, nothing to apply to', async () => {
+  it('Apply in a remote window run on the user’s side: the folder is refused in words, nothing read or applied', async () => {
     workspace.workspaceFolders = [folder(REMOTE)];
-    assert.equal(await pickFolder(), undefined);
+    const deps = { changes: untouchedChanges(), log: new Log() } as unknown as ApplyDeps;
+    const outcome = await applyChanges(deps, conversation(1), { conversationId: 'c1' });
+    assert.equal(outcome.kind, 'refused');
+    assert.equal(outcome.kind === 'refused' ? outcome.reason : '', 'not-local');
     const [said] = prompts.of('error');
     assert.match(said?.message ?? '', /is on the remote machine/);
+    assert.equal(outcome.kind === 'refused' ? outcome.message : '', said?.message);
     // the local path of the same name is never used in its place
     assert.ok(!(said?.message ?? '').includes('/home/ana'), said?.message);
 
     prompts.reset();
     workspace.workspaceFolders = [folder(LOCAL)];
-    assert.equal(await pickFolder(), '/home/ana/webapp');
+    assert.deepEqual(await pickFolder(), { kind: 'local', path: '/home/ana/webapp' });
     assert.deepEqual(prompts.asked, []);
   });
 

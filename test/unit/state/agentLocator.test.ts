@@ -10,7 +10,12 @@ import {
   type AgentEndpoint,
   type AppConversation,
 } from '../../../src/api';
-import { AgentLocator } from '../../../src/state/agentLocator';
+import {
+  AgentLocator,
+  JUST_STARTED_ASKS,
+  JUST_STARTED_INTERVAL_MS,
+  type LocatorClock,
+} from '../../../src/state/agentLocator';
 import type { ConversationRecord, SandboxRecord } from '../../server';
 import { useTestServer } from '../api/harness';
 import { eventuallyDefined } from '../../shared/eventually';
@@ -25,6 +30,19 @@ const SCREENSHOT = Buffer.concat([
 class Unreachable extends Error {
   constructor(readonly conversation: AppConversation | undefined) {
     super(conversation ? `sandbox ${conversation.sandbox_status}` : 'unknown conversation');
+  }
+}
+
+/** The test's own time: a sleep takes none, is recorded, and runs what the test says happens meanwhile. */
+class StepClock implements LocatorClock {
+  readonly slept: number[] = [];
+
+  constructor(private readonly meanwhile: (sleeps: number) => void = () => undefined) {}
+
+  sleep(ms: number): Promise<void> {
+    this.slept.push(ms);
+    this.meanwhile(this.slept.length);
+    return Promise.resolve();
   }
 }
 
@@ -185,6 +203,83 @@ describe('AgentLocator: where a conversation’s agent server is, and what each 
     } finally {
       feed.dispose();
     }
+  });
+
+  describe('a conversation that has just started (its start task READY)', () => {
+    const failureOf = (work: Promise<unknown>) =>
+      work.then(
+        () => assert.fail('located'),
+        (error: unknown) => error,
+      );
+
+    it('the app server’s health check of its agent server missed twice: asked again 1 s apart, found', async () => {
+      const { conversation, sandbox } = running();
+      // what a 1.11 process sandbox says for a reply whose /alive check failed
+      sandbox.status = 'ERROR';
+      const clock = new StepClock((sleeps) => {
+        if (sleeps === 2) sandbox.status = 'RUNNING';
+      });
+      const outcome = await counted(() => locator().locateJustStarted(conversation.id, { clock }));
+      assert.deepEqual(clock.slept, [JUST_STARTED_INTERVAL_MS, JUST_STARTED_INTERVAL_MS]);
+      assert.deepEqual([outcome.app, outcome.agent], [3, 0]);
+      const info = await outcome.result.getConversation();
+      assert.equal(normalizeUuid(info.id), normalizeUuid(conversation.id));
+    });
+
+    it('a request to the app server that failed on the way (503) is asked again', async () => {
+      const { conversation } = running();
+      t.server.faults.add({
+        kind: 'status',
+        status: 503,
+        times: 1,
+        match: { path: /^\/api\/v1\/app-conversations/ },
+      });
+      const clock = new StepClock();
+      const outcome = await counted(() => locator().locateJustStarted(conversation.id, { clock }));
+      assert.deepEqual(clock.slept, [JUST_STARTED_INTERVAL_MS]);
+      assert.equal(outcome.app, 2);
+    });
+
+    it(`one that stays without its agent server fails as locate does, after ${JUST_STARTED_ASKS} asks`, async () => {
+      const { conversation, sandbox } = running();
+      sandbox.status = 'STARTING';
+      const clock = new StepClock();
+      const outcome = await counted(() => failureOf(locator().locateJustStarted(conversation.id, { clock })));
+      assert.ok(outcome.result instanceof Unreachable, String(outcome.result));
+      assert.equal(outcome.result.conversation?.sandbox_status, 'STARTING');
+      assert.equal(outcome.app, JUST_STARTED_ASKS);
+      assert.equal(clock.slept.length, JUST_STARTED_ASKS - 1);
+    });
+
+    it('a paused sandbox, or a request the server refuses (401), fails at once', async () => {
+      const { conversation, sandbox } = running();
+      const clock = new StepClock();
+      sandbox.status = 'PAUSED';
+      const paused = await counted(() => failureOf(locator().locateJustStarted(conversation.id, { clock })));
+      assert.ok(paused.result instanceof Unreachable, String(paused.result));
+      assert.equal(paused.app, 1);
+      sandbox.status = 'RUNNING';
+      t.server.faults.add({ kind: 'status', status: 401, match: { path: /^\/api\/v1\/app-conversations/ } });
+      const refused = await counted(() => failureOf(locator().locateJustStarted(conversation.id, { clock })));
+      assert.ok(refused.result instanceof ApiError && refused.result.status === 401, String(refused.result));
+      assert.equal(refused.app, 1);
+      assert.deepEqual(clock.slept, []);
+    });
+
+    it('cancelled while it waits: the next ask is cancelled and nothing more is asked', async () => {
+      const { conversation, sandbox } = running();
+      sandbox.status = 'STARTING';
+      const abort = new AbortController();
+      const clock = new StepClock(() => abort.abort());
+      const outcome = await counted(() =>
+        failureOf(locator().locateJustStarted(conversation.id, { clock, signal: abort.signal })),
+      );
+      assert.ok(
+        outcome.result instanceof ApiError && outcome.result.kind === 'cancelled',
+        String(outcome.result),
+      );
+      assert.deepEqual([outcome.app, clock.slept.length], [1, 1]);
+    });
   });
 
   it('a conversation the app server does not know says so', async () => {

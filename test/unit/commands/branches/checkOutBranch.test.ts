@@ -54,7 +54,10 @@ describe('Check Out the Agent’s Branch', function () {
   const head = () => gitText(workspace, ['symbolic-ref', '--short', 'HEAD']).trim();
 
   it('checks it out in the folder whose remote is the conversation’s repository, and says so', async () => {
-    const result = await checkOutAgentBranch(log, agentConversation, [other, workspace]);
+    const result = await checkOutAgentBranch(log, agentConversation, {
+      paths: [other, workspace],
+      refused: [],
+    });
     assert.equal(result.kind, 'checked-out');
     assert.equal(head(), BRANCH);
     assert.equal(gitText(workspace, ['config', `branch.${BRANCH}.remote`]).trim(), 'upstream');
@@ -66,7 +69,7 @@ describe('Check Out the Agent’s Branch', function () {
 
   it('asks first when the tree is dirty; dismissed, nothing changes', async () => {
     write(workspace, 'login.ts', 'my edit\n');
-    const result = await checkOutAgentBranch(log, agentConversation, [workspace]);
+    const result = await checkOutAgentBranch(log, agentConversation, { paths: [workspace], refused: [] });
     assert.deepEqual(result, { kind: 'cancelled' });
     const [asked] = prompts.of('warning');
     assert.equal(asked?.modal, true);
@@ -81,7 +84,7 @@ describe('Check Out the Agent’s Branch', function () {
   it('answered Check Out on a conflicting edit: git refuses, the edit stays, the failure is in words', async () => {
     write(workspace, 'login.ts', 'my edit\n');
     prompts.answer('warning', 'Check Out');
-    const result = await checkOutAgentBranch(log, agentConversation, [workspace]);
+    const result = await checkOutAgentBranch(log, agentConversation, { paths: [workspace], refused: [] });
     assert.equal(result.kind, 'refused');
     assert.match(
       prompts.of('error')[0]?.message ?? '',
@@ -93,9 +96,15 @@ describe('Check Out the Agent’s Branch', function () {
 
   it('refuses a hostile branch name, and a workspace with no clone of the repository, in words', async () => {
     const hostile = { ...agentConversation, selected_branch: '--upload-pack=touch /tmp/pwned' };
-    assert.equal((await checkOutAgentBranch(log, hostile, [workspace])).kind, 'refused');
+    assert.equal(
+      (await checkOutAgentBranch(log, hostile, { paths: [workspace], refused: [] })).kind,
+      'refused',
+    );
     assert.match(prompts.of('error')[0]?.message ?? '', /not a valid git branch name: nothing was fetched/);
-    assert.equal((await checkOutAgentBranch(log, agentConversation, [other])).kind, 'refused');
+    assert.equal(
+      (await checkOutAgentBranch(log, agentConversation, { paths: [other], refused: [] })).kind,
+      'refused',
+    );
     assert.match(
       prompts.of('error')[1]?.message ?? '',
       /No folder of this workspace is a clone of acme\/app/,
