@@ -1,10 +1,11 @@
 /**
  * Every user-visible string of the Model page, in English, with `{0}`-style placeholders. The host
- * passes each through `vscode.l10n.t` (`localizedStrings` in `host/register.ts`) and sends the result
+ * passes each through `vscode.l10n.t` (`localizedStrings`, `kit/host/localizedStrings.ts`) and sends the result
  * to the page, so both sides speak the user's language.
  */
-import * as z from 'zod/mini';
-import '../../../zodLocale';
+import { uiStringsSchema } from '../../kit/shared/uiStrings';
+
+export { format } from '../../kit/shared/uiStrings';
 
 export const ENGLISH_STRINGS = {
   // page
@@ -114,13 +115,4 @@ export const ENGLISH_STRINGS = {
 export type UiStringKey = keyof typeof ENGLISH_STRINGS;
 export type UiStrings = Record<UiStringKey, string>;
 
-const KEYS = Object.keys(ENGLISH_STRINGS) as [UiStringKey, ...UiStringKey[]];
-export const UiStringsSchema = z.record(z.enum(KEYS), z.string().check(z.maxLength(1000)));
-
-/** Fills `{0}`, `{1}`… like `vscode.l10n.t` does. */
-export function format(template: string, ...args: (string | number)[]): string {
-  return template.replace(/\{(\d+)\}/g, (whole, index: string) => {
-    const value = args[Number(index)];
-    return value === undefined ? whole : String(value);
-  });
-}
+export const UiStringsSchema = uiStringsSchema(ENGLISH_STRINGS);
