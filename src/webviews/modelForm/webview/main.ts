@@ -26,7 +26,8 @@ import type { UiStrings } from '../shared/uiStrings';
 import { startFormPage } from '../../kit/webview/formPage';
 import { vscodeApi } from '../../kit/webview/vscodeApi';
 import { draftFromPage, persistedState, readPersistedState, type PersistedState } from './modelDraft';
-import { appView, type ShownList, type ViewActions } from './view';
+import { appView } from './view';
+import type { ShownList, ViewActions } from './viewModel';
 
 const EMPTY_LIST: ShownList = { query: '', items: [], more: 0 };
 
