@@ -1,8 +1,17 @@
 // Real git in real temporary repositories, for the changes suites: a git with a fixed identity, a
-// repository's bytes, status and index for "nothing changed" checks, and what a refusal is.
+// suite's temporary folder, a repository's bytes, status and index for "nothing changed" checks, and what a refusal is.
 import assert from 'node:assert/strict';
 import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdirSync, readdirSync, readFileSync, readlinkSync, writeFileSync } from 'node:fs';
+import {
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  readlinkSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
+import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { withoutSafetyOptions } from '../../../src/changes/git';
 import { ApplyRefusedError } from '../../../src/changes/patchApply';
@@ -41,6 +50,18 @@ export function gitWithInput(
   return { exitCode: run.status ?? -1, stderr: run.stderr.toString('utf8') };
 }
 export const gitText = (cwd: string, args: string[]) => git(cwd, args).toString('utf8');
+
+/** A suite's own temporary folder: made before its first test, removed with all in it after its last. */
+export function useScratchFolder(prefix: string): { readonly path: string } {
+  const folder = { path: '' };
+  before(() => {
+    folder.path = mkdtempSync(join(tmpdir(), prefix));
+  });
+  after(() => {
+    rmSync(folder.path, { recursive: true, force: true });
+  });
+  return folder;
+}
 
 export function write(repo: string, path: string, content: string | Buffer): void {
   mkdirSync(dirname(join(repo, path)), { recursive: true });
