@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { buildHandoff, DEFAULT_MAX_HANDOFF_BYTES } from '../../../src/changes/handoffBundle';
 import { HandoffRefusedError, type HandoffRefusal } from '../../../src/changes/handoffManifest';
 import { CANARY, useScratchFixture } from './handoffFixture';
-import { commitAll, git, write } from './scratchRepo';
+import { commitAll, git, mergeInConflict, write } from './scratchRepo';
 
 // What a hand-off refuses, and that it says which file and why; nothing is left behind when it does.
 
@@ -104,13 +104,7 @@ describe('changes: what a hand-off refuses', function () {
     assert.match(alone.message, /^topic follows no branch on a remote/);
 
     const conflicted = scratch.clone();
-    write(conflicted, 'app.txt', 'ours\n');
-    git(conflicted, ['commit', '-q', '-am', 'ours']);
-    git(conflicted, ['checkout', '-q', '-b', 'theirs', 'HEAD~1']);
-    write(conflicted, 'app.txt', 'theirs\n');
-    git(conflicted, ['commit', '-q', '-am', 'theirs']);
-    git(conflicted, ['checkout', '-q', 'main']);
-    assert.throws(() => git(conflicted, ['merge', '-q', 'theirs']));
+    mergeInConflict(conflicted);
     assertRefused(await refusal(conflicted, { kind: 'archive' }), 'conflict', 'app.txt');
 
     const unborn = join(scratch.tmp, 'unborn');

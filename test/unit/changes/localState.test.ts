@@ -3,7 +3,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { readLocalState } from '../../../src/changes/localState';
 import { gitFile, RENAMED_STAGED, TICKED, UNTICKED, useScratchFixture } from './handoffFixture';
-import { git, gitText, write } from './scratchRepo';
+import { git, gitText, mergeInConflict, write } from './scratchRepo';
 
 // Real git in temporary repositories: what the user has that the remote has not.
 
@@ -124,13 +124,7 @@ describe('changes: the local state of a repository', function () {
 
   it('a merge in conflict is listed as unmerged, and a folder outside any repository has no state', async function () {
     const repo = scratch.clone();
-    write(repo, 'app.txt', 'ours\n');
-    git(repo, ['commit', '-q', '-am', 'ours']);
-    git(repo, ['checkout', '-q', '-b', 'theirs', 'HEAD~1']);
-    write(repo, 'app.txt', 'theirs\n');
-    git(repo, ['commit', '-q', '-am', 'theirs']);
-    git(repo, ['checkout', '-q', 'main']);
-    assert.throws(() => git(repo, ['merge', '-q', 'theirs']));
+    mergeInConflict(repo);
     assert.deepEqual((await readLocalState(repo))?.unmerged, ['app.txt']);
     const outside = join(scratch.tmp, 'not a repository');
     mkdirSync(outside);
