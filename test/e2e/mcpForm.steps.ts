@@ -93,7 +93,12 @@ export function mcpFormSteps(runner: StepRunner, ctx: E2EContext): void {
   runner.step(
     OPEN_FORM,
     async () => {
-      await runCommand(ctx.page, EDIT_COMMAND_TITLE);
+      // right after the workbench opens, the palette may not list the command yet: try again until it does
+      await eventually(
+        'the command in the palette',
+        () => runCommand(ctx.page, EDIT_COMMAND_TITLE).then(() => true),
+        { timeoutMs: 30_000 },
+      );
       const form = await waitForForm(ctx.page);
       await waitIdle(form);
       const status = await textOf(form, '#provider-github .badges');

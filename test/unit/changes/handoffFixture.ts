@@ -4,7 +4,7 @@ import { spawnSync } from 'node:child_process';
 import { chmodSync, lstatSync, mkdirSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { commitAll, git, gitText, treeBytes, write } from './scratchRepo';
+import { commitAll, git, gitText, treeBytes, useScratchFolder, write } from './scratchRepo';
 
 export const CANARY = 'OPENHANDS_CANARY_7f3e9a1c';
 export const BINARY = Buffer.from(Array.from({ length: 3000 }, (_, i) => (i * 31 + 7) % 256));
@@ -26,6 +26,40 @@ export interface Fixture {
 /** git allowed to clone a submodule from a local path (git 2.38 refuses it by default). */
 export const gitFile = (cwd: string, args: string[]) =>
   git(cwd, ['-c', 'protocol.file.allow=always', ...args]);
+
+/** A suite's fixture, in a temporary folder of its own made before its first test. */
+export interface ScratchFixture {
+  readonly tmp: string;
+  readonly fixture: Fixture;
+  /** A fresh clone of the remote, with its submodule: a repository that is clean and pushed. */
+  clone(): string;
+}
+
+export function useScratchFixture(prefix: string): ScratchFixture {
+  const folder = useScratchFolder(prefix);
+  let fixture: Fixture | undefined;
+  let clones = 0;
+  before(() => {
+    fixture = makeFixture(folder.path);
+  });
+  const made = (): Fixture => {
+    if (!fixture) throw new Error('the fixture is made before the suite’s first test');
+    return fixture;
+  };
+  return {
+    get tmp() {
+      return folder.path;
+    },
+    get fixture() {
+      return made();
+    },
+    clone: () => {
+      const path = join(folder.path, `clone-${++clones}`);
+      gitFile(folder.path, ['clone', '-q', '--recurse-submodules', made().remote, path]);
+      return path;
+    },
+  };
+}
 
 export function makeFixture(tmp: string): Fixture {
   const library = join(tmp, 'library');

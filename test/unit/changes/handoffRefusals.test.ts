@@ -1,34 +1,21 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { buildHandoff, DEFAULT_MAX_HANDOFF_BYTES } from '../../../src/changes/handoffBundle';
 import { HandoffRefusedError, type HandoffRefusal } from '../../../src/changes/handoffManifest';
-import { CANARY, gitFile, makeFixture, type Fixture } from './handoffFixture';
-import { commitAll, git, write } from './scratchRepo';
+import { CANARY, useScratchFixture } from './handoffFixture';
+import { commitAll, git, mergeInConflict, write } from './scratchRepo';
 
 // What a hand-off refuses, and that it says which file and why; nothing is left behind when it does.
 
 describe('changes: what a hand-off refuses', function () {
-  let tmp: string;
-  let fixture: Fixture;
+  const scratch = useScratchFixture('openhands-handoff-refusals-');
   let partsRoot: string;
-  let clones = 0;
-  const clone = (): string => {
-    const path = join(tmp, `clone-${++clones}`);
-    gitFile(tmp, ['clone', '-q', '--recurse-submodules', fixture.remote, path]);
-    return path;
-  };
 
   before(function () {
-    tmp = mkdtempSync(join(tmpdir(), 'openhands-handoff-refusals-'));
-    fixture = makeFixture(tmp);
-    partsRoot = join(tmp, 'parts');
+    partsRoot = join(scratch.tmp, 'parts');
     mkdirSync(partsRoot);
-  });
-  after(function () {
-    rmSync(tmp, { recursive: true, force: true });
   });
 
   /** The refusal of a build into `partsRoot`, which must be left empty. */
@@ -54,7 +41,7 @@ describe('changes: what a hand-off refuses', function () {
   };
 
   it('a ticked file over 50 MB, by its name and size', async function () {
-    const repo = clone();
+    const repo = scratch.clone();
     writeFileSync(join(repo, 'big data.bin'), Buffer.alloc(DEFAULT_MAX_HANDOFF_BYTES + 1));
     write(repo, 'small.txt', 'small\n');
     const error = await refusal(repo, { untracked: ['small.txt', 'big data.bin'] });
@@ -67,7 +54,7 @@ describe('changes: what a hand-off refuses', function () {
   });
 
   it('edits or commits past the limit, naming the largest edited file', async function () {
-    const repo = clone();
+    const repo = scratch.clone();
     write(repo, 'noise.bin', randomBytes(20_000));
     write(repo, 'app.txt', 'a small edit\n');
     git(repo, ['add', 'noise.bin']);
@@ -84,9 +71,9 @@ describe('changes: what a hand-off refuses', function () {
   });
 
   it('only files git lists as untracked: never an ignored one, one outside, in .git, in a submodule, or through a link', async function () {
-    const repo = clone();
+    const repo = scratch.clone();
     write(repo, '.env', `API_KEY=${CANARY}\n`);
-    const outside = join(tmp, 'outside');
+    const outside = join(scratch.tmp, 'outside');
     mkdirSync(outside, { recursive: true });
     write(outside, 'secret.txt', 'outside\n');
     symlinkSync(outside, join(repo, 'linked folder'));
@@ -110,29 +97,23 @@ describe('changes: what a hand-off refuses', function () {
   });
 
   it('a repository it cannot hand over, with the reason', async function () {
-    const noUpstream = clone();
+    const noUpstream = scratch.clone();
     git(noUpstream, ['checkout', '-q', '-b', 'topic']);
     const alone = await refusal(noUpstream);
     assertRefused(alone, 'no-upstream', undefined);
     assert.match(alone.message, /^topic follows no branch on a remote/);
 
-    const conflicted = clone();
-    write(conflicted, 'app.txt', 'ours\n');
-    git(conflicted, ['commit', '-q', '-am', 'ours']);
-    git(conflicted, ['checkout', '-q', '-b', 'theirs', 'HEAD~1']);
-    write(conflicted, 'app.txt', 'theirs\n');
-    git(conflicted, ['commit', '-q', '-am', 'theirs']);
-    git(conflicted, ['checkout', '-q', 'main']);
-    assert.throws(() => git(conflicted, ['merge', '-q', 'theirs']));
+    const conflicted = scratch.clone();
+    mergeInConflict(conflicted);
     assertRefused(await refusal(conflicted, { kind: 'archive' }), 'conflict', 'app.txt');
 
-    const unborn = join(tmp, 'unborn');
+    const unborn = join(scratch.tmp, 'unborn');
     mkdirSync(unborn);
     git(unborn, ['init', '-q']);
     write(unborn, 'first.txt', 'first\n');
     assertRefused(await refusal(unborn, { kind: 'archive' }), 'no-commit', undefined);
 
-    const plain = join(tmp, 'plain folder');
+    const plain = join(scratch.tmp, 'plain folder');
     mkdirSync(plain);
     assertRefused(await refusal(plain, { kind: 'archive' }), 'not-a-repository', undefined);
   });

@@ -1,33 +1,17 @@
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { readLocalState } from '../../../src/changes/localState';
-import { makeFixture, RENAMED_STAGED, TICKED, UNTICKED, gitFile, type Fixture } from './handoffFixture';
-import { git, gitText, write } from './scratchRepo';
+import { gitFile, RENAMED_STAGED, TICKED, UNTICKED, useScratchFixture } from './handoffFixture';
+import { git, gitText, mergeInConflict, write } from './scratchRepo';
 
 // Real git in temporary repositories: what the user has that the remote has not.
 
 describe('changes: the local state of a repository', function () {
-  let tmp: string;
-  let fixture: Fixture;
-  let clones = 0;
-  const clone = (): string => {
-    const path = join(tmp, `clone-${++clones}`);
-    gitFile(tmp, ['clone', '-q', '--recurse-submodules', fixture.remote, path]);
-    return path;
-  };
-
-  before(function () {
-    tmp = mkdtempSync(join(tmpdir(), 'openhands-localstate-'));
-    fixture = makeFixture(tmp);
-  });
-  after(function () {
-    rmSync(tmp, { recursive: true, force: true });
-  });
+  const scratch = useScratchFixture('openhands-localstate-');
 
   it('a fresh clone is clean and pushed', async function () {
-    const state = await readLocalState(clone());
+    const state = await readLocalState(scratch.clone());
     assert.ok(state);
     assert.equal(state.branch, 'main');
     assert.equal(state.detached, false);
@@ -35,25 +19,29 @@ describe('changes: the local state of a repository', function () {
       name: 'origin/main',
       remote: 'origin',
       branch: 'main',
-      commit: gitText(fixture.remote, ['rev-parse', 'HEAD']).trim(),
+      commit: gitText(scratch.fixture.remote, ['rev-parse', 'HEAD']).trim(),
     });
     assert.equal(state.ahead, 0);
     assert.equal(state.behind, 0);
     assert.deepEqual([state.staged, state.unstaged, state.untracked, state.unmerged], [[], [], [], []]);
     assert.deepEqual(state.submodules, [
-      { path: 'lib', commit: gitText(fixture.remote, ['rev-parse', 'HEAD:lib']).trim(), changed: false },
+      {
+        path: 'lib',
+        commit: gitText(scratch.fixture.remote, ['rev-parse', 'HEAD:lib']).trim(),
+        changed: false,
+      },
     ]);
     assert.equal(state.cleanAndPushed, true);
   });
 
   it('reads commits ahead and behind, staged and unstaged edits with renames, untracked names as git spells them', async function () {
-    const state = await readLocalState(join(fixture.local, 'docs'));
+    const state = await readLocalState(join(scratch.fixture.local, 'docs'));
     assert.ok(state);
-    assert.equal(state.root, fixture.local, 'the repository root, from a folder inside it');
-    assert.equal(state.head, gitText(fixture.local, ['rev-parse', 'HEAD']).trim());
+    assert.equal(state.root, scratch.fixture.local, 'the repository root, from a folder inside it');
+    assert.equal(state.head, gitText(scratch.fixture.local, ['rev-parse', 'HEAD']).trim());
     assert.equal(state.ahead, 2);
     assert.equal(state.behind, 1);
-    assert.equal(state.upstream?.commit, gitText(fixture.local, ['rev-parse', 'origin/main']).trim());
+    assert.equal(state.upstream?.commit, gitText(scratch.fixture.local, ['rev-parse', 'origin/main']).trim());
     const byPath = <T extends { path: string }>(list: T[]) =>
       [...list].sort((a, b) => a.path.localeCompare(b.path));
     assert.deepEqual(byPath(state.staged), [
@@ -86,14 +74,14 @@ describe('changes: the local state of a repository', function () {
       ['a submodule changed', (repo) => write(join(repo, 'lib'), 'lib.txt', 'changed\n')],
     ];
     for (const [what, change] of cases) {
-      const repo = clone();
+      const repo = scratch.clone();
       change(repo);
       assert.equal((await readLocalState(repo))?.cleanAndPushed, false, what);
     }
-    const ignoredOnly = clone();
+    const ignoredOnly = scratch.clone();
     write(ignoredOnly, '.env', 'ignored\n');
     assert.equal((await readLocalState(ignoredOnly))?.cleanAndPushed, true, 'an ignored file keeps it clean');
-    const behindOnly = clone();
+    const behindOnly = scratch.clone();
     git(behindOnly, ['reset', '-q', '--hard', 'HEAD~1']);
     gitFile(behindOnly, ['submodule', '--quiet', 'update']);
     const behind = await readLocalState(behindOnly);
@@ -105,7 +93,7 @@ describe('changes: the local state of a repository', function () {
   });
 
   it('a detached HEAD has no branch and no upstream', async function () {
-    const repo = clone();
+    const repo = scratch.clone();
     git(repo, ['checkout', '-q', '--detach', 'HEAD~1']);
     const state = await readLocalState(repo);
     assert.ok(state);
@@ -118,7 +106,7 @@ describe('changes: the local state of a repository', function () {
   });
 
   it('a branch with no upstream, and one whose upstream is gone', async function () {
-    const repo = clone();
+    const repo = scratch.clone();
     git(repo, ['checkout', '-q', '-b', 'topic']);
     const alone = await readLocalState(repo);
     assert.deepEqual(
@@ -135,16 +123,10 @@ describe('changes: the local state of a repository', function () {
   });
 
   it('a merge in conflict is listed as unmerged, and a folder outside any repository has no state', async function () {
-    const repo = clone();
-    write(repo, 'app.txt', 'ours\n');
-    git(repo, ['commit', '-q', '-am', 'ours']);
-    git(repo, ['checkout', '-q', '-b', 'theirs', 'HEAD~1']);
-    write(repo, 'app.txt', 'theirs\n');
-    git(repo, ['commit', '-q', '-am', 'theirs']);
-    git(repo, ['checkout', '-q', 'main']);
-    assert.throws(() => git(repo, ['merge', '-q', 'theirs']));
+    const repo = scratch.clone();
+    mergeInConflict(repo);
     assert.deepEqual((await readLocalState(repo))?.unmerged, ['app.txt']);
-    const outside = join(tmp, 'not a repository');
+    const outside = join(scratch.tmp, 'not a repository');
     mkdirSync(outside);
     assert.equal(await readLocalState(outside), undefined);
   });

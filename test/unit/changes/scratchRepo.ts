@@ -1,8 +1,18 @@
 // Real git in real temporary repositories, for the changes suites: a git with a fixed identity, a
-// repository's bytes, status and index for "nothing changed" checks, and what a refusal is.
+// suite's temporary folder, a merge left in conflict, a repository's bytes, status and index for
+// "nothing changed" checks, and what a refusal is.
 import assert from 'node:assert/strict';
 import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdirSync, readdirSync, readFileSync, readlinkSync, writeFileSync } from 'node:fs';
+import {
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  readlinkSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
+import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { withoutSafetyOptions } from '../../../src/changes/git';
 import { ApplyRefusedError } from '../../../src/changes/patchApply';
@@ -42,6 +52,18 @@ export function gitWithInput(
 }
 export const gitText = (cwd: string, args: string[]) => git(cwd, args).toString('utf8');
 
+/** A suite's own temporary folder: made before its first test, removed with all in it after its last. */
+export function useScratchFolder(prefix: string): { readonly path: string } {
+  const folder = { path: '' };
+  before(() => {
+    folder.path = mkdtempSync(join(tmpdir(), prefix));
+  });
+  after(() => {
+    rmSync(folder.path, { recursive: true, force: true });
+  });
+  return folder;
+}
+
 export function write(repo: string, path: string, content: string | Buffer): void {
   mkdirSync(dirname(join(repo, path)), { recursive: true });
   writeFileSync(join(repo, path), content);
@@ -50,6 +72,17 @@ export function write(repo: string, path: string, content: string | Buffer): voi
 export function commitAll(repo: string, message: string): void {
   git(repo, ['add', '-A']);
   git(repo, ['commit', '-q', '-m', message]);
+}
+
+/** Leaves `repo` (on main, app.txt tracked) in a merge that conflicts on app.txt, changed on both sides. */
+export function mergeInConflict(repo: string): void {
+  write(repo, 'app.txt', 'ours\n');
+  git(repo, ['commit', '-q', '-am', 'ours']);
+  git(repo, ['checkout', '-q', '-b', 'theirs', 'HEAD~1']);
+  write(repo, 'app.txt', 'theirs\n');
+  git(repo, ['commit', '-q', '-am', 'theirs']);
+  git(repo, ['checkout', '-q', 'main']);
+  assert.throws(() => git(repo, ['merge', '-q', 'theirs']), 'the merge stops on the conflict');
 }
 
 /** Every file under `repo` but .git, by path, with its bytes. */

@@ -2,17 +2,12 @@
 // and sent, that a dismissal at any question starts nothing, that a chosen confirmation policy is set
 // before the first message reaches the agent, and how a conversation is opened by id.
 import assert from 'node:assert/strict';
-import type * as vscode from 'vscode';
-import { registerConversationCommands } from '../../../src/commands/conversationCommands';
-import { MementoManager } from '../../../src/core/mementoManager';
 import { messageText, type AgentEvent } from '../../../src/api';
-import { askedWords, firstWords, forgetAskedWords } from '../../../src/state/askedWords';
-import { ConversationFeeds } from '../../../src/state/conversationFeeds';
-import { ConversationSteering } from '../../../src/state/conversationSteering';
-import { ConversationWatch } from '../../../src/state/conversationWatch';
-import { commands, MemoryMemento, prompts, settings } from '../../shared/vscodeStandIn/standIn';
+import { askedWords, firstWords } from '../../../src/state/askedWords';
+import { commands, prompts, settings } from '../../shared/vscodeStandIn/standIn';
 import { eventually } from '../../shared/eventually';
 import { useExtensionState } from '../state/extensionState';
+import { useConversationCommands } from './conversationCommandsHarness';
 
 /** The settings read (both generations), and nothing else. */
 const SETTINGS_PATH = /^\/api(\/v1)?\/settings$/;
@@ -20,51 +15,23 @@ const SETTINGS_PATH = /^\/api(\/v1)?\/settings$/;
 describe('conversation commands', function () {
   this.timeout(20_000);
   const t = useExtensionState({ seed: { sandboxes: 3, conversations: 6, seed: 5 } });
-  let registered: vscode.Disposable[];
-  let feeds: ConversationFeeds;
-  let watch: ConversationWatch;
   let shown: { id: string; title: string }[];
-  let workspaceState: MemoryMemento;
   let setUpAsked: number;
   let reported: string[];
-
-  beforeEach(() => {
+  const harness = useConversationCommands(t, () => {
     shown = [];
-    workspaceState = new MemoryMemento();
     setUpAsked = 0;
     reported = [];
-    feeds = new ConversationFeeds(t.connection, t.store, t.log);
-    // notifications off: the watch remembers what it watches without following live feeds
-    watch = new ConversationWatch({
-      store: t.store,
-      feeds,
-      mementos: new MementoManager(t.memento),
-      scope: () => 'off',
-      secrets: () => [],
-    });
-    registered = registerConversationCommands({
-      store: t.store,
-      connection: t.connection,
-      log: t.log,
-      reveal: () => Promise.resolve(),
+    return {
       panels: {
         show: (id, title) => void shown.push({ id, title }),
         isInView: () => false,
         close: () => false,
         attach: () => undefined,
       },
-      steering: new ConversationSteering(t.connection, t.store, t.actions, feeds, t.log),
-      watch,
-      workspaceState,
       modelOffer: { open: () => Promise.resolve(void setUpAsked++) },
       modelReady: { report: (check) => void reported.push(check.readiness) },
-    });
-  });
-  afterEach(() => {
-    forgetAskedWords();
-    registered.forEach((disposable) => disposable.dispose());
-    watch.dispose();
-    feeds.dispose();
+    };
   });
 
   const starts = () =>
@@ -96,7 +63,7 @@ describe('conversation commands', function () {
       'the first message reached the agent',
     );
     assert.equal(prompts.of('information')[0]?.message, 'The conversation has started.');
-    assert.equal(watch.isWatched(id), true);
+    assert.equal(harness.watch.isWatched(id), true);
     assert.ok(t.store.findConversation(id), 'the list shows it');
     // until the server titles it, the conversation goes by what was asked (kept in memory only)
     assert.equal(askedWords(id), 'Fix the failing tests');
@@ -119,7 +86,7 @@ describe('conversation commands', function () {
       .get(target.id)
       ?.events.find((e) => e.kind === 'MessageEvent' && e.source === 'user');
     assert.equal(askedWords(target.id), undefined);
-    const lease = feeds.acquire(target.id);
+    const lease = harness.feeds.acquire(target.id);
     try {
       const learnt = await eventually(
         () => askedWords(target.id),

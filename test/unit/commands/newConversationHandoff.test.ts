@@ -5,17 +5,11 @@
 import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import type * as vscode from 'vscode';
-import { registerConversationCommands } from '../../../src/commands/conversationCommands';
-import { MementoManager } from '../../../src/core/mementoManager';
-import { forgetAskedWords } from '../../../src/state/askedWords';
-import { ConversationFeeds } from '../../../src/state/conversationFeeds';
-import { ConversationSteering } from '../../../src/state/conversationSteering';
-import { ConversationWatch } from '../../../src/state/conversationWatch';
-import { commands, MemoryMemento, prompts } from '../../shared/vscodeStandIn/standIn';
+import { commands, prompts } from '../../shared/vscodeStandIn/standIn';
 import { Uri, workspace } from '../../shared/vscodeStandIn/index';
 import { useExtensionState } from '../state/extensionState';
 import { commitAll, git, write } from '../changes/scratchRepo';
+import { useConversationCommands } from './conversationCommandsHarness';
 
 const CANARY = 'HANDOFF_FLOW_CANARY_91c2';
 const TASK = 'Finish the feature';
@@ -23,9 +17,7 @@ const TASK = 'Finish the feature';
 describe('New Conversation hands over local work', function () {
   this.timeout(60_000);
   const t = useExtensionState({ seed: { sandboxes: 2, conversations: 2, seed: 9 } });
-  let registered: vscode.Disposable[];
-  let feeds: ConversationFeeds;
-  let watch: ConversationWatch;
+  useConversationCommands(t);
   let tmp: string;
   let repo: string;
   let savedTmpdir: string | undefined;
@@ -48,35 +40,11 @@ describe('New Conversation hands over local work', function () {
     write(repo, 'unticked.txt', 'stays\n');
     write(repo, '.env', `SECRET=${CANARY}\n`);
     folders.workspaceFolders = [{ uri: Uri.file(repo), name: 'my app', index: 0 }];
-    feeds = new ConversationFeeds(t.connection, t.store, t.log);
-    watch = new ConversationWatch({
-      store: t.store,
-      feeds,
-      mementos: new MementoManager(t.memento),
-      scope: () => 'off',
-      secrets: () => [],
-    });
-    registered = registerConversationCommands({
-      store: t.store,
-      connection: t.connection,
-      log: t.log,
-      reveal: () => Promise.resolve(),
-      panels: { show: () => undefined, isInView: () => false, attach: () => undefined, close: () => false },
-      steering: new ConversationSteering(t.connection, t.store, t.actions, feeds, t.log),
-      watch,
-      workspaceState: new MemoryMemento(),
-      modelOffer: { open: () => Promise.resolve() },
-      modelReady: { report: () => undefined },
-    });
   });
   afterEach(() => {
     folders.workspaceFolders = undefined;
     if (savedTmpdir === undefined) delete process.env['TMPDIR'];
     else process.env['TMPDIR'] = savedTmpdir;
-    forgetAskedWords();
-    registered.forEach((disposable) => disposable.dispose());
-    watch.dispose();
-    feeds.dispose();
     rmSync(tmp, { recursive: true, force: true });
   });
 

@@ -3,16 +3,10 @@
 // per workspace as the next default; a profile other than the active one is switched to right after
 // the start (switch_profile) and before the first message reaches the agent. No secret is kept.
 import assert from 'node:assert/strict';
-import type * as vscode from 'vscode';
-import { registerConversationCommands } from '../../../src/commands/conversationCommands';
 import { PROFILE_MEMORY_KEY } from '../../../src/conversations/profileStep';
-import { MementoManager } from '../../../src/core/mementoManager';
-import { forgetAskedWords } from '../../../src/state/askedWords';
-import { ConversationFeeds } from '../../../src/state/conversationFeeds';
-import { ConversationSteering } from '../../../src/state/conversationSteering';
-import { ConversationWatch } from '../../../src/state/conversationWatch';
-import { commands, MemoryMemento, prompts, settings } from '../../shared/vscodeStandIn/standIn';
+import { commands, prompts, settings } from '../../shared/vscodeStandIn/standIn';
 import { useExtensionState } from '../state/extensionState';
+import { useConversationCommands } from './conversationCommandsHarness';
 
 const FAST_KEY = 'sk-fast-profile-secret-91c2';
 const TASK = { message: 'Tidy the README', repository: null, sandboxId: null };
@@ -20,43 +14,13 @@ const TASK = { message: 'Tidy the README', repository: null, sandboxId: null };
 describe('New Conversation: the model step', function () {
   this.timeout(20_000);
   const t = useExtensionState({ seed: { sandboxes: 2, conversations: 2, seed: 7 } });
-  let registered: vscode.Disposable[];
-  let feeds: ConversationFeeds;
-  let watch: ConversationWatch;
-  let workspaceState: MemoryMemento;
+  const harness = useConversationCommands(t, () => ({
+    modelOffer: {
+      open: () => Promise.reject(new Error('the Model page was offered: the double has a model')),
+    },
+  }));
 
-  beforeEach(() => {
-    prompts.reset();
-    workspaceState = new MemoryMemento();
-    feeds = new ConversationFeeds(t.connection, t.store, t.log);
-    watch = new ConversationWatch({
-      store: t.store,
-      feeds,
-      mementos: new MementoManager(t.memento),
-      scope: () => 'off',
-      secrets: () => [],
-    });
-    registered = registerConversationCommands({
-      store: t.store,
-      connection: t.connection,
-      log: t.log,
-      reveal: () => Promise.resolve(),
-      panels: { show: () => undefined, isInView: () => false, attach: () => undefined, close: () => false },
-      steering: new ConversationSteering(t.connection, t.store, t.actions, feeds, t.log),
-      watch,
-      workspaceState,
-      modelOffer: {
-        open: () => Promise.reject(new Error('the Model page was offered: the double has a model')),
-      },
-      modelReady: { report: () => undefined },
-    });
-  });
-  afterEach(() => {
-    forgetAskedWords();
-    registered.forEach((disposable) => disposable.dispose());
-    watch.dispose();
-    feeds.dispose();
-  });
+  beforeEach(() => prompts.reset());
 
   /** `steady` (the settings' model, active) and `fast` (another model, with its own key). */
   async function twoProfiles(): Promise<void> {
@@ -115,8 +79,8 @@ describe('New Conversation: the model step', function () {
     );
     assert.equal(t.server.state.conversations.find((c) => c.id === hex)?.llm_model, 'openai/gpt-4o-mini');
     // remembered per workspace: the name alone
-    assert.equal(workspaceState.get(PROFILE_MEMORY_KEY), 'fast');
-    const kept = [workspaceState, t.memento].flatMap((memento) =>
+    assert.equal(harness.workspaceState.get(PROFILE_MEMORY_KEY), 'fast');
+    const kept = [harness.workspaceState, t.memento].flatMap((memento) =>
       memento.keys().map((key) => JSON.stringify(memento.get(key))),
     );
     assert.ok(!kept.some((value) => value.includes(FAST_KEY)), 'no key in workspaceState or globalState');
@@ -126,19 +90,19 @@ describe('New Conversation: the model step', function () {
 
   it('the last choice leads next time; the active one chosen starts as before, with no switch', async () => {
     await twoProfiles();
-    await workspaceState.update(PROFILE_MEMORY_KEY, 'fast');
+    await harness.workspaceState.update(PROFILE_MEMORY_KEY, 'fast');
     prompts.answer('quickPick', 'steady');
     const id = await start();
     assert.ok(id);
     assert.deepEqual(modelSteps()[0]?.choices, ['fast', 'steady']);
     assert.deepEqual(switches(), []);
     assert.ok(JSON.stringify(starts()[0]?.body).includes('Tidy the README'), 'the message rode the start');
-    assert.equal(workspaceState.get(PROFILE_MEMORY_KEY), 'steady');
+    assert.equal(harness.workspaceState.get(PROFILE_MEMORY_KEY), 'steady');
   });
 
   it('a remembered profile the server no longer has leaves the active one first', async () => {
     await twoProfiles();
-    await workspaceState.update(PROFILE_MEMORY_KEY, 'gone');
+    await harness.workspaceState.update(PROFILE_MEMORY_KEY, 'gone');
     prompts.answer('quickPick', 'steady');
     assert.ok(await start());
     assert.deepEqual(modelSteps()[0]?.choices, ['steady', 'fast']);
@@ -153,7 +117,7 @@ describe('New Conversation: the model step', function () {
     assert.ok(await start(), 'no profiles route');
     assert.deepEqual(modelSteps(), []);
     assert.deepEqual(switches(), []);
-    assert.equal(workspaceState.get(PROFILE_MEMORY_KEY), undefined);
+    assert.equal(harness.workspaceState.get(PROFILE_MEMORY_KEY), undefined);
   });
 
   it('starts nothing when the model step is dismissed', async () => {
@@ -162,7 +126,7 @@ describe('New Conversation: the model step', function () {
     assert.equal(await commands.executeCommand('openhands.newConversation', TASK), undefined);
     assert.equal(modelSteps().length, 1);
     assert.deepEqual(starts(), []);
-    assert.equal(workspaceState.get(PROFILE_MEMORY_KEY), undefined);
+    assert.equal(harness.workspaceState.get(PROFILE_MEMORY_KEY), undefined);
   });
 
   it('with a confirmation policy too: the model, then the policy, then the message', async () => {

@@ -11,24 +11,18 @@ import type { SecretsManager } from '../../../core/secretsManager';
 import { FormController } from './formController';
 import { FormSave } from './formSave';
 import { VscodeFormStorage, type FormSecrets } from './formStorage';
-import { McpFormPanel, type PanelEnvironment } from './panel';
-import { VIEW_TYPE, type HostToWebview } from '../shared/protocol';
-import { ENGLISH_STRINGS, UiStringsSchema, type UiStringKey, type UiStrings } from '../shared/uiStrings';
+import { localizedStrings } from '../../kit/host/localizedStrings';
+import { formPanelTestApi, registerFormPanel, type FormPanelTestApi } from '../../kit/host/registerFormPanel';
+import { HostToWebviewSchema, VIEW_TYPE, type HostToWebview } from '../shared/protocol';
+import { ENGLISH_STRINGS, UiStringsSchema } from '../shared/uiStrings';
 
 export const EDIT_COMMAND = 'openhands.editMcpAndGitProviders';
 
 /** Hooks for the integration tests, returned only when the extension runs its test suite. */
-export interface McpFormTestApi {
+export interface McpFormTestApi extends FormPanelTestApi<HostToWebview> {
   /** The secrets kept for a server (the form keeps nothing else). */
   storedSecrets(serverUrl: string): Promise<FormSecrets>;
   clearStoredSecrets(serverUrl: string): Promise<void>;
-  /**
-   * Hands a message to the open panel's host as if its webview had posted it, and resolves with
-   * what the host sent back once it is done. Undefined when no panel is open.
-   */
-  sendFromWebview(message: unknown): Promise<HostToWebview[] | undefined>;
-  isPanelOpen(): boolean;
-  closePanel(): void;
   /**
    * Answers the question a save asks when an MCP server did not answer (a modal the integration tests
    * cannot click): true saves anyway, false cancels, undefined asks the user again. Returns what each
@@ -50,7 +44,7 @@ export function registerMcpForm(
 ): McpFormTestApi | undefined {
   const { connection, log } = deps;
   const store = new VscodeFormStorage(deps.secrets.mcpForm, deps.mementos);
-  const strings = localizedStrings();
+  const strings = localizedStrings(ENGLISH_STRINGS, UiStringsSchema);
   const form = new FormSave(store, log, strings);
   let testAnswer: boolean | undefined;
   let asked: string[][] = [];
@@ -66,58 +60,39 @@ export function registerMcpForm(
     return choice === strings.saveAnyway;
   };
 
-  const env: PanelEnvironment = {
-    extensionUri: context.extensionUri,
-    strings,
-    warn: (message) => log.warn(message),
-    createController: (post) =>
-      new FormController({
-        post,
-        target: { serverUrl: () => connection.config.serverUrl, client: () => connection.client },
-        form,
-        strings,
-        log,
-        showLog: () => log.show(),
-        configureServer: () => void vscode.commands.executeCommand('openhands.connect'),
-        mcpCheck: { probe: (targets) => probeMcpServers(targets), confirm },
-      }),
-  };
-
-  let lastClient = connection.client;
-  context.subscriptions.push(
-    vscode.commands.registerCommand(EDIT_COMMAND, () => void McpFormPanel.show(env)),
-    deps.registrar.registerWebviewPanelSerializer(VIEW_TYPE, {
-      // The webview restores its own draft from its state; the host only needs to exist again.
-      deserializeWebviewPanel: async (panel) => void McpFormPanel.revive(panel, env),
-    }),
-    connection.onDidChange(() => {
-      if (connection.client === lastClient) return;
-      lastClient = connection.client;
-      McpFormPanel.open?.controller.serverChanged();
-    }),
-    { dispose: () => McpFormPanel.open?.dispose() },
-  );
+  const panels = registerFormPanel(context, {
+    command: EDIT_COMMAND,
+    page: {
+      viewType: VIEW_TYPE,
+      bundle: 'mcpForm',
+      schema: HostToWebviewSchema,
+      logName: 'MCP & Git Providers',
+    },
+    env: {
+      extensionUri: context.extensionUri,
+      strings,
+      warn: (message) => log.warn(message),
+      createController: (post) =>
+        new FormController({
+          post,
+          target: { serverUrl: () => connection.config.serverUrl, client: () => connection.client },
+          form,
+          strings,
+          log,
+          showLog: () => log.show(),
+          configureServer: () => void vscode.commands.executeCommand('openhands.connect'),
+          mcpCheck: { probe: (targets) => probeMcpServers(targets), confirm },
+        }),
+    },
+    connection,
+    registrar: deps.registrar,
+  });
 
   if (context.extensionMode !== vscode.ExtensionMode.Test) return undefined;
   return {
+    ...formPanelTestApi(panels),
     storedSecrets: (serverUrl) => store.load(serverUrl),
     clearStoredSecrets: (serverUrl) => store.clear(serverUrl),
-    sendFromWebview: async (message) => {
-      const panel = McpFormPanel.open;
-      if (!panel) return undefined;
-      const answers: HostToWebview[] = [];
-      const listener = panel.onDidPost((answer) => answers.push(answer));
-      try {
-        await panel.controller.idle();
-        panel.controller.receive(message);
-        await panel.controller.idle();
-      } finally {
-        listener.dispose();
-      }
-      return answers;
-    },
-    isPanelOpen: () => McpFormPanel.open !== undefined,
-    closePanel: () => McpFormPanel.open?.dispose(),
     answerMcpCheck: (answer) => {
       testAnswer = answer;
       const questions = asked;
@@ -125,13 +100,4 @@ export function registerMcpForm(
       return questions;
     },
   };
-}
-
-/** The form's strings in the user's language, for the host's messages and the webview. */
-function localizedStrings(): UiStrings {
-  const strings: Partial<Record<UiStringKey, string>> = {};
-  for (const key of Object.keys(ENGLISH_STRINGS) as UiStringKey[]) {
-    strings[key] = vscode.l10n.t(ENGLISH_STRINGS[key]);
-  }
-  return UiStringsSchema.parse(strings);
 }

@@ -1,24 +1,19 @@
 /**
- * Every user-visible string of the form, in English, with `{0}`-style placeholders. The host passes
- * each through `vscode.l10n.t` (`localizedStrings` in `host/register.ts`) and sends the result to the
- * webview, so the validation rules, shared by both sides, speak the user's language on both.
+ * Every user-visible string of the form, in English, with `{0}`-style placeholders; those both forms
+ * say alike come from the kit. The host passes each through `vscode.l10n.t` (`localizedStrings` in
+ * `kit/host/localizedStrings.ts`) and sends the result to the webview, so the validation rules, shared
+ * by both sides, speak the user's language on both.
  */
-import * as z from 'zod/mini';
-import '../../../zodLocale';
+import { FORM_PAGE_STRINGS, uiStringsSchema } from '../../kit/shared/uiStrings';
+
+export { format } from '../../kit/shared/uiStrings';
 
 export const ENGLISH_STRINGS = {
+  ...FORM_PAGE_STRINGS,
   // page
   panelTitle: 'OpenHands: MCP & Git Providers',
   title: 'MCP & Git Providers',
-  serverLabel: 'Server: {0}',
-  noServer: 'VS Code is not connected to an OpenHands server yet.',
-  configureServer: 'Connect to OpenHands…',
-  loading: 'Loading…',
-  saving: 'Saving…',
-  save: 'Save',
   discard: 'Discard Changes',
-  reload: 'Reload from Server',
-  showLog: 'Show Log',
   unsavedChanges: 'Unsaved changes',
   staleDraft:
     'The server\u2019s configuration changed while you were editing. Your edits are kept; discard them to see the new state.',
@@ -33,7 +28,6 @@ export const ENGLISH_STRINGS = {
   nothingSaved: 'Nothing was saved. Your changes stay in the form; save again to send them.',
   notSavedBanner:
     'Not everything was saved. Your changes stay in the form: fix what is marked, then save again.',
-  validationBanner: 'Nothing was saved: fix the highlighted fields.',
   // the check of MCP servers before a save
   checking: 'Checking MCP servers from VS Code…',
   checkOk: 'Reachable from VS Code; answers as MCP.',
@@ -131,19 +125,9 @@ export const ENGLISH_STRINGS = {
   errMcpNotKept: 'The server accepted the MCP configuration but did not keep it.',
   errServerOnlyKey:
     'The server holds an API key for this MCP server that VS Code does not have (it never sends keys back). Enter the key again, or remove and re-add the server to drop it; nothing was saved to the server.',
-  errUnexpected: 'Something went wrong; the OpenHands log has the details.',
 } as const;
 
 export type UiStringKey = keyof typeof ENGLISH_STRINGS;
 export type UiStrings = Record<UiStringKey, string>;
 
-const KEYS = Object.keys(ENGLISH_STRINGS) as [UiStringKey, ...UiStringKey[]];
-export const UiStringsSchema = z.record(z.enum(KEYS), z.string().check(z.maxLength(1000)));
-
-/** Fills `{0}`, `{1}`… like `vscode.l10n.t` does. */
-export function format(template: string, ...args: (string | number)[]): string {
-  return template.replace(/\{(\d+)\}/g, (whole, index: string) => {
-    const value = args[Number(index)];
-    return value === undefined ? whole : String(value);
-  });
-}
+export const UiStringsSchema = uiStringsSchema(ENGLISH_STRINGS);

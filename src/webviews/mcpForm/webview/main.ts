@@ -13,7 +13,6 @@ import { render } from 'lit';
 import { errorDomId, fieldDomId } from '../shared/fieldPath';
 import type { FieldErrors, FormModel } from '../shared/formSchema';
 import {
-  dispatchMessage,
   HostToWebviewSchema,
   type BusyOperation,
   type HostToWebview,
@@ -28,6 +27,7 @@ import { baselineOf, draftFromModel, newKey, toProtocolDraft, type EditorDraft }
 import { persistedState, readPersistedState, type PersistedState } from './persistedState';
 import { appView } from './view';
 import type { Banner, ViewActions } from './viewModel';
+import { startFormPage } from '../../kit/webview/formPage';
 import { vscodeApi } from '../../kit/webview/vscodeApi';
 
 class FormApp {
@@ -143,15 +143,13 @@ class FormApp {
   };
 
   constructor() {
-    const root = document.getElementById('app');
-    if (!root) throw new Error('missing #app');
-    this.root = root;
-    window.addEventListener('message', (event: MessageEvent<unknown>) => {
-      const dispatched = dispatchMessage(HostToWebviewSchema, this.handlers, event.data);
-      if (!dispatched.ok) console.warn(`MCP form: ignored a malformed host message (${dispatched.problem})`);
-      else this.render();
+    this.root = startFormPage({
+      api: this.api,
+      schema: HostToWebviewSchema,
+      handlers: this.handlers,
+      render: () => this.render(),
+      pageName: 'MCP form',
     });
-    this.api.postMessage({ type: 'ready' });
   }
 
   /** A new stored state: start over from it unless the user has unsaved edits (then say it moved). */

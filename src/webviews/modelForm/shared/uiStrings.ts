@@ -1,23 +1,18 @@
 /**
- * Every user-visible string of the Model page, in English, with `{0}`-style placeholders. The host
- * passes each through `vscode.l10n.t` (`localizedStrings` in `host/register.ts`) and sends the result
- * to the page, so both sides speak the user's language.
+ * Every user-visible string of the Model page, in English, with `{0}`-style placeholders; those both
+ * forms say alike come from the kit. The host passes each through `vscode.l10n.t` (`localizedStrings`
+ * in `kit/host/localizedStrings.ts`) and sends the result to the page, so both sides speak the user's
+ * language.
  */
-import * as z from 'zod/mini';
-import '../../../zodLocale';
+import { FORM_PAGE_STRINGS, uiStringsSchema } from '../../kit/shared/uiStrings';
+
+export { format } from '../../kit/shared/uiStrings';
 
 export const ENGLISH_STRINGS = {
+  ...FORM_PAGE_STRINGS,
   // page
   panelTitle: 'OpenHands: Model',
   title: 'Set Up the Model',
-  serverLabel: 'Server: {0}',
-  noServer: 'VS Code is not connected to an OpenHands server yet.',
-  configureServer: 'Connect to OpenHands…',
-  loading: 'Loading…',
-  saving: 'Saving…',
-  save: 'Save',
-  reload: 'Reload from Server',
-  showLog: 'Show Log',
   openInBrowser: 'Open in Browser',
   loadProblem: 'Could not read the server\u2019s model settings: {0}',
   // readiness, in words
@@ -63,7 +58,6 @@ export const ENGLISH_STRINGS = {
   saved: 'Saved.',
   nothingChanged: 'Nothing changed: nothing was sent.',
   notSaved: 'Nothing was saved: {0} Your entries are kept; fix them and save again.',
-  validationBanner: 'Nothing was saved: fix the highlighted fields.',
   savedKeyNotKept: 'Saved on the server, but VS Code could not keep the key in Secret Storage.',
   readBackFailed: 'Saved, but the server could not be read back: reload to see what it holds.',
   // not offered
@@ -108,19 +102,9 @@ export const ENGLISH_STRINGS = {
   errBudget: 'Enter an amount in dollars, e.g. 5 or 2.50, or leave it empty for no limit.',
   errKeySpaces: 'An API key cannot contain spaces.',
   errServerChanged: 'The server changed while the page was open: review the form and save again.',
-  errUnexpected: 'Something went wrong; the OpenHands log has the details.',
 } as const;
 
 export type UiStringKey = keyof typeof ENGLISH_STRINGS;
 export type UiStrings = Record<UiStringKey, string>;
 
-const KEYS = Object.keys(ENGLISH_STRINGS) as [UiStringKey, ...UiStringKey[]];
-export const UiStringsSchema = z.record(z.enum(KEYS), z.string().check(z.maxLength(1000)));
-
-/** Fills `{0}`, `{1}`… like `vscode.l10n.t` does. */
-export function format(template: string, ...args: (string | number)[]): string {
-  return template.replace(/\{(\d+)\}/g, (whole, index: string) => {
-    const value = args[Number(index)];
-    return value === undefined ? whole : String(value);
-  });
-}
+export const UiStringsSchema = uiStringsSchema(ENGLISH_STRINGS);

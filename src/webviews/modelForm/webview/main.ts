@@ -15,7 +15,6 @@ import './modelForm.css';
 import { render } from 'lit';
 import type { FieldErrors, ModelDraft, PageModel } from '../shared/pageModel';
 import {
-  dispatchMessage,
   HostToWebviewSchema,
   type BusyOperation,
   type HostToWebview,
@@ -24,9 +23,11 @@ import {
   type WebviewToHost,
 } from '../shared/protocol';
 import type { UiStrings } from '../shared/uiStrings';
+import { startFormPage } from '../../kit/webview/formPage';
 import { vscodeApi } from '../../kit/webview/vscodeApi';
 import { draftFromPage, persistedState, readPersistedState, type PersistedState } from './modelDraft';
-import { appView, type ShownList, type ViewActions } from './view';
+import { appView } from './view';
+import type { ShownList, ViewActions } from './viewModel';
 
 const EMPTY_LIST: ShownList = { query: '', items: [], more: 0 };
 
@@ -168,16 +169,13 @@ class ModelPage {
   };
 
   constructor() {
-    const root = document.getElementById('app');
-    if (!root) throw new Error('missing #app');
-    this.root = root;
-    window.addEventListener('message', (event: MessageEvent<unknown>) => {
-      const dispatched = dispatchMessage(HostToWebviewSchema, this.handlers, event.data);
-      if (!dispatched.ok)
-        console.warn(`Model page: ignored a malformed host message (${dispatched.problem})`);
-      else this.render();
+    this.root = startFormPage({
+      api: this.api,
+      schema: HostToWebviewSchema,
+      handlers: this.handlers,
+      render: () => this.render(),
+      pageName: 'Model page',
     });
-    this.api.postMessage({ type: 'ready' });
   }
 
   /** What the server holds now: the form starts over from it unless it holds unsaved edits. */

@@ -4,55 +4,11 @@
  */
 import { html, nothing, type TemplateResult } from 'lit';
 import { live } from 'lit/directives/live.js';
-import type { Choice, Field, ModelDraft, PageModel, ProfileRow } from '../shared/pageModel';
-import type { BusyOperation, Notice } from '../shared/protocol';
-import { format, type UiStrings } from '../shared/uiStrings';
-
-export interface ShownList {
-  query: string;
-  items: Choice[];
-  more: number;
-}
-
-export interface ViewState {
-  strings: UiStrings;
-  page: PageModel | null;
-  problem: string | null;
-  draft: ModelDraft | null;
-  busy: BusyOperation | null;
-  notice: Notice | null;
-  providers: ShownList;
-  models: ShownList;
-  profileName: string;
-  renaming: { name: string; value: string } | null;
-  errorFor(field: Field): string | undefined;
-}
-
-export interface ViewActions {
-  edit(field: keyof ModelDraft, value: string | boolean | null): void;
-  searchProviders(query: string): void;
-  searchModels(query: string): void;
-  chooseProvider(name: string): void;
-  chooseModel(id: string): void;
-  save(): void;
-  reload(): void;
-  openInBrowser(): void;
-  showLog(): void;
-  configureServer(): void;
-  setProfileName(value: string): void;
-  /** Saves the current settings under the name typed (read when clicked, not when drawn). */
-  saveProfile(): void;
-  profile(action: 'save' | 'activate' | 'delete', name: string): void;
-  startRename(name: string): void;
-  editRename(value: string): void;
-  confirmRename(): void;
-  cancelRename(): void;
-}
-
-export function valueOf(event: Event): string {
-  const target = event.target;
-  return target !== null && 'value' in target && typeof target.value === 'string' ? target.value : '';
-}
+import type { Choice, ModelDraft, PageModel } from '../shared/pageModel';
+import { format } from '../shared/uiStrings';
+import { message, openInBrowser, textField, valueOf } from './fields';
+import { profilesSection } from './profilesView';
+import type { ShownList, ViewActions, ViewState } from './viewModel';
 
 function checkedOf(event: Event): boolean {
   const target = event.target;
@@ -146,54 +102,6 @@ function notOfferedView(state: ViewState, actions: ViewActions): TemplateResult 
     <p id="settings-not-offered">${s.notOfferedSettings}</p>
     ${openInBrowser(state, actions, 'open-in-browser')}
   </section>`;
-}
-
-function openInBrowser(state: ViewState, actions: ViewActions, id: string): TemplateResult | typeof nothing {
-  if (!state.page?.webUrl) return nothing;
-  return html`<vscode-button id=${id} secondary icon="link-external" @click=${actions.openInBrowser}
-    >${state.strings.openInBrowser}</vscode-button
-  >`;
-}
-
-function message(state: ViewState, field: Field): TemplateResult {
-  const error = state.errorFor(field);
-  return html`<div
-    class="message ${error ? 'error' : ''}"
-    id=${`${field}-error`}
-    role=${error ? 'alert' : nothing}
-  >
-    ${error ? html`<vscode-icon name="error"></vscode-icon><span>${error}</span>` : nothing}
-  </div>`;
-}
-
-function textField(
-  state: ViewState,
-  options: {
-    id: string;
-    field: Field;
-    label: string;
-    value: string;
-    help?: string;
-    placeholder?: string;
-    password?: boolean;
-    onInput(value: string): void;
-  },
-): TemplateResult {
-  return html`<div class="field">
-    <vscode-label for=${options.id}>${options.label}</vscode-label>
-    <vscode-textfield
-      id=${options.id}
-      type=${options.password ? 'password' : 'text'}
-      autocomplete="off"
-      .value=${live(options.value)}
-      placeholder=${options.placeholder ?? nothing}
-      ?invalid=${state.errorFor(options.field) !== undefined}
-      ?disabled=${state.busy === 'save'}
-      @input=${(event: Event) => options.onInput(valueOf(event))}
-    ></vscode-textfield>
-    ${options.help ? html`<vscode-form-helper>${options.help}</vscode-form-helper>` : nothing}
-    ${message(state, options.field)}
-  </div>`;
 }
 
 function modelSection(
@@ -430,105 +338,4 @@ function toolbar(state: ViewState, actions: ViewActions): TemplateResult {
       >
     </div>
     ${message(state, 'form')}`;
-}
-
-function profilesSection(state: ViewState, actions: ViewActions, page: PageModel): TemplateResult {
-  const s = state.strings;
-  const busy = state.busy !== null;
-  if (page.profiles === null)
-    return html`<section class="section" aria-labelledby="profiles-heading">
-      <h2 id="profiles-heading">${s.profilesHeading}</h2>
-      <p id="profiles-not-offered">${s.profilesNotOffered}</p>
-      ${page.settingsRoute === 'none' ? nothing : openInBrowser(state, actions, 'profiles-open-in-browser')}
-    </section>`;
-  return html`<section class="section" aria-labelledby="profiles-heading">
-    <h2 id="profiles-heading">${s.profilesHeading}</h2>
-    <p class="help">${s.profilesHelp}</p>
-    ${page.profiles.length === 0 ? html`<p class="muted" id="profiles-empty">${s.profilesEmpty}</p>` : nothing}
-    <ul class="profiles" id="profiles">
-      ${page.profiles.map((profile) => profileRow(state, actions, profile, busy))}
-    </ul>
-    <div class="field profile-save">
-      <vscode-label for="profile-name">${s.profileNameLabel}</vscode-label>
-      <div class="inline">
-        <vscode-textfield
-          id="profile-name"
-          .value=${live(state.profileName)}
-          placeholder="my-profile"
-          ?invalid=${state.errorFor('profileName') !== undefined && state.renaming === null}
-          @input=${(event: Event) => actions.setProfileName(valueOf(event))}
-        ></vscode-textfield>
-        <vscode-button id="profile-save" secondary icon="add" ?disabled=${busy} @click=${actions.saveProfile}
-          >${s.profileSave}</vscode-button
-        >
-      </div>
-      ${state.renaming === null ? message(state, 'profileName') : nothing}
-    </div>
-  </section>`;
-}
-
-function profileRow(
-  state: ViewState,
-  actions: ViewActions,
-  profile: ProfileRow,
-  busy: boolean,
-): TemplateResult {
-  const s = state.strings;
-  const renaming = state.renaming?.name === profile.name ? state.renaming : null;
-  return html`<li class="profile ${profile.active ? 'active' : ''}" data-profile=${profile.name}>
-    <div class="profile-text">
-      <span class="profile-name">${profile.name}</span>
-      ${profile.active ? html`<span class="badge">${s.profileActive}</span>` : nothing}
-      <span class="muted profile-model">${profile.model ?? s.profileNoModel}</span>
-      ${profile.apiKeySet ? html`<span class="muted">· ${s.profileKeySet}</span>` : nothing}
-    </div>
-    ${
-      renaming
-        ? html`<div class="inline">
-              <vscode-textfield
-                class="rename-field"
-                aria-label=${format(s.profileRenameTo, profile.name)}
-                .value=${live(renaming.value)}
-                @input=${(event: Event) => actions.editRename(valueOf(event))}
-              ></vscode-textfield>
-              <vscode-button class="rename-confirm" ?disabled=${busy} @click=${actions.confirmRename}
-                >${s.profileRenameConfirm}</vscode-button
-              >
-              <vscode-button class="rename-cancel" secondary @click=${actions.cancelRename}
-                >${s.profileCancel}</vscode-button
-              >
-            </div>
-            ${message(state, 'profileName')}`
-        : html`<div class="profile-actions">
-            ${
-              profile.active
-                ? nothing
-                : html`<vscode-button
-                    class="profile-activate"
-                    secondary
-                    aria-label=${format(s.profileActivateLabel, profile.name)}
-                    ?disabled=${busy}
-                    @click=${() => actions.profile('activate', profile.name)}
-                    >${s.profileActivate}</vscode-button
-                  >`
-            }
-            <vscode-button
-              class="profile-rename"
-              secondary
-              aria-label=${format(s.profileRenameLabel, profile.name)}
-              ?disabled=${busy}
-              @click=${() => actions.startRename(profile.name)}
-              >${s.profileRename}</vscode-button
-            >
-            <vscode-button
-              class="profile-delete"
-              secondary
-              aria-label=${format(s.profileDeleteLabel, profile.name)}
-              ?disabled=${busy}
-              @click=${() => actions.profile('delete', profile.name)}
-              >${s.profileDelete}</vscode-button
-            >
-          </div>`
-    }
-  </li>`;
 }

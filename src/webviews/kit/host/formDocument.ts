@@ -1,9 +1,7 @@
-/** The MCP & Git Providers page: the kit's locked-down document with the form's script, styles and root. */
-import { webviewDocument } from '../../kit/host/document';
+/** A form page's document: the kit's locked-down document with the page's script, styles and root. */
+import { webviewDocument } from './document';
 
-export { contentSecurityPolicy } from '../../kit/host/document';
-
-export interface FormHtmlOptions {
+export interface FormDocumentOptions {
   cspSource: string;
   nonce: string;
   scriptUri: string;
@@ -13,7 +11,7 @@ export interface FormHtmlOptions {
   lang: string;
 }
 
-export function formHtml(options: FormHtmlOptions): string {
+export function formDocument(options: FormDocumentOptions): string {
   return webviewDocument({
     cspSource: options.cspSource,
     nonce: options.nonce,
