@@ -50,6 +50,7 @@ describe('conversation commands', function () {
       panels: {
         show: (id, title) => void shown.push({ id, title }),
         isInView: () => false,
+        isOpen: () => false,
         close: () => false,
         attach: () => undefined,
       },
