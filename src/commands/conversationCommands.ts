@@ -75,7 +75,7 @@ export interface ConversationCommandDeps {
    * The server holds messages for a conversation still starting (1.11's pending messages, as its
    * /openapi.json says): the panel then opens at once and queues what is typed.
    */
-  queueOffered?: () => boolean;
+  queueOffered?: () => Promise<boolean>;
 }
 
 /**
@@ -318,7 +318,7 @@ async function startConversation(
   if (policy || switchTo || handoff) delete request.initial_message;
   // Messages queued on the server reach the agent as the start ends, before anything sent after it:
   // only when the task itself goes with the start request is their order the user's.
-  const early = !policy && !switchTo && !handoff && (deps.queueOffered?.() ?? false);
+  const early = !policy && !switchTo && !handoff && ((await deps.queueOffered?.()) ?? false);
   const start = early ? openWhileStarting(deps, request, asked) : undefined;
 
   const controller = new AbortController();

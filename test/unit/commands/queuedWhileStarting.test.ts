@@ -92,7 +92,7 @@ describe('New Conversation: messages typed while it starts', function () {
       workspaceState: new MemoryMemento(),
       modelOffer: { open: () => Promise.resolve() },
       modelReady: { report: () => undefined },
-      queueOffered: () => queueOffered,
+      queueOffered: () => Promise.resolve(queueOffered),
     });
   });
   afterEach(() => {
@@ -205,7 +205,10 @@ describe('New Conversation: messages typed while it starts', function () {
     assert.equal(entry?.[1], 'failed');
     assert.equal(entry?.[2], 'The conversation could not be started: the repository could not be cloned.');
     assert.equal(header(panel).feed, 'offline');
-    assert.match(String(header(panel).feedDetail), /could not be started: the repository could not be cloned/);
+    assert.match(
+      String(header(panel).feedDetail),
+      /could not be started: the repository could not be cloned/,
+    );
     // the page puts a failed entry's text back into the input, then dismisses it
     panel.controller.receive({ type: 'dismissOutbox', id: header(panel).controls.outbox[0]!.id });
     assert.deepEqual(outbox(panel), []);
