@@ -429,6 +429,7 @@ function openWhileStarting(
   const start = new ConversationStart(
     { queueMessage: (id, text) => client.manage.queueMessage(id, text) },
     startStatusMessage('WORKING'),
+    request.initial_message ? asked.trim() : '',
   );
   rememberAsked(conversationId, asked);
   deps.panels.show(

@@ -21,6 +21,8 @@ export type QueueOutcome =
 /** What a panel needs of a conversation that is starting. */
 export interface StartSource {
   view(): StartView;
+  /** The task that went with the start request: the agent gets it first, once the start ends. */
+  readonly task: string;
   onDidChange(listener: () => void): { dispose(): void };
   queue(text: string): Promise<QueueOutcome>;
 }
@@ -43,6 +45,7 @@ export class ConversationStart implements StartSource {
   constructor(
     private readonly deps: ConversationStartDeps,
     words: string,
+    readonly task = '',
   ) {
     this.words = words;
     this.taskId = new Promise((resolve) => (this.knowTask = resolve));

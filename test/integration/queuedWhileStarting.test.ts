@@ -37,12 +37,15 @@ describe('a message typed while the conversation starts, in a real VS Code', () 
     );
     const queued = await eventually(
       () => panels(t.api).snapshot(id)?.header.controls.outbox ?? [],
-      (outbox) => outbox[0]?.state === 'queued',
+      (outbox) => outbox[1]?.state === 'queued',
       { description: 'the message shown as queued' },
     );
     assert.deepEqual(
       queued.map((entry) => [entry.text, entry.state]),
-      [['Keep them short', 'queued']],
+      [
+        ['Write the release notes', 'queued'],
+        ['Keep them short', 'queued'],
+      ],
     );
     const requests = await server.requests();
     const queuedOn = requests.find((r) => r.path.endsWith('/pending-messages'));

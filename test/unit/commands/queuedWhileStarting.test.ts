@@ -141,13 +141,17 @@ describe('New Conversation: messages typed while it starts', function () {
     });
     assert.equal(header(panel).feed, 'connecting', 'no "server does not know this conversation" meanwhile');
 
+    assert.equal(header(panel).sandboxStatus, 'STARTING');
+    // the task went with the start request: it waits first
+    assert.deepEqual(outbox(panel), [['Fix the failing tests', 'queued', null]]);
     send(panel, 'Then run the linter');
     send(panel, 'And tell me what you changed');
-    await eventuallyTrue(
-      () => outbox(panel).every(([, state]) => state === 'queued') && outbox(panel).length === 2,
-      {
-        description: 'both messages shown as queued',
-      },
+    await eventuallyTrue(() => outbox(panel).filter(([, state]) => state === 'queued').length === 3, {
+      description: 'both messages shown as queued',
+    });
+    assert.deepEqual(
+      outbox(panel).map(([text]) => text),
+      ['Fix the failing tests', 'Then run the linter', 'And tell me what you changed'],
     );
     const task = t.server.state.startTasks.at(-1)!;
     assert.deepEqual(
@@ -198,19 +202,22 @@ describe('New Conversation: messages typed while it starts', function () {
     const started = newConversation('Fix it');
     const panel = await heldPanel();
     send(panel, 'Queued before the failure');
-    await eventuallyTrue(() => outbox(panel)[0]?.[1] === 'queued', { description: 'queued' });
+    await eventuallyTrue(() => outbox(panel)[1]?.[1] === 'queued', { description: 'queued' });
     t.server.holdStarts(false);
     assert.equal(await started, undefined);
-    const [entry] = outbox(panel);
-    assert.equal(entry?.[1], 'failed');
-    assert.equal(entry?.[2], 'The conversation could not be started: the repository could not be cloned.');
+    const words = 'The conversation could not be started: the repository could not be cloned.';
+    assert.deepEqual(outbox(panel), [
+      ['Fix it', 'failed', words],
+      ['Queued before the failure', 'failed', words],
+    ]);
     assert.equal(header(panel).feed, 'offline');
     assert.match(
       String(header(panel).feedDetail),
       /could not be started: the repository could not be cloned/,
     );
-    // the page puts a failed entry's text back into the input, then dismisses it
-    panel.controller.receive({ type: 'dismissOutbox', id: header(panel).controls.outbox[0]!.id });
+    // the page puts each failed entry's text back into the input, then dismisses it
+    for (const entry of header(panel).controls.outbox)
+      panel.controller.receive({ type: 'dismissOutbox', id: entry.id });
     assert.deepEqual(outbox(panel), []);
   });
 

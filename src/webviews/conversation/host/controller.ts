@@ -127,6 +127,10 @@ export class ConversationController {
       () => deps.changes?.folder(),
       () => feed.events.events,
     );
+    // the task went with the start request: it waits with the messages queued after it
+    const start = deps.start?.view();
+    if (start?.phase === 'starting' && deps.start?.task.trim())
+      this.messages.outbox.add(deps.start.task, 'queued');
     this.take({ prepended: [], appended: feed.events.events });
     this.folder.learn();
     this.subscriptions = [
@@ -246,6 +250,7 @@ export class ConversationController {
     if (view?.phase === 'starting')
       return {
         ...header,
+        sandboxStatus: 'STARTING',
         feed: 'connecting',
         feedDetail: null,
         retryInMs: null,

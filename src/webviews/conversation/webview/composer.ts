@@ -62,6 +62,8 @@ export type SendMode = 'send' | 'resumeAndSend' | 'sendAndRun' | 'unavailable';
 export function sendMode(state: ComposerState): SendMode {
   const header = state.header;
   if (!header) return 'unavailable';
+  // the sandbox is on its way: what is typed is queued
+  if (header.starting) return 'send';
   if (header.sandboxStatus !== null && header.sandboxStatus !== 'RUNNING')
     return header.canResume ? 'resumeAndSend' : 'unavailable';
   if (state.confirmRun) return 'sendAndRun';
