@@ -74,7 +74,9 @@ export function newConversationSteps(runner: StepRunner, ctx: E2EContext): void 
       } finally {
         await holdStarts(ctx.serverUrl, false);
       }
-      await frame.locator('.outbox-queued').waitFor({ state: 'detached', timeout: 30_000 });
+      await eventually('no message left queued', async () =>
+        (await frame.locator('.outbox-queued').count()) === 0 ? true : undefined,
+      );
       await eventually('the queued message as the agent’s user message, after the task', async () => {
         const texts = await frame
           .locator('.row')

@@ -55,7 +55,8 @@ const STATUS_ICONS: Partial<Record<ExecutionStatus, string>> = {
 export function headerView(header: Header | null, actions: HeaderActions, usageOpen = false): TemplateResult {
   const status = executionStatus(header?.executionStatus ?? null);
   const title = header ? oneLine(header.title, 300) : 'Conversation';
-  const statusLabel = executionStatusLabel(status);
+  // no agent yet to have a status
+  const statusLabel = header?.starting && status === 'unknown' ? 'starting' : executionStatusLabel(status);
   const statusIcon = STATUS_ICONS[status];
   return html`<div class="header-main">
       <h1 class="title" title=${title}>${title}</h1>

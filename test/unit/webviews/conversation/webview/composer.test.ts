@@ -621,10 +621,16 @@ describe('conversation page composer in Chromium', function () {
         h,
         withControls(
           { outbox: [outbox('o1', 'Keep the notes short', 'queued')] },
-          { feed: 'connecting', starting: { status: 'Waiting for the sandbox…' } },
+          { feed: 'connecting', executionStatus: null, starting: { status: 'Waiting for the sandbox…' } },
         ),
       );
       assert.equal(await label(h, '.feed-starting .banner-headline'), 'Waiting for the sandbox…');
+      assert.equal(await label(h, '.exec'), 'starting', 'no agent yet: its status is not "unknown"');
+      assert.equal(
+        await h.page.isVisible('.empty'),
+        false,
+        'no "send the agent a task" while its task waits',
+      );
       assert.match(await label(h, '.feed-starting .banner-note'), /OpenHands queues your messages/);
       assert.match(
         (await h.page.getAttribute('#message-input', 'placeholder')) ?? '',
