@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import * as vscode from 'vscode';
 import {
   ApiError,
@@ -18,7 +19,6 @@ import {
 import { configuredMcpServers, mayBeMcpStartFailure, namedServers } from '../conversations/mcpStartHint';
 import { startStatusMessage } from '../conversations/startStatus';
 import { ConversationStart } from '../state/conversationStart';
-import { randomUUID } from 'node:crypto';
 import { workspaceRepository } from '../conversations/workspaceGit';
 import { askForProfile, type ProfileStep } from '../conversations/profileStep';
 import { askForHandoff, type HandoffPlan } from './handoffStep';

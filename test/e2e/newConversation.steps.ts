@@ -70,8 +70,8 @@ export function newConversationSteps(runner: StepRunner, ctx: E2EContext): void 
         await frame
           .locator('.outbox-queued', { hasText: QUEUED })
           .waitFor({ state: 'visible', timeout: 10_000 });
-        // the start's progress and an earlier step's toast stay in the notification centre: the bubbles show
-        await runCommand(page, 'Notifications: Hide Notifications');
+        // an earlier step's toast cleared and the start's progress hidden (in the status bar): the bubbles show
+        await runCommand(page, 'Notifications: Clear All Notifications');
         await ctx.screenshot('queued-while-starting-light');
       } finally {
         await holdStarts(ctx.serverUrl, false);
