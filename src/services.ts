@@ -237,6 +237,7 @@ export async function startServices(
       workspaceState: context.workspaceState,
       modelOffer,
       modelReady,
+      queueOffered: async () => (await manageOffers.read()).queueMessage,
     }),
     ...registerMessageCommands({ store, connection, steering, watch, panels: conversationPanels.panels }),
     ...registerChangeCommands({ store, connection, changes, documents: changeDocuments, log }),

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import * as vscode from 'vscode';
 import {
   ApiError,
@@ -7,6 +8,7 @@ import {
   type ConfirmationPolicy,
   type SandboxInfo,
   messageOf,
+  sameUuid,
 } from '../api';
 import {
   contextLabel,
@@ -16,6 +18,7 @@ import {
 } from '../conversations/editorContext';
 import { configuredMcpServers, mayBeMcpStartFailure, namedServers } from '../conversations/mcpStartHint';
 import { startStatusMessage } from '../conversations/startStatus';
+import { ConversationStart } from '../state/conversationStart';
 import { workspaceRepository } from '../conversations/workspaceGit';
 import { askForProfile, type ProfileStep } from '../conversations/profileStep';
 import { askForHandoff, type HandoffPlan } from './handoffStep';
@@ -68,6 +71,11 @@ export interface ConversationCommandDeps {
   workspaceState: vscode.Memento;
   modelOffer: Pick<ModelSetupOffer, 'open'>;
   modelReady: Pick<ModelReadyContext, 'report'>;
+  /**
+   * The server holds messages for a conversation still starting (1.11's pending messages, as its
+   * /openapi.json says): the panel then opens at once and queues what is typed.
+   */
+  queueOffered?: () => Promise<boolean>;
 }
 
 /**
@@ -308,6 +316,10 @@ async function startConversation(
   // what the user asked names the conversation until the server titles it
   const asked = typed;
   if (policy || switchTo || handoff) delete request.initial_message;
+  // Messages queued on the server reach the agent as the start ends, before anything sent after it:
+  // only when the task itself goes with the start request is their order the user's.
+  const early = !policy && !switchTo && !handoff && ((await deps.queueOffered?.()) ?? false);
+  const start = early ? openWhileStarting(deps, request, asked) : undefined;
 
   const controller = new AbortController();
   try {
@@ -321,11 +333,16 @@ async function startConversation(
         const cancellation = token.onCancellationRequested(() => controller.abort());
         try {
           const task = await client.createConversation(request, { signal: controller.signal });
-          progress.report({ message: startStatusMessage(task.status) });
+          start?.taskCreated(task.id);
+          const report = (words: string) => {
+            progress.report({ message: words });
+            start?.report(words);
+          };
+          report(startStatusMessage(task.status));
           return await client.waitForStartTask(task.id, {
             signal: controller.signal,
             intervalMs: 1000,
-            onProgress: (update) => progress.report({ message: startStatusMessage(update.status) }),
+            onProgress: (update) => report(startStatusMessage(update.status)),
           });
         } finally {
           cancellation.dispose();
@@ -333,6 +350,12 @@ async function startConversation(
       },
     );
     const conversationId = ready.app_conversation_id;
+    if (start) {
+      start.started();
+      // a server that named it otherwise (it ignored the id asked for): the panel opened for nothing
+      if (!conversationId || !sameUuid(conversationId, request.conversation_id))
+        deps.panels.close(request.conversation_id ?? '');
+    }
     if (conversationId) deps.watch.watch(conversationId);
     if (conversationId) rememberAsked(conversationId, asked);
     if (conversationId && (policy || switchTo)) {
@@ -351,6 +374,8 @@ async function startConversation(
     const conversation = conversationId ? store.findConversation(conversationId) : undefined;
     if (conversation) await deps.reveal(conversation);
     log.info(`Conversation ${conversationId} started in sandbox ${ready.sandbox_id}.`);
+    // its panel is open already and says so itself
+    if (start && conversationId && deps.panels.isOpen(conversationId)) return conversationId;
     const open = vscode.l10n.t('Open Conversation');
     void vscode.window
       .showInformationMessage(vscode.l10n.t('The conversation has started.'), open)
@@ -361,6 +386,7 @@ async function startConversation(
     return conversationId ?? undefined;
   } catch (error) {
     if (error instanceof ApiError && error.kind === 'cancelled') {
+      start?.stopped();
       void vscode.window.showInformationMessage(
         vscode.l10n.t(
           'Stopped waiting. The conversation may still start on the server; it will appear in the list.',
@@ -372,6 +398,7 @@ async function startConversation(
       error instanceof StartTaskFailedError || error instanceof ApiError ? error.message : String(error);
     const mcpHint = mayBeMcpStartFailure(error) ? await mcpServersHint(client, log) : undefined;
     const message = mcpHint ? `${failure} ${mcpHint}` : failure;
+    start?.failed(failure);
     log.error(`New conversation failed: ${message}`);
     const retry = vscode.l10n.t('Retry');
     const checkMcp = vscode.l10n.t('Check MCP Servers');
@@ -384,6 +411,38 @@ async function startConversation(
   } finally {
     void store.refresh();
   }
+}
+
+/**
+ * The panel of a conversation not started yet, open at once: its id is chosen here and goes with the
+ * start request (1.11 takes it), so the panel follows the conversation once it is READY; meanwhile it
+ * shows the start's status, and what the user types there is queued on the server.
+ */
+function openWhileStarting(
+  deps: FlowDeps,
+  request: AppConversationStartRequest,
+  asked: string,
+): ConversationStart {
+  const client = deps.connection.requireClient();
+  const conversationId = randomUUID().replace(/-/g, '');
+  request.conversation_id = conversationId;
+  const start = new ConversationStart(
+    { queueMessage: (id, text) => client.manage.queueMessage(id, text) },
+    startStatusMessage('WORKING'),
+    request.initial_message ? asked.trim() : '',
+  );
+  rememberAsked(conversationId, asked);
+  deps.panels.show(
+    conversationId,
+    asked.trim() ? firstLine(asked) : vscode.l10n.t('New conversation'),
+    start,
+  );
+  return start;
+}
+
+function firstLine(text: string): string {
+  const line = text.trim().split(/\r?\n/, 1)[0] ?? '';
+  return line.length > 60 ? `${line.slice(0, 59)}…` : line;
 }
 
 /**

@@ -21,6 +21,8 @@ export class ManageOffersContext implements vscode.Disposable {
   private unread = true;
   private generation = 0;
   private known: ManageOffers = NONE;
+  /** The read under way, for a caller that needs the answer before the views loaded. */
+  private reading: Promise<void> | undefined;
 
   constructor(
     private readonly connection: Connection,
@@ -45,7 +47,19 @@ export class ManageOffersContext implements vscode.Disposable {
     return this.known;
   }
 
-  async refresh(): Promise<void> {
+  /** What the server offers, read now when nothing was read of it yet (New Conversation before the views loaded). */
+  async read(): Promise<ManageOffers> {
+    if (this.unread) await this.refresh();
+    else await this.reading;
+    return this.known;
+  }
+
+  refresh(): Promise<void> {
+    this.reading = this.readOffers();
+    return this.reading;
+  }
+
+  private async readOffers(): Promise<void> {
     const client = this.connection.client;
     if (!client) return;
     this.unread = false;

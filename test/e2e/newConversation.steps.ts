@@ -6,8 +6,15 @@ import { OPEN_VIEW } from './openhands-view.steps';
 import { answerInputBox, runCommand } from './palette';
 import type { StepRunner } from './runner';
 import { captureWalkthroughMedia } from './walkthroughMedia';
+import { panelFrame } from './conversationPanel';
+import { holdStarts } from './serverControl';
+import { eventually } from './wait';
 
 const MESSAGE = 'Add a health check endpoint to the API';
+const QUEUED_TASK = 'Write the release notes for 2.0';
+const QUEUED = 'Keep each note to one line';
+export const QUEUED_WHILE_STARTING =
+  'New Conversation: the panel opens at once; a message typed while it starts is queued, then delivered';
 
 export function newConversationSteps(runner: StepRunner, ctx: E2EContext): void {
   runner.step(
@@ -39,6 +46,49 @@ export function newConversationSteps(runner: StepRunner, ctx: E2EContext): void 
       await ctx.screenshot('new-conversation-progress');
 
       await expectStartedConversation(ctx.page, MESSAGE);
+    },
+    { needs: [OPEN_VIEW] },
+  );
+
+  runner.step(
+    QUEUED_WHILE_STARTING,
+    async () => {
+      const page = ctx.page;
+      await runCommand(page, 'View: Close All Editors');
+      await holdStarts(ctx.serverUrl, true);
+      const frame = panelFrame(page);
+      try {
+        await runCommand(page, 'OpenHands: New Conversation…');
+        await answerInputBox(page, QUEUED_TASK);
+        await answerInputBox(page, ''); // no repository
+        await pickNewSandbox(page);
+        await frame.locator('.feed-starting').waitFor({ state: 'visible', timeout: 30_000 });
+        const input = frame.locator('#message-input');
+        // the start's progress toast covers the input's right half: typed without a click there
+        await input.fill(QUEUED);
+        await input.press('Enter');
+        await frame
+          .locator('.outbox-queued', { hasText: QUEUED })
+          .waitFor({ state: 'visible', timeout: 10_000 });
+        // an earlier step's toast cleared and the start's progress hidden (in the status bar): the bubbles show
+        await runCommand(page, 'Notifications: Clear All Notifications');
+        await ctx.screenshot('queued-while-starting-light');
+      } finally {
+        await holdStarts(ctx.serverUrl, false);
+      }
+      await eventually('no message left queued', async () =>
+        (await frame.locator('.outbox-queued').count()) === 0 ? true : undefined,
+      );
+      await eventually('the queued message as the agent’s user message, after the task', async () => {
+        const texts = await frame
+          .locator('.row')
+          .evaluateAll((rows) => rows.map((row) => row.textContent ?? ''));
+        const task = texts.findIndex((text) => text.includes(QUEUED_TASK));
+        const queued = texts.findIndex((text) => text.includes(QUEUED));
+        return task >= 0 && queued > task ? true : undefined;
+      });
+      await ctx.screenshot('queued-delivered-light');
+      await runCommand(page, 'Notifications: Clear All Notifications');
     },
     { needs: [OPEN_VIEW] },
   );

@@ -41,3 +41,8 @@ export async function patchConversation(
 ): Promise<void> {
   await control(serverUrl, 'POST', `state/conversations/${id}`, fields);
 }
+
+/** Holds every start at STARTING_CONVERSATION (`true`) until called with `false`. */
+export async function holdStarts(serverUrl: string, on: boolean): Promise<void> {
+  await control(serverUrl, 'POST', 'hold-starts', { on });
+}

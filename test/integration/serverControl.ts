@@ -36,6 +36,8 @@ export const server = {
   addFault: (rule: FaultRule) => control('POST', 'faults', rule),
   clearFaults: () => control('DELETE', 'faults'),
   failNextStart: (detail: string) => control('POST', 'fail-next-start', { detail, count: 1 }),
+  /** Holds every start at STARTING_CONVERSATION (`true`) until called with `false`. */
+  holdStarts: (on: boolean) => control('POST', 'hold-starts', { on }),
   clearRequests: () => control('DELETE', 'requests'),
   /** Merges into the stored settings; null removes them (a fresh OpenHands: `GET /api/v1/settings` is 404). */
   setSettings: (settings: Record<string, unknown> | null) => control('POST', 'state/settings', settings),

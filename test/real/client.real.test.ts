@@ -11,7 +11,7 @@
 // (it re-reads the source to build the message, at positions that do not match the TypeScript file).
 import * as assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { createHash } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -1632,6 +1632,38 @@ describe('OpenHandsClient against the real OpenHands app server', function () {
         60_000,
       );
       assert.ok(delivered.length > 0);
+    });
+
+    it("a start request's conversation_id names the conversation; messages queued on its task reach the agent after the task, in order", async () => {
+      const TASK = 'Queued order check: the task itself.';
+      const LATER = ['Queued order check: typed first while it starts.', 'Queued order check: typed second.'];
+      const conversationId = randomUUID().replace(/-/g, '');
+      const started = await client.createConversation({
+        conversation_id: conversationId,
+        initial_message: { role: 'user', content: [{ type: 'text', text: TASK }] },
+      });
+      for (const [index, text] of LATER.entries()) {
+        const queued = await client.manage.queueMessage(`task-${started.id}`, text);
+        assert.ok(queued.offered && queued.value.queued);
+        assert.equal(queued.value.position, index + 1);
+      }
+      const ready = await client.waitForStartTask(started.id, { timeoutMs: 150_000, intervalMs: 1000 });
+      assert.equal(ready.app_conversation_id, conversationId, 'the id asked for');
+      const [found] = await client.getConversations([conversationId]);
+      assert.ok(found?.conversation_url && found.session_api_key);
+      const said = await until(
+        'the task and both queued messages among the agent’s user messages',
+        async () => {
+          const events = (await agentEvents(found.conversation_url!, found.session_api_key!)) as EventView[];
+          const texts = events
+            .filter((e) => e.kind === 'MessageEvent' && e.source === 'user')
+            .map((e) => [TASK, ...LATER].find((text) => JSON.stringify(e).includes(text)))
+            .filter((text): text is string => text !== undefined);
+          return texts.length === 3 ? texts : undefined;
+        },
+        60_000,
+      );
+      assert.deepEqual(said, [TASK, ...LATER]);
     });
 
     it('rename: PATCH answers the conversation with the new title, and a read agrees', async () => {

@@ -166,6 +166,8 @@ export interface EventCallbackProcessor {
 /** The start request after validation and parent inheritance: echoed back in every task. */
 export interface AppConversationStartRequest {
   sandbox_id: string | null;
+  /** The new conversation's id, chosen by the client (1.11: `request.conversation_id or uuid4()`). */
+  conversation_id: string | null;
   initial_message: SendMessageRequest | null;
   processors: EventCallbackProcessor[] | null;
   llm_model: string | null;

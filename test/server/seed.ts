@@ -196,6 +196,7 @@ function readyTaskFor(
   const createdMicros = parseWireTime(conversation.created_at) - random.int(20, 90) * 1_000_000;
   const request: AppConversationStartRequest = {
     sandbox_id: null,
+    conversation_id: null,
     initial_message: {
       role: 'user',
       content: [

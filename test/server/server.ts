@@ -33,6 +33,8 @@ export interface TestServer {
   readonly openConnections: number;
   /** The next `count` (default 1) start tasks end in ERROR with this detail (may be ""). */
   failNextStartTasks(detail: string, count?: number): void;
+  /** Holds every start at STARTING_CONVERSATION (`true`) until called with `false`. */
+  holdStarts(on: boolean): void;
   /** Back to the seeded state; clears faults, recorded requests and pending timers. */
   reset(): void;
   /** Stops listening, drops open connections (hung ones too) and clears every timer. */
@@ -171,6 +173,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
       return openConnections;
     },
     failNextStartTasks: (detail, count) => startTasks.failNext(detail, count),
+    holdStarts: (on) => startTasks.hold(on),
     reset,
     close,
   };

@@ -65,6 +65,7 @@ const processor = taggedUnion<EventCallbackProcessor>('kind', {
 
 export const startRequestValidator: Validator<AppConversationStartRequest> = model({
   sandbox_id: nullableField(str()),
+  conversation_id: nullableField(uuid()),
   initial_message: nullableField(sendMessageRequest),
   processors: nullableField(list(processor)),
   llm_model: nullableField(str()),

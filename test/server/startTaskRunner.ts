@@ -50,12 +50,22 @@ export interface StartTaskRunnerDeps {
 export class StartTaskRunner {
   private readonly queuedFailures: string[] = [];
   private readonly listeners = new Map<string, Set<TaskListener>>();
+  /** While set, starts stop at STARTING_CONVERSATION (tests type while a conversation starts). */
+  private holding = false;
+  /** The starts held there, each going on when released. */
+  private readonly held: (() => void)[] = [];
 
   constructor(private readonly deps: StartTaskRunnerDeps) {}
 
   /** The next `count` tasks created end in ERROR with `detail` (which may be ""). */
   failNext(detail: string, count = 1): void {
     for (let i = 0; i < count; i++) this.queuedFailures.push(detail);
+  }
+
+  /** Holds every start at STARTING_CONVERSATION from now on (`true`), or lets the held ones go on. */
+  hold(on: boolean): void {
+    this.holding = on;
+    if (!on) for (const resume of this.held.splice(0)) resume();
   }
 
   /** Saves and returns the first (WORKING) task; the rest happens on timers. */
@@ -91,6 +101,8 @@ export class StartTaskRunner {
   }
 
   reset(): void {
+    this.holding = false;
+    this.held.length = 0;
     this.queuedFailures.length = 0;
     this.listeners.clear();
   }
@@ -163,9 +175,12 @@ export class StartTaskRunner {
       changes.agent_server_url = agentServerUrl(this.deps.baseUrl(), task.sandbox_id ?? '');
     }
     this.update(task, changes);
-    this.deps.timers.after(this.deps.timings.startTaskStepMs, () =>
-      this.runSetupStep(task, stepIndex + 1, failure),
-    );
+    const next = () =>
+      this.deps.timers.after(this.deps.timings.startTaskStepMs, () =>
+        this.runSetupStep(task, stepIndex + 1, failure),
+      );
+    if (status === 'STARTING_CONVERSATION' && this.holding) this.held.push(next);
+    else next();
   }
 
   private finish(task: AppConversationStartTask, failure: string | undefined): void {
@@ -204,7 +219,8 @@ export class StartTaskRunner {
     defaultModel: string | null,
   ): ConversationRecord {
     const request = task.request;
-    const id = this.deps.ids.uuidHex();
+    // 1.11: `request.conversation_id or uuid4()`
+    const id = request.conversation_id ?? this.deps.ids.uuidHex();
     const now = this.deps.clock.now();
     const conversation: ConversationRecord = {
       id,

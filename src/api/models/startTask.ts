@@ -46,6 +46,11 @@ export interface SendMessageRequest {
 /** Body of `POST /api/v1/app-conversations`. Every field is optional; `{}` starts a blank conversation. */
 export interface AppConversationStartRequest {
   sandbox_id?: string | null;
+  /**
+   * The new conversation's id, chosen here (OpenHands 1.11 takes it): its panel can open while it
+   * starts. Older servers ignore it and name it themselves.
+   */
+  conversation_id?: string | null;
   initial_message?: SendMessageRequest | null;
   /** The model for this conversation alone, instead of the settings' (OpenHands 1.11+). */
   llm_model?: string | null;

@@ -125,6 +125,16 @@ function failNextStart(request: RouteRequest, context: ServerContext): Reply {
   return json({ ok: true });
 }
 
+const holdStartsBody = z.object({ on: z.boolean() });
+
+/** `{on: true}` holds every start at STARTING_CONVERSATION; `{on: false}` lets the held ones finish. */
+function holdStarts(request: RouteRequest, context: ServerContext): Reply {
+  const parsed = parseBody(request, holdStartsBody);
+  if (!parsed.ok) return parsed.reply;
+  context.startTasks.hold(parsed.data.on);
+  return json({ ok: true });
+}
+
 function listRequests(_request: RouteRequest, context: ServerContext): Reply {
   return json(context.requests);
 }
@@ -210,6 +220,7 @@ export const controlRoutes: Route[] = [
   { method: 'DELETE', pattern: /^\/__control\/faults\/(?<faultId>[^/]+)$/, handle: removeFault },
   { method: 'POST', pattern: /^\/__control\/reset$/, handle: reset },
   { method: 'POST', pattern: /^\/__control\/fail-next-start$/, handle: failNextStart },
+  { method: 'POST', pattern: /^\/__control\/hold-starts$/, handle: holdStarts },
   { method: 'GET', pattern: /^\/__control\/requests$/, handle: listRequests },
   { method: 'DELETE', pattern: /^\/__control\/requests$/, handle: clearRequests },
   { method: 'GET', pattern: /^\/__control\/connections$/, handle: countConnections },

@@ -26,6 +26,7 @@ describe('conversation commands', function () {
       panels: {
         show: (id, title) => void shown.push({ id, title }),
         isInView: () => false,
+        isOpen: () => false,
         close: () => false,
         attach: () => undefined,
       },

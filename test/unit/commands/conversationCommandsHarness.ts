@@ -52,6 +52,7 @@ export function useConversationCommands(
       panels: around.panels ?? {
         show: () => undefined,
         isInView: () => false,
+        isOpen: () => false,
         attach: () => undefined,
         close: () => false,
       },

@@ -103,6 +103,30 @@ describe('test server: start tasks', () => {
     ]);
   });
 
+  it("names the conversation by the request's conversation_id (dashed or not) and holds it at STARTING_CONVERSATION until released", async () => {
+    const wanted = '3f2a9c1e7b6d4e0f9a8b7c6d5e4f3a2b';
+    const dashed = `${wanted.slice(0, 8)}-${wanted.slice(8, 12)}-${wanted.slice(12, 16)}-${wanted.slice(16, 20)}-${wanted.slice(20)}`;
+    server.holdStarts(true);
+    const started = await postJson<AppConversationStartTask>(`${server.url}/api/v1/app-conversations`, {
+      conversation_id: dashed,
+    });
+    const held = await eventuallyDefined(async () => {
+      const task = await taskById(started.body.id);
+      return task.status === 'STARTING_CONVERSATION' ? task : undefined;
+    });
+    assert.equal(held.app_conversation_id, null);
+    server.holdStarts(false);
+    const ready = await eventuallyDefined(async () => {
+      const task = await taskById(started.body.id);
+      return task.status === 'READY' ? task : undefined;
+    });
+    assert.equal(ready.app_conversation_id, wanted);
+    const invalid = await postJson(`${server.url}/api/v1/app-conversations`, {
+      conversation_id: 'not-a-uuid',
+    });
+    assert.equal(invalid.status, 422);
+  });
+
   it('ends in ERROR with the given detail after failNextStartTasks', async () => {
     server.failNextStartTasks('', 1);
     const started = await postJson<AppConversationStartTask>(`${server.url}/api/v1/app-conversations`, {});

@@ -10,6 +10,7 @@ import type { EventFeed } from '../../../api/agentServer/eventFeed';
 import type { EventLogChange } from '../../../api/agentServer/eventLog';
 import { scrubSecrets } from '../../../api/redact';
 import type { Steering } from '../../../state/conversationSteering';
+import type { StartSource } from '../../../state/conversationStart';
 import type { ProviderHosts } from '../../../state/pullRequestLinks';
 import { markOpening } from '../../../common/openingMarks';
 import {
@@ -74,6 +75,8 @@ export interface ControllerDeps {
   providerHosts?(): ProviderHosts | undefined;
   /** The header's Check Out Branch and Open Pull Request (run the commands for this conversation). */
   branchAction?(action: (typeof BRANCH_ACTIONS)[number]): void;
+  /** The conversation's start, when the panel opened while it runs: messages are queued until it ends. */
+  start?: StartSource;
 }
 
 /** What the model picker needs beyond the conversation. */
@@ -124,6 +127,10 @@ export class ConversationController {
       () => deps.changes?.folder(),
       () => feed.events.events,
     );
+    // the task went with the start request: it waits with the messages queued after it
+    const start = deps.start?.view();
+    if (start?.phase === 'starting' && deps.start?.task.trim())
+      this.messages.outbox.add(deps.start.task, 'queued');
     this.take({ prepended: [], appended: feed.events.events });
     this.folder.learn();
     this.subscriptions = [
@@ -141,6 +148,7 @@ export class ConversationController {
         this.history.streamingChanged();
         this.postHeader();
       }),
+      ...(deps.start ? [deps.start.onDidChange(() => this.startChanged())] : []),
       ...(deps.changes
         ? [
             deps.changes.onDidChange(() => {
@@ -162,7 +170,9 @@ export class ConversationController {
       branchAction: (message) => deps.branchAction?.(message.action),
       send: (message) => {
         this.controls.messageSent();
-        void this.messages.send(message.text, message.resume, message.images ?? []);
+        const start = this.starting();
+        if (start) void this.messages.queue(start, message.text, message.images ?? []);
+        else void this.messages.send(message.text, message.resume, message.images ?? []);
       },
       dismissOutbox: (message) => {
         const attachments = this.messages.outbox.dismiss(message.id);
@@ -228,7 +238,48 @@ export class ConversationController {
       // the settings are read only for a conversation with a PR to link
       ...(conversation?.pr_number.length ? { providerHosts: this.deps.providerHosts?.() } : {}),
     });
-    return scrubHeader(header, this.secrets());
+    return scrubHeader(this.withStart(header), this.secrets());
+  }
+
+  /**
+   * While the start runs the feed finds no conversation yet (the server names it at READY): the
+   * header says the start's status instead; a start that failed says why.
+   */
+  private withStart(header: Header): Header {
+    const view = this.deps.start?.view();
+    if (view?.phase === 'starting')
+      return {
+        ...header,
+        sandboxStatus: 'STARTING',
+        feed: 'connecting',
+        feedDetail: null,
+        retryInMs: null,
+        starting: { status: view.words },
+      };
+    if (view?.phase === 'failed' && header.feed !== 'live')
+      return {
+        ...header,
+        feed: 'offline',
+        feedDetail: view.words,
+        retryInMs: null,
+        starting: null,
+      };
+    return header;
+  }
+
+  /** The start, while it runs. */
+  private starting(): StartSource | undefined {
+    const start = this.deps.start;
+    return start?.view().phase === 'starting' ? start : undefined;
+  }
+
+  /** The start moved on: a finished one lets the feed find the conversation now; a failed one gives the queued texts back. */
+  private startChanged(): void {
+    if (this.disposed) return;
+    const view = this.deps.start?.view();
+    if (view?.phase === 'started' || view?.phase === 'stopped') this.deps.feed.wake();
+    if (view?.phase === 'failed') this.messages.outbox.failQueued(sentence(view.words));
+    this.postHeader();
   }
 
   /** Bytes of checked images the panel keeps now (within its budget; `npm run bench` reports it). */
@@ -322,4 +373,10 @@ export class ConversationController {
       (secret): secret is string => !!secret,
     );
   }
+}
+
+/** The server's words as a sentence (the page puts more after them). */
+function sentence(text: string): string {
+  const trimmed = text.trim();
+  return /[.!?…]$/.test(trimmed) ? trimmed : `${trimmed}.`;
 }

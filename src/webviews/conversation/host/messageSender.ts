@@ -6,6 +6,7 @@
 import { messageOf } from '../../../api/errors';
 import { checkBase64 } from '../../../api/agentServer/images';
 import type { Steering } from '../../../state/conversationSteering';
+import type { StartSource } from '../../../state/conversationStart';
 import type { Attachment } from '../shared/protocol';
 import { Outbox } from './outbox';
 
@@ -53,6 +54,34 @@ export class MessageSender {
     } catch (error) {
       this.outbox.step(id, 'failed', messageOf(error));
     }
+    this.changed();
+  }
+
+  /**
+   * A message typed while the conversation starts: queued on the server, shown as queued until the
+   * agent's echo; refused in words (its text back in the input). Too late to queue: sent as usual.
+   */
+  async queue(start: StartSource, text: string, attachments: readonly Attachment[]): Promise<void> {
+    // the server's queue takes images, but a start's request path keeps them out: said, never dropped
+    if (attachments.length) {
+      const id = this.outbox.add(text, 'failed', attachments);
+      this.outbox.step(
+        id,
+        'failed',
+        'images cannot wait while the conversation starts. Send them once it has started.',
+      );
+      this.changed();
+      return;
+    }
+    const id = this.outbox.add(text, 'sending');
+    this.changed();
+    const outcome = await start.queue(text);
+    if (outcome.kind === 'notStarting') {
+      this.outbox.drop(id);
+      return this.send(text, false, attachments);
+    }
+    if (outcome.kind === 'queued') this.outbox.step(id, 'queued');
+    else this.outbox.step(id, 'failed', outcome.reason);
     this.changed();
   }
 }

@@ -62,6 +62,21 @@ export class Outbox {
     return entry.attachments;
   }
 
+  /** Forgets an entry that will go another way (a message queued too late, sent as usual instead). */
+  drop(id: string): void {
+    this.entries = this.entries.filter((candidate) => candidate.id !== id);
+  }
+
+  /** Every queued message failed with `reason` (the start failed): their texts go back to the input. */
+  failQueued(reason: string): boolean {
+    const queued = this.entries.filter((entry) => entry.state === 'queued');
+    for (const entry of queued) {
+      entry.state = 'failed';
+      entry.reason = reason;
+    }
+    return queued.length > 0;
+  }
+
   /** Drops the entries these events echo (a user message with the same text); true when any left. */
   confirm(events: readonly AgentEvent[]): boolean {
     let changed = false;

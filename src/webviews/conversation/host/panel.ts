@@ -17,6 +17,7 @@ import {
 } from '../shared/protocol';
 import type { ProviderHosts } from '../../../state/pullRequestLinks';
 import type { Steering } from '../../../state/conversationSteering';
+import type { StartSource } from '../../../state/conversationStart';
 import { markOpening } from '../../../common/openingMarks';
 import { ConversationController, type PanelChangesSource, type PanelModels } from './controller';
 
@@ -82,8 +83,16 @@ export class ConversationPanel implements vscode.Disposable {
     return ConversationPanel.panels.get(normalizeUuid(conversationId));
   }
 
-  /** The conversation's panel, revealed or opened; undefined (and the user told) when too many are open. */
-  static show(conversationId: string, title: string, env: PanelEnvironment): ConversationPanel | undefined {
+  /**
+   * The conversation's panel, revealed or opened; undefined (and the user told) when too many are open.
+   * `start`: the conversation is still starting (a new panel says so and queues what is typed).
+   */
+  static show(
+    conversationId: string,
+    title: string,
+    env: PanelEnvironment,
+    start?: StartSource,
+  ): ConversationPanel | undefined {
     const existing = ConversationPanel.find(conversationId);
     if (existing) {
       existing.panel.reveal();
@@ -104,7 +113,7 @@ export class ConversationPanel implements vscode.Disposable {
       enableFindWidget: true,
     });
     markOpening('panelCreated');
-    return new ConversationPanel(panel, normalizeUuid(conversationId), env);
+    return new ConversationPanel(panel, normalizeUuid(conversationId), env, start);
   }
 
   /** After a reload: the panel VS Code restored, for the conversation its page remembered. */
@@ -126,6 +135,7 @@ export class ConversationPanel implements vscode.Disposable {
     readonly panel: vscode.WebviewPanel,
     readonly conversationId: string,
     env: PanelEnvironment,
+    start?: StartSource,
   ) {
     ConversationPanel.panels.set(conversationId, this);
     panel.iconPath = vscode.Uri.joinPath(env.extensionUri, 'media', 'openhands.svg');
@@ -161,6 +171,7 @@ export class ConversationPanel implements vscode.Disposable {
       models: env.models,
       providerHosts: env.providerHosts && (() => env.providerHosts?.()),
       branchAction: (action) => env.branchAction?.(conversationId, action),
+      start,
     });
     env.opened(conversationId);
     this.retitle();

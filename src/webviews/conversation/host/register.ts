@@ -13,6 +13,7 @@ import type { ConversationChanges } from '../../../state/conversationChanges';
 import type { ConversationFeeds } from '../../../state/conversationFeeds';
 import type { ConversationSteering } from '../../../state/conversationSteering';
 import type { ConversationWatch } from '../../../state/conversationWatch';
+import type { StartSource } from '../../../state/conversationStart';
 import type { ProviderHostsCache } from '../../../state/providerHosts';
 import { confirmationPolicyFor } from '../../../state/confirmationPolicy';
 import { VIEW_TYPE, type Attachment, type CHANGE_ACTIONS, type Header } from '../shared/protocol';
@@ -25,10 +26,12 @@ import { ConversationPanel, type PanelEnvironment, type PanelState } from './pan
 const SWITCH_BACK_LIFETIME_MS = 30_000;
 
 export interface ConversationPanels {
-  /** Opens (or reveals) the panel of a conversation. */
-  show(conversationId: string, title: string): void;
+  /** Opens (or reveals) the panel of a conversation; `start` while it is still starting. */
+  show(conversationId: string, title: string, start?: StartSource): void;
   /** The conversation's panel is the active editor of a focused window. */
   isInView(conversationId: string): boolean;
+  /** The conversation has a panel (seen or not). */
+  isOpen(conversationId: string): boolean;
   /** Opens the panel and puts checked images under its message input (the user sends them). */
   attach(conversationId: string, title: string, images: Attachment[]): void;
   /** Closes the conversation's panel (it was deleted); true when one was open. */
@@ -170,12 +173,13 @@ export function registerConversationPanels(
   );
 
   const panels: ConversationPanels = {
-    show: (conversationId, title) => {
+    show: (conversationId, title, start) => {
       const known = ConversationPanel.find(conversationId);
-      const panel = ConversationPanel.show(conversationId, title, env);
+      const panel = ConversationPanel.show(conversationId, title, env, start);
       if (panel && !known) track(panel);
     },
     isInView: (conversationId) => ConversationPanel.find(conversationId)?.inView ?? false,
+    isOpen: (conversationId) => ConversationPanel.find(conversationId) !== undefined,
     attach: (conversationId, title, images) => {
       const known = ConversationPanel.find(conversationId);
       panels.show(conversationId, title);

@@ -52,6 +52,8 @@ export const OUTBOX_STATES = [
   'sending',
   /** The server took it; its echo has not come yet. */
   'sent',
+  /** Held by the server while the conversation starts; the agent takes it once it has started. */
+  'queued',
   /** Not sent: the text goes back to the input with `reason`. */
   'failed',
 ] as const;
@@ -192,6 +194,8 @@ export const HeaderSchema = z.strictObject({
   modelProblem: z.optional(z.nullable(ModelProblemSchema)),
   /** The agent's branch and PRs; absent or null when it names neither. */
   git: z.optional(z.nullable(AgentGitSchema)),
+  /** The conversation is still starting: the start's status in words (messages sent now are queued). */
+  starting: z.optional(z.nullable(z.strictObject({ status: z.string().check(z.maxLength(400)) }))),
 });
 export type Header = z.infer<typeof HeaderSchema>;
 

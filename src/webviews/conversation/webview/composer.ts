@@ -52,6 +52,7 @@ const OUTBOX_LABELS: Record<OutboxEntry['state'], string> = {
   connecting: 'Waiting for the sandbox to answer…',
   sending: 'Sending…',
   sent: 'Sent; waiting for the agent to receive it…',
+  queued: 'Queued: the agent gets it once the conversation has started',
   failed: 'Not sent',
 };
 
@@ -61,6 +62,8 @@ export type SendMode = 'send' | 'resumeAndSend' | 'sendAndRun' | 'unavailable';
 export function sendMode(state: ComposerState): SendMode {
   const header = state.header;
   if (!header) return 'unavailable';
+  // the sandbox is on its way: what is typed is queued
+  if (header.starting) return 'send';
   if (header.sandboxStatus !== null && header.sandboxStatus !== 'RUNNING')
     return header.canResume ? 'resumeAndSend' : 'unavailable';
   if (state.confirmRun) return 'sendAndRun';
@@ -102,7 +105,10 @@ export function composerView(state: ComposerState, actions: ComposerActions): Te
           html`<div class="outbox-entry outbox-${entry.state}" role="status">
             <div class="bubble">${outboxText(entry)}</div>
             <span class="outbox-state"
-              ><span class="codicon codicon-loading codicon-modifier-spin" aria-hidden="true"></span
+              ><span
+                class="codicon ${entry.state === 'queued' ? 'codicon-clock' : 'codicon-loading codicon-modifier-spin'}"
+                aria-hidden="true"
+              ></span
               >${OUTBOX_LABELS[entry.state]}</span
             >
           </div>`,
@@ -132,9 +138,11 @@ export function composerView(state: ComposerState, actions: ComposerActions): Te
         rows="3"
         aria-label="Message to the agent"
         placeholder=${
-          mode === 'resumeAndSend'
-            ? 'Message the agent (the sandbox is resumed first)… Enter sends, Shift+Enter for a new line'
-            : 'Message the agent… Enter sends, Shift+Enter for a new line'
+          state.header?.starting
+            ? 'Message the agent (queued until the conversation has started)… Enter sends, Shift+Enter for a new line'
+            : mode === 'resumeAndSend'
+              ? 'Message the agent (the sandbox is resumed first)… Enter sends, Shift+Enter for a new line'
+              : 'Message the agent… Enter sends, Shift+Enter for a new line'
         }
         .value=${live(state.draft)}
         ?disabled=${mode === 'unavailable'}

@@ -241,7 +241,8 @@ export class ConversationPage {
       html`${modelProblemView(this.header, this.headerActions)}${bannerView(this.header, this.countdown.seconds, this.headerActions)}${noticeView(this.header, this.headerActions)}`,
       this.slots.banner,
     );
-    this.slots.empty.hidden = !(this.store.started && this.store.size === 0);
+    // while it starts the banner and the queued task say what happens; "send a task" would not
+    this.slots.empty.hidden = !(this.store.started && this.store.size === 0) || !!this.header?.starting;
     this.renderJump();
     this.composer.render();
   }

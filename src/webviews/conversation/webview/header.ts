@@ -55,7 +55,8 @@ const STATUS_ICONS: Partial<Record<ExecutionStatus, string>> = {
 export function headerView(header: Header | null, actions: HeaderActions, usageOpen = false): TemplateResult {
   const status = executionStatus(header?.executionStatus ?? null);
   const title = header ? oneLine(header.title, 300) : 'Conversation';
-  const statusLabel = executionStatusLabel(status);
+  // no agent yet to have a status
+  const statusLabel = header?.starting && status === 'unknown' ? 'starting' : executionStatusLabel(status);
   const statusIcon = STATUS_ICONS[status];
   return html`<div class="header-main">
       <h1 class="title" title=${title}>${title}</h1>
@@ -113,6 +114,17 @@ export function bannerView(
   actions: HeaderActions,
 ): TemplateResult | typeof nothing {
   const feed = header?.feed ?? 'connecting';
+  if (header?.starting)
+    return html`<div class="feed-banner feed-connecting feed-starting" role="status" aria-live="polite">
+      <span class="codicon codicon-loading codicon-modifier-spin" aria-hidden="true"></span>
+      <div class="banner-text">
+        <span class="banner-headline">${oneLine(header.starting.status, 300)}</span>
+        <span class="banner-note"
+          >The conversation is starting. You can write to the agent now: OpenHands queues your messages and
+          the agent gets them once it has started.</span
+        >
+      </div>
+    </div>`;
   if (feed === 'live') return nothing;
   const detail = header?.feedDetail ? oneLine(header.feedDetail, 400) : '';
   const stale = 'What is shown may be out of date.';

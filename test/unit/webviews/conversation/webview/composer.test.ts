@@ -614,6 +614,48 @@ describe('conversation page composer in Chromium', function () {
       assert.equal((await lastState(h))?.draft, 'Please fix the parser\n\nmy draft');
     });
 
+    it('while the conversation starts: the banner says its status, the input says it queues, a queued message is its own bubble', async () => {
+      const h = await page();
+      await load(h);
+      await setHeader(
+        h,
+        withControls(
+          { outbox: [outbox('o1', 'Keep the notes short', 'queued')] },
+          { feed: 'connecting', executionStatus: null, starting: { status: 'Waiting for the sandbox…' } },
+        ),
+      );
+      assert.equal(await label(h, '.feed-starting .banner-headline'), 'Waiting for the sandbox…');
+      assert.equal(await label(h, '.exec'), 'starting', 'no agent yet: its status is not "unknown"');
+      assert.equal(
+        await h.page.isVisible('.empty'),
+        false,
+        'no "send the agent a task" while its task waits',
+      );
+      assert.match(await label(h, '.feed-starting .banner-note'), /OpenHands queues your messages/);
+      assert.match(
+        (await h.page.getAttribute('#message-input', 'placeholder')) ?? '',
+        /^Message the agent \(queued until the conversation has started\)/,
+      );
+      const bubbles = await h.page.$$eval('.outbox-entry', (entries) =>
+        entries.map((e) => [
+          e.className,
+          e.querySelector('.outbox-state')?.textContent,
+          // waiting, not on its way: no spinner
+          e.querySelector('.codicon-modifier-spin') === null,
+          getComputedStyle(e.querySelector('.bubble') as Element).borderStyle,
+        ]),
+      );
+      assert.deepEqual(bubbles, [
+        [
+          'outbox-entry outbox-queued',
+          'Queued: the agent gets it once the conversation has started',
+          true,
+          'dashed',
+        ],
+      ]);
+      assert.equal(await disabled(h, '#message-input'), false, 'the user can write while it starts');
+    });
+
     // PAGE BUG (src/webviews/conversation/webview/main.ts, composerActions.input): typing sets
     // `note: null` but re-renders only when the draft turns empty or non-empty, so "Not sent: …"
     // stays on screen while the user edits the message it was about (until some other render).
