@@ -8,7 +8,9 @@ import { join } from 'node:path';
 import type { AgentServerClient, BashOutput } from '../api';
 import type { HandoffManifest } from './handoffManifest';
 import {
+  parseRecordOutput,
   parseVerifyOutput,
+  recordCommand,
   replayScript,
   shellQuote,
   VERIFY_COMMAND,
@@ -33,6 +35,11 @@ export interface Delivered {
   workingCopy: string;
   /** Every file there, as the sandbox's git sees it (what the verify step printed). */
   files: VerifiedFile[];
+  /**
+   * The sandbox's commit of the handed-over tree (`HANDED_OVER_REF` there): the base its git routes
+   * diff against, so Apply and the Changes list hold only the agent's work.
+   */
+  baseCommit: string;
 }
 
 /** A delivery that stopped: at which step, and why in words (the sandbox's own output cut and cleaned). */
@@ -112,7 +119,16 @@ export async function deliverHandoff(
         `The sandbox holds other files than you handed over (tree ${parsed.tree.slice(0, 12)}, not ${manifest.handedOver.tree.slice(0, 12)}).`,
       );
     }
-    return { workingCopy, files: parsed.files };
+    // The tree's objects are in the sandbox now (the verify step wrote them): a commit of it is cheap.
+    const recorded = await run(recordCommand(parsed.tree), workingCopy, QUICK_SECONDS);
+    const baseCommit = recorded.exit_code === 0 ? parseRecordOutput(recorded.stdout ?? '') : undefined;
+    if (!baseCommit) {
+      throw new HandoffDeliveryError(
+        'verify',
+        `The sandbox could not keep a commit of what you handed over${said(recorded)}`,
+      );
+    }
+    return { workingCopy, files: parsed.files, baseCommit };
   } finally {
     // The parts are copies of the user's work: they go whatever happened (a failure here changes nothing).
     await run(`rm -rf -- ${shellQuote(partsFolder)}`, undefined, QUICK_SECONDS).catch(() => undefined);

@@ -5,6 +5,7 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import {
+  cpSync,
   existsSync,
   mkdirSync,
   mkdtempSync,
@@ -15,7 +16,13 @@ import {
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { AgentServerClient, agentEndpointOf, OpenHandsClient, type RequestLogEntry } from '../../../src/api';
+import {
+  AGENT_SERVER_EXCLUDES,
+  AgentServerClient,
+  agentEndpointOf,
+  OpenHandsClient,
+  type RequestLogEntry,
+} from '../../../src/api';
 import { buildHandoff, type Handoff } from '../../../src/changes/handoffBundle';
 import {
   deliverHandoff,
@@ -23,10 +30,11 @@ import {
   type DeliveryStep,
 } from '../../../src/changes/handoffDelivery';
 import { handoffMessage } from '../../../src/changes/handoffMessage';
+import { HANDED_OVER_REF } from '../../../src/changes/handoffReplay';
 import type { TestServer } from '../../server';
 import { startFastServer } from '../testServer/helpers';
 import { CANARY, filesWithModes, makeFixture, TICKED, UNTICKED, type Fixture } from './handoffFixture';
-import { commitAll, git, write } from './scratchRepo';
+import { commitAll, differingPaths, git, gitWithInput, treeBytes, write } from './scratchRepo';
 
 /** What the sandbox must not hold: the unticked file, the ignored one, the submodule's files. */
 const leftBehind = (path: string) => path === UNTICKED || path === '.env' || path.startsWith('lib/');
@@ -149,6 +157,45 @@ describe('changes: a hand-off delivered to the agent-server double', function ()
       /^I handed you my local state: 2 commits, /,
     );
     assert.deepEqual(scratchFolders(), []);
+  });
+
+  it('the way back: the delta against the sandbox’s commit of the handed-over tree holds only the agent’s edit', async () => {
+    await client.executeBashCommand('true');
+    git(sandboxDir, ['clone', '-q', '--depth', '1', '--branch', 'main', `file://${fixture.remote}`, 'app']);
+    const handoff = await buildHandoff(fixture.local, { kind: 'commits', untracked: TICKED });
+    built.push(handoff);
+    const delivered = await deliverHandoff(client, handoff, { workingCopyName: 'app' });
+    const sandbox = (args: string[]) => git(delivered.workingCopy, args).toString('utf8').trim();
+    assert.equal(sandbox(['rev-parse', HANDED_OVER_REF]), delivered.baseCommit, 'kept under a ref');
+    assert.equal(sandbox(['rev-parse', `${delivered.baseCommit}^{tree}`]), handoff.manifest.handedOver.tree);
+    assert.equal(sandbox(['rev-parse', `${delivered.baseCommit}^`]), handoff.manifest.head);
+    assert.equal(
+      sandbox(['status', '--porcelain=v1', '--untracked-files=no', '--', 'staged.txt']),
+      'M  staged.txt',
+      'the index untouched',
+    );
+    // the agent edits one file and adds one, as it would
+    const app = readFileSync(join(delivered.workingCopy, 'app.txt'), 'utf8');
+    writeFileSync(join(delivered.workingCopy, 'app.txt'), app.replace('line 20\n', 'line 20 (agent)\n'));
+    writeFileSync(join(delivered.workingCopy, 'agent.txt'), 'written by the agent\n');
+
+    const delta = await client.workspaceDelta(delivered.workingCopy, {
+      baseRef: delivered.baseCommit,
+      exclude: AGENT_SERVER_EXCLUDES,
+    });
+    assert.equal(delta.baseCommit, delivered.baseCommit, 'the server diffed against it');
+    const mine = join(tmp, `mine-${randomUUID()}`);
+    cpSync(fixture.local, mine, { recursive: true, verbatimSymlinks: true });
+    const applied = gitWithInput(mine, ['apply', '-'], delta.patch);
+    assert.equal(applied.exitCode, 0, applied.stderr);
+    assert.deepEqual(differingPaths(treeBytes(fixture.local), treeBytes(mine)).sort(), [
+      'agent.txt',
+      'app.txt',
+    ]);
+    // Without it the server diffs against the upstream: the user's own commits and edits come back too.
+    const auto = await client.workspaceDelta(delivered.workingCopy, { exclude: AGENT_SERVER_EXCLUDES });
+    assert.ok(auto.patch.includes('staged.txt'), 'the auto base holds the handed edits');
+    assert.ok(!delta.patch.includes('staged.txt'), 'the handed-over base does not');
   });
 
   it('a listing past the 1 MiB a command reply carries is still read whole', async () => {
