@@ -20,6 +20,7 @@ import {
 import type { Log } from '../core/log';
 import { agentWorkspaceDir } from './agentWorkspaceDir';
 import { ChangeSides, type FileSides } from './changeSides';
+import type { HandoffRecord, HandoffRecords } from './handoffRecords';
 import type { ConversationFeeds } from './conversationFeeds';
 import type { OpenHandsStore } from './store';
 
@@ -51,6 +52,11 @@ export function lastRead(state: ChangesState): ChangeSet | undefined {
 
 export interface ConversationDelta extends WorkspaceDelta {
   files: readonly GitChange[];
+  /**
+   * The conversation started from the user's local state: the patch is against what the sandbox was
+   * given (its commit of the handed-over tree), so it holds only the agent's work.
+   */
+  handoff?: HandoffRecord;
 }
 
 export interface ChangesDeps {
@@ -59,6 +65,8 @@ export interface ChangesDeps {
   log: Log;
   /** Whether a failure to locate the agent server means the sandbox is not running (rather than an error). */
   isOffline(error: unknown): boolean;
+  /** What conversations started from local state were given: their changes are read against it. */
+  handoffs?: Pick<HandoffRecords, 'get'>;
 }
 
 /** Edits come in bursts (a command, its observation, the next edit): one read after the burst. */
@@ -94,6 +102,10 @@ export class ConversationChanges implements vscode.Disposable {
       log: deps.log,
       latest: (conversationId) => this.latest(conversationId),
       absoluteDir: (client, conversationId, files) => this.absoluteDir(client, conversationId, files),
+      handoffBase: (conversationId) => {
+        const handoff = deps.handoffs?.get(conversationId);
+        return handoff && { dir: handoff.workingCopy, ref: handoff.sandboxBase };
+      },
     });
     this.disposables.push(
       this.changed,
@@ -187,9 +199,18 @@ export class ConversationChanges implements vscode.Disposable {
   async delta(conversationId: string, signal?: AbortSignal): Promise<ConversationDelta> {
     const state = await this.refresh(conversationId);
     const files = state.kind === 'ready' ? state.set.files : (this.latest(conversationId)?.files ?? []);
+    const handoff = this.deps.handoffs?.get(conversationId);
     return this.deps.feeds.locator.withAgent(
       conversationId,
       async (client) => {
+        if (handoff) {
+          const delta = await client.workspaceDelta(handoff.workingCopy, {
+            baseRef: handoff.sandboxBase,
+            exclude: AGENT_SERVER_EXCLUDES,
+            signal,
+          });
+          return { ...delta, files, handoff };
+        }
         const dir = await this.absoluteDir(client, conversationId, files, signal);
         if (!dir)
           throw new ApiError({
@@ -244,6 +265,12 @@ export class ConversationChanges implements vscode.Disposable {
     client: AgentServerClient,
     id: string,
   ): Promise<{ files: GitChange[]; workspaceDir: string }> {
+    const handoff = this.deps.handoffs?.get(id);
+    if (handoff) {
+      // the working copy the hand-off made, against what it was given: the agent's work alone
+      const files = await this.listChanges(client, id, handoff.workingCopy, handoff.sandboxBase);
+      return { files, workspaceDir: handoff.workingCopy };
+    }
     const entry = this.entries.get(id);
     const baseUrl = client.endpoint.baseUrl;
     let workspaceDir = entry?.workspace?.baseUrl === baseUrl ? entry.workspace.dir : undefined;
@@ -264,24 +291,26 @@ export class ConversationChanges implements vscode.Disposable {
     client: AgentServerClient,
     id: string,
     workspaceDir: string,
+    /** The sandbox's commit of a hand-off (`workspaceDir` is then its absolute working copy). */
+    ref?: string,
   ): Promise<GitChange[]> {
     let why: string;
     try {
-      const listed = agentChanges(await client.gitChanges(workspaceDir));
+      const listed = agentChanges(await client.gitChanges(workspaceDir, { ref }));
       if (!listed.some((change) => change.path.startsWith('"'))) return listed;
       why = 'it quotes a name';
     } catch (error) {
       if (!(error instanceof ApiError) || error.status !== 400) throw error;
       why = error.message;
     }
-    const dir = await this.absoluteDir(client, id, []);
+    const dir = ref ? workspaceDir : await this.absoluteDir(client, id, []);
     if (!dir)
       throw new ApiError({
         kind: 'validation',
         message: vscode.l10n.t('The sandbox could not list the changed files.'),
       });
     this.deps.log.info(`The agent server could not list the changes of ${id} (${why}); reading its patch.`);
-    const delta = await client.workspaceDelta(dir, { exclude: AGENT_SERVER_EXCLUDES });
+    const delta = await client.workspaceDelta(dir, { exclude: AGENT_SERVER_EXCLUDES, baseRef: ref });
     return agentChanges(changesInPatch(delta.patch));
   }
 

@@ -56,6 +56,7 @@ describe('conversation commands', function () {
       steering: new ConversationSteering(t.connection, t.store, t.actions, feeds, t.log),
       watch,
       workspaceState,
+      handoffRecords: { save: () => Promise.resolve(undefined) },
       modelOffer: { open: () => Promise.resolve(void setUpAsked++) },
       modelReady: { report: (check) => void reported.push(check.readiness) },
     });

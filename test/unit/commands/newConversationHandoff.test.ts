@@ -12,6 +12,7 @@ import { forgetAskedWords } from '../../../src/state/askedWords';
 import { ConversationFeeds } from '../../../src/state/conversationFeeds';
 import { ConversationSteering } from '../../../src/state/conversationSteering';
 import { ConversationWatch } from '../../../src/state/conversationWatch';
+import { HandoffRecords } from '../../../src/state/handoffRecords';
 import { commands, MemoryMemento, prompts } from '../../shared/vscodeStandIn/standIn';
 import { Uri, workspace } from '../../shared/vscodeStandIn/index';
 import { useExtensionState } from '../state/extensionState';
@@ -26,6 +27,7 @@ describe('New Conversation hands over local work', function () {
   let registered: vscode.Disposable[];
   let feeds: ConversationFeeds;
   let watch: ConversationWatch;
+  let workspaceState: MemoryMemento;
   let tmp: string;
   let repo: string;
   let savedTmpdir: string | undefined;
@@ -48,6 +50,7 @@ describe('New Conversation hands over local work', function () {
     write(repo, 'unticked.txt', 'stays\n');
     write(repo, '.env', `SECRET=${CANARY}\n`);
     folders.workspaceFolders = [{ uri: Uri.file(repo), name: 'my app', index: 0 }];
+    workspaceState = new MemoryMemento();
     feeds = new ConversationFeeds(t.connection, t.store, t.log);
     watch = new ConversationWatch({
       store: t.store,
@@ -64,7 +67,8 @@ describe('New Conversation hands over local work', function () {
       panels: { show: () => undefined, isInView: () => false, attach: () => undefined, close: () => false },
       steering: new ConversationSteering(t.connection, t.store, t.actions, feeds, t.log),
       watch,
-      workspaceState: new MemoryMemento(),
+      workspaceState,
+      handoffRecords: new HandoffRecords(workspaceState, () => t.connection.config.serverUrl),
       modelOffer: { open: () => Promise.resolve() },
       modelReady: { report: () => undefined },
     });
@@ -135,6 +139,20 @@ describe('New Conversation hands over local work', function () {
       'the .env never left',
     );
     assert.deepEqual(partsFolders(), [], 'the parts folder is gone');
+
+    const kept = new HandoffRecords(workspaceState, () => t.connection.config.serverUrl).get(id);
+    assert.equal(kept?.kind, 'archive');
+    assert.equal(kept?.workingCopy, workingCopy);
+    assert.equal(kept?.head, git(repo, ['rev-parse', 'HEAD']).toString().trim());
+    assert.deepEqual([kept?.editedFiles, kept?.untrackedFiles], [['app.txt'], ['new.txt']]);
+    assert.equal(
+      git(workingCopy, ['rev-parse', `${kept?.sandboxBase}^{tree}`])
+        .toString()
+        .trim(),
+      kept?.handedOver.tree,
+      'the sandbox’s commit holds the tree handed over',
+    );
+    assert.ok(!workspaceState.dump().includes(CANARY), 'nothing of the .env kept');
   });
 
   it('no remote: "Start without my local work" starts as before, the task in the start request, nothing uploaded', async () => {

@@ -45,6 +45,7 @@ describe('New Conversation: the model step', function () {
       steering: new ConversationSteering(t.connection, t.store, t.actions, feeds, t.log),
       watch,
       workspaceState,
+      handoffRecords: { save: () => Promise.resolve(undefined) },
       modelOffer: {
         open: () => Promise.reject(new Error('the Model page was offered: the double has a model')),
       },
