@@ -120,3 +120,11 @@ async function namesOut(git: Git, args: string[]): Promise<Set<string>> {
       .filter((name) => name !== ''),
   );
 }
+
+/**
+ * Whether the repository at `root` holds `commit`: the commit of a hand-off is made in the user's own
+ * repository and nowhere else, so finding it names the repository the conversation was handed.
+ */
+export async function holdsCommit(root: string, commit: string, access: GitAccess = {}): Promise<boolean> {
+  return (await resolveCommit(gitIn(root, access.runGit, access.signal), commit)) !== undefined;
+}

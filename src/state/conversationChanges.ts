@@ -195,6 +195,11 @@ export class ConversationChanges implements vscode.Disposable {
     return this.fileSides.sides(conversationId, change);
   }
 
+  /** What the conversation was handed when it started from the user's local state, if it was. */
+  handoff(conversationId: string): HandoffRecord | undefined {
+    return this.deps.handoffs?.get(conversationId);
+  }
+
   /** The whole change as one patch, without the agent server's own files, and the files it covers. */
   async delta(conversationId: string, signal?: AbortSignal): Promise<ConversationDelta> {
     const state = await this.refresh(conversationId);
@@ -268,8 +273,7 @@ export class ConversationChanges implements vscode.Disposable {
     const handoff = this.deps.handoffs?.get(id);
     if (handoff) {
       // the working copy the hand-off made, against what it was given: the agent's work alone
-      const files = await this.listChanges(client, id, handoff.workingCopy, handoff.sandboxBase);
-      return { files, workspaceDir: handoff.workingCopy };
+      return { files: await this.handedOverChanges(client, handoff), workspaceDir: handoff.workingCopy };
     }
     const entry = this.entries.get(id);
     const baseUrl = client.endpoint.baseUrl;
@@ -291,26 +295,37 @@ export class ConversationChanges implements vscode.Disposable {
     client: AgentServerClient,
     id: string,
     workspaceDir: string,
-    /** The sandbox's commit of a hand-off (`workspaceDir` is then its absolute working copy). */
-    ref?: string,
   ): Promise<GitChange[]> {
     let why: string;
     try {
-      const listed = agentChanges(await client.gitChanges(workspaceDir, { ref }));
+      const listed = agentChanges(await client.gitChanges(workspaceDir));
       if (!listed.some((change) => change.path.startsWith('"'))) return listed;
       why = 'it quotes a name';
     } catch (error) {
       if (!(error instanceof ApiError) || error.status !== 400) throw error;
       why = error.message;
     }
-    const dir = ref ? workspaceDir : await this.absoluteDir(client, id, []);
+    const dir = await this.absoluteDir(client, id, []);
     if (!dir)
       throw new ApiError({
         kind: 'validation',
         message: vscode.l10n.t('The sandbox could not list the changed files.'),
       });
     this.deps.log.info(`The agent server could not list the changes of ${id} (${why}); reading its patch.`);
-    const delta = await client.workspaceDelta(dir, { exclude: AGENT_SERVER_EXCLUDES, baseRef: ref });
+    const delta = await client.workspaceDelta(dir, { exclude: AGENT_SERVER_EXCLUDES });
+    return agentChanges(changesInPatch(delta.patch));
+  }
+
+  /**
+   * The changes of a conversation started from local state, from its patch against the sandbox's
+   * commit of the hand-off: `git/changes` diffs the working tree through the sandbox's index, where the
+   * handed untracked files are not, so it names each of them twice (deleted and added).
+   */
+  private async handedOverChanges(client: AgentServerClient, handoff: HandoffRecord): Promise<GitChange[]> {
+    const delta = await client.workspaceDelta(handoff.workingCopy, {
+      exclude: AGENT_SERVER_EXCLUDES,
+      baseRef: handoff.sandboxBase,
+    });
     return agentChanges(changesInPatch(delta.patch));
   }
 

@@ -84,8 +84,15 @@ export async function applyChanges(
   conversation: AppConversation,
   args: ApplyArgs,
 ): Promise<ApplyOutcome> {
-  const { ApplyRefusedError, GitCommandError, applyPatch, openLocalRepository, planApply, refusalsOf } =
-    localChanges();
+  const {
+    ApplyRefusedError,
+    GitCommandError,
+    applyPatch,
+    holdsCommit,
+    openLocalRepository,
+    planApply,
+    refusalsOf,
+  } = localChanges();
   try {
     const folder = args.folder ?? (await pickFolder());
     if (!folder) return { kind: 'cancelled' };
@@ -98,10 +105,16 @@ export async function applyChanges(
       void vscode.window.showErrorMessage(message);
       return { kind: 'refused', reason: 'not-a-repository', paths: [] };
     }
-    const mismatch = repositoryMismatch(
-      conversation.selected_repository,
-      repository.remotes.map((remote) => remote.fetchUrl ?? remote.pushUrl ?? ''),
-    );
+    // a hand-off's commit was made in the user's repository alone: holding it, this is that repository
+    const handoff = deps.changes.handoff(conversation.id);
+    const handedFromHere =
+      handoff !== undefined && (await holdsCommit(repository.root, handoff.handedOver.commit));
+    const mismatch = handedFromHere
+      ? undefined
+      : repositoryMismatch(
+          conversation.selected_repository,
+          repository.remotes.map((remote) => remote.fetchUrl ?? remote.pushUrl ?? ''),
+        );
     if (
       mismatch &&
       !args.anyRepository &&
