@@ -19,6 +19,7 @@ import {
   type BRANCH_ACTIONS,
   type CHANGE_ACTIONS,
   type ChangedFile,
+  type HandedOver,
   type PanelChanges,
   type Header,
   type HostToWebview,
@@ -74,6 +75,8 @@ export interface ControllerDeps {
   providerHosts?(): ProviderHosts | undefined;
   /** The header's Check Out Branch and Open Pull Request (run the commands for this conversation). */
   branchAction?(action: (typeof BRANCH_ACTIONS)[number]): void;
+  /** What the conversation was handed from the user's local state, in words; null when nothing. */
+  handedOver?(): HandedOver | null;
 }
 
 /** What the model picker needs beyond the conversation. */
@@ -227,6 +230,7 @@ export class ConversationController {
       silentMs: this.silence.silentMs(),
       // the settings are read only for a conversation with a PR to link
       ...(conversation?.pr_number.length ? { providerHosts: this.deps.providerHosts?.() } : {}),
+      handedOver: this.deps.handedOver?.() ?? null,
     });
     return scrubHeader(header, this.secrets());
   }
