@@ -5,6 +5,7 @@ import type { E2EContext } from './context';
 import { connectSteps } from './connect.steps';
 import { conversationPanelSteps } from './conversationPanel.steps';
 import { editorConversationSteps } from './editorConversation.steps';
+import { handoffSteps } from './handoff.steps';
 import { mcpFormSteps } from './mcpForm.steps';
 import { modelOfferSteps } from './modelOffer.steps';
 import { modelFormSteps } from './modelForm.steps';
@@ -32,6 +33,7 @@ export function defineSteps(runner: StepRunner, ctx: E2EContext): void {
   conversationPanelSteps(runner, ctx);
   usageSteps(runner, ctx);
   agentBranchSteps(runner, ctx);
+  handoffSteps(runner, ctx);
   modelPickerSteps(runner, ctx);
   steeringSteps(runner, ctx);
   changesSteps(runner, ctx);
