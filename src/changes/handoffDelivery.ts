@@ -79,12 +79,42 @@ export async function deliverHandoff(
   const info = await client.getConversation({ signal });
   // `.` in a process sandbox: the agent server's own folder, which `pwd` names absolutely.
   const workingDir = info.workspace?.working_dir;
-  const where = await run('pwd -P && mktemp -d', workingDir, QUICK_SECONDS);
-  const [base, partsFolder] = (where.stdout ?? '').split('\n');
-  if (where.exit_code !== 0 || !base?.startsWith('/') || !partsFolder?.startsWith('/')) {
+  // An archive goes to a folder of its own: the first of `name`, `name-2`… not there yet (a process
+  // sandbox keeps the agent server's own `workspace/` beside it, which a folder named so would join).
+  // A `commits` hand-off goes to the clone the server made, which is there.
+  const candidates = manifest.kind === 'archive' ? freeNames(name) : [name];
+  const chosen = (candidate: string) =>
+    `{ printf '%s\\n%s\\n' "$base" ${shellQuote(candidate)} && mktemp -d; exit $?; }`;
+  const where = await run(
+    [
+      'base="$(pwd -P)" || exit 1',
+      ...(manifest.kind === 'archive'
+        ? [
+            ...candidates.map((candidate) => `[ -e ${shellQuote(candidate)} ] || ${chosen(candidate)}`),
+            'exit 3',
+          ]
+        : [chosen(name)]),
+    ].join('\n'),
+    workingDir,
+    QUICK_SECONDS,
+  );
+  const [base, folder, partsFolder] = (where.stdout ?? '').split('\n');
+  if (where.exit_code === 3) {
+    throw new HandoffDeliveryError(
+      'reach',
+      `The sandbox already has folders named ${name} up to ${candidates.at(-1)}: remove some, or rename your folder.`,
+    );
+  }
+  if (
+    where.exit_code !== 0 ||
+    !base?.startsWith('/') ||
+    !partsFolder?.startsWith('/') ||
+    folder === undefined ||
+    !candidates.includes(folder)
+  ) {
     throw new HandoffDeliveryError('reach', `The sandbox did not say where to put your work${said(where)}`);
   }
-  const workingCopy = `${base.replace(/\/+$/, '')}/${name}`;
+  const workingCopy = `${base.replace(/\/+$/, '')}/${folder}`;
   try {
     options.onStep?.('upload');
     for (const part of manifest.parts) {
@@ -133,6 +163,13 @@ export async function deliverHandoff(
     // The parts are copies of the user's work: they go whatever happened (a failure here changes nothing).
     await run(`rm -rf -- ${shellQuote(partsFolder)}`, undefined, QUICK_SECONDS).catch(() => undefined);
   }
+}
+
+/** How many folder names an archive hand-off tries in the sandbox before it gives up. */
+const MAX_FOLDER_NAMES = 10;
+
+function freeNames(name: string): string[] {
+  return [name, ...Array.from({ length: MAX_FOLDER_NAMES - 1 }, (_, index) => `${name}-${index + 2}`)];
 }
 
 /** `: <the end of its error output>` (control characters out), or `.` when it said nothing. */

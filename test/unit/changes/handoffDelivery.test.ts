@@ -198,6 +198,23 @@ describe('changes: a hand-off delivered to the agent-server double', function ()
     assert.ok(!delta.patch.includes('staged.txt'), 'the handed-over base does not');
   });
 
+  it('archive: a folder name the sandbox has already (the agent server’s own workspace/) is not joined: name-2', async () => {
+    await client.executeBashCommand('true');
+    mkdirSync(join(sandboxDir, 'workspace', 'conversations'), { recursive: true });
+    writeFileSync(join(sandboxDir, 'workspace', 'conversations', 'meta.json'), '{}\n');
+    const handoff = await buildHandoff(fixture.local, { kind: 'archive', untracked: TICKED });
+    built.push(handoff);
+    const delivered = await deliverHandoff(client, handoff, { workingCopyName: 'workspace' });
+    assert.equal(delivered.workingCopy, join(sandboxDir, 'workspace-2'));
+    assertHoldsHandedOver(delivered.workingCopy);
+    assert.ok(
+      existsSync(join(sandboxDir, 'workspace', 'conversations', 'meta.json')),
+      'the server’s own folder untouched',
+    );
+    assert.ok(handoffMessage(handoff.manifest, delivered.workingCopy).endsWith(`${delivered.workingCopy}.`));
+    assert.deepEqual(scratchFolders(), []);
+  });
+
   it('a listing past the 1 MiB a command reply carries is still read whole', async () => {
     const big = join(tmp, 'big');
     mkdirSync(big);
