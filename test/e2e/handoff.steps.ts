@@ -97,9 +97,12 @@ export function handoffSteps(runner: StepRunner, ctx: E2EContext): void {
         const items = (await frame.locator('.handed-list li').allTextContents()).map((item) => item.trim());
         if (items.join('|') !== `${EDITED}|${TICKED}`)
           throw new Error(`the header lists ${items.join(', ')}`);
+        // the pointer off the tab strip, whose tooltips would cover the title
+        await summary.hover();
         await ctx.screenshot('handed-over-light');
         await setTheme(ctx, 'Dark Modern');
         await summary.waitFor({ timeout: 10_000 });
+        await summary.hover();
         await ctx.screenshot('handed-over-dark');
         await setTheme(ctx, 'Light Modern');
       } finally {
