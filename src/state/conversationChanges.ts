@@ -87,6 +87,35 @@ interface Entry {
   workspace?: { baseUrl: string; dir: string };
 }
 
+/**
+ * The agent's work in a hand-off's working copy, against the sandbox's commit of what it was given. A
+ * sandbox made anew (deleted, then started again) has neither: said so, not in the server's words.
+ */
+async function handedOverDelta(
+  client: AgentServerClient,
+  handoff: HandoffRecord,
+  signal?: AbortSignal,
+): Promise<WorkspaceDelta> {
+  try {
+    return await client.workspaceDelta(handoff.workingCopy, {
+      baseRef: handoff.sandboxBase,
+      exclude: AGENT_SERVER_EXCLUDES,
+      signal,
+    });
+  } catch (error) {
+    // a 404 may be a moved agent server, which the locator asks again about: only the base's 400 is said
+    if (!(error instanceof ApiError) || error.status !== 400) throw error;
+    throw new ApiError({
+      kind: 'validation',
+      status: error.status,
+      message: vscode.l10n.t(
+        'The sandbox no longer holds the work you handed to this conversation ({0}), so the agent’s changes cannot be told apart from yours.',
+        handoff.workingCopy,
+      ),
+    });
+  }
+}
+
 export class ConversationChanges implements vscode.Disposable {
   private readonly entries = new Map<string, Entry>();
   private readonly changed = new vscode.EventEmitter<string>();
@@ -208,14 +237,7 @@ export class ConversationChanges implements vscode.Disposable {
     return this.deps.feeds.locator.withAgent(
       conversationId,
       async (client) => {
-        if (handoff) {
-          const delta = await client.workspaceDelta(handoff.workingCopy, {
-            baseRef: handoff.sandboxBase,
-            exclude: AGENT_SERVER_EXCLUDES,
-            signal,
-          });
-          return { ...delta, files, handoff };
-        }
+        if (handoff) return { ...(await handedOverDelta(client, handoff, signal)), files, handoff };
         const dir = await this.absoluteDir(client, conversationId, files, signal);
         if (!dir)
           throw new ApiError({
@@ -322,11 +344,7 @@ export class ConversationChanges implements vscode.Disposable {
    * handed untracked files are not, so it names each of them twice (deleted and added).
    */
   private async handedOverChanges(client: AgentServerClient, handoff: HandoffRecord): Promise<GitChange[]> {
-    const delta = await client.workspaceDelta(handoff.workingCopy, {
-      exclude: AGENT_SERVER_EXCLUDES,
-      baseRef: handoff.sandboxBase,
-    });
-    return agentChanges(changesInPatch(delta.patch));
+    return agentChanges(changesInPatch((await handedOverDelta(client, handoff)).patch));
   }
 
   private soon(conversationId: string): void {

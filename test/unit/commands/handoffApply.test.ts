@@ -153,6 +153,19 @@ describe('Apply on a conversation started from local state', function () {
     assert.equal(readFileSync(join(repo, 'other.txt'), 'utf8'), 'other, changed since\n');
   });
 
+  it('a sandbox that lost what it was handed (made anew): Apply says so, in words, and changes nothing', async () => {
+    const { id, record } = await handOverThenAgentEdits();
+    rmSync(join(record.workingCopy, '.git'), { recursive: true, force: true });
+    git(record.workingCopy, ['init', '-q']);
+    const outcome = await apply(id);
+    assert.equal(outcome.kind, 'failed');
+    assert.match(
+      outcome.kind === 'failed' ? outcome.message : '',
+      /The sandbox no longer holds the work you handed to this conversation \(.*\), so the agent’s changes cannot be told apart from yours\./,
+    );
+    assert.equal(readFileSync(join(repo, 'app.txt'), 'utf8'), HANDED_APP);
+  });
+
   it('moved, and the user says no: nothing applied', async () => {
     const { id } = await handOverThenAgentEdits();
     write(repo, 'app.txt', `zero\n${HANDED_APP}`);
