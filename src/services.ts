@@ -12,6 +12,7 @@ import { registerBranchCommands } from './commands/branches/branchCommands';
 import { ExternalOpener } from './commands/externalOpener';
 import { ProviderHostsCache } from './state/providerHosts';
 import { ConversationChanges } from './state/conversationChanges';
+import { HandoffRecords } from './state/handoffRecords';
 import { SteeringError } from './state/conversationSteering';
 import { ChangeDocuments } from './views/changeDocuments';
 import { ChangeImages } from './views/changeImages';
@@ -122,10 +123,13 @@ export async function startServices(
     secrets: () => [connection.apiKey],
   });
 
+  // what each conversation started from local state was given (workspace state; no secret)
+  const handoffRecords = new HandoffRecords(context.workspaceState, () => connection.config.serverUrl);
   const changes = new ConversationChanges({
     store,
     feeds,
     log,
+    handoffs: handoffRecords,
     isOffline: (error) => error instanceof SteeringError,
   });
   const changeDocuments = new ChangeDocuments(changes);
@@ -235,6 +239,7 @@ export async function startServices(
       steering,
       watch,
       workspaceState: context.workspaceState,
+      handoffRecords,
       modelOffer,
       modelReady,
       queueOffered: async () => (await manageOffers.read()).queueMessage,

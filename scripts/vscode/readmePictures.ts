@@ -29,6 +29,8 @@ export const README_PICTURES: Readonly<Record<string, string>> = {
   'model-failed-dark': 'model-failed-dark',
   'agent-branch-pr-light': 'agent-branch-pr-light',
   'agent-branch-pr-dark': 'agent-branch-pr-dark',
+  'handed-over-light': 'handed-over-light',
+  'handed-over-dark': 'handed-over-dark',
   'handoff-choice': 'handoff-choice',
 };
 

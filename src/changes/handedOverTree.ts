@@ -23,9 +23,27 @@ export async function handedOverTree(
   git: Git,
   state: LocalState,
   head: string,
-  ticked: readonly TickedFile[],
+  ticked: readonly Pick<TickedFile, 'path'>[],
   scratchFolder: string,
 ): Promise<{ tree: string; commit: string }> {
+  const tree = await workTree(git, state, head, ticked, scratchFolder);
+  const message = Buffer.from(`OpenHands hand-off of ${state.branch ?? 'a detached HEAD'}\n`, 'utf8');
+  const commit = await git.ok(['commit-tree', tree, '-p', head], { env: RECORD_IDENTITY, input: message });
+  return { tree, commit: commit.stdout.toString('utf8').trim() };
+}
+
+/**
+ * The tree of HEAD plus every staged and unstaged edit and the `ticked` untracked files, as they are in
+ * the working tree now; written with a scratch index (nothing of the user's moves). The same tree a
+ * hand-off of this state would hand over: Apply compares it with the one that was.
+ */
+export async function workTree(
+  git: Git,
+  state: LocalState,
+  head: string,
+  ticked: readonly Pick<TickedFile, 'path'>[],
+  scratchFolder: string,
+): Promise<string> {
   const env = { GIT_INDEX_FILE: join(scratchFolder, SCRATCH_INDEX) };
   try {
     await git.ok(['read-tree', head], { env });
@@ -51,13 +69,7 @@ export async function handedOverTree(
         input: pathspecs,
       });
     }
-    const tree = (await git.ok(['write-tree'], { env })).stdout.toString('utf8').trim();
-    const message = Buffer.from(`OpenHands hand-off of ${state.branch ?? 'a detached HEAD'}\n`, 'utf8');
-    const commit = await git.ok(['commit-tree', tree, '-p', head], {
-      env: { ...env, ...RECORD_IDENTITY },
-      input: message,
-    });
-    return { tree, commit: commit.stdout.toString('utf8').trim() };
+    return (await git.ok(['write-tree'], { env })).stdout.toString('utf8').trim();
   } finally {
     await rm(env.GIT_INDEX_FILE, { force: true });
   }

@@ -8,7 +8,9 @@ import { join } from 'node:path';
 import type { AgentServerClient, BashOutput } from '../api';
 import type { HandoffManifest } from './handoffManifest';
 import {
+  parseRecordOutput,
   parseVerifyOutput,
+  recordCommand,
   replayScript,
   shellQuote,
   VERIFY_COMMAND,
@@ -33,6 +35,11 @@ export interface Delivered {
   workingCopy: string;
   /** Every file there, as the sandbox's git sees it (what the verify step printed). */
   files: VerifiedFile[];
+  /**
+   * The sandbox's commit of the handed-over tree (`HANDED_OVER_REF` there): the base its git routes
+   * diff against, so Apply and the Changes list hold only the agent's work.
+   */
+  baseCommit: string;
 }
 
 /** A delivery that stopped: at which step, and why in words (the sandbox's own output cut and cleaned). */
@@ -72,24 +79,42 @@ export async function deliverHandoff(
   const info = await client.getConversation({ signal });
   // `.` in a process sandbox: the agent server's own folder, which `pwd` names absolutely.
   const workingDir = info.workspace?.working_dir;
-  // An archive goes into a folder of its own that is not there yet: the name may be taken (the agent
-  // server keeps its own `workspace` folder there; an earlier hand-off of the same folder), and files
-  // already in it would be handed over too. The clone of `commits` is the server's: it must be there.
-  const folderName =
-    manifest.kind === 'archive' ? freeFolderCommand(name) : `printf '%s\\n' ${shellQuote(name)}`;
-  const where = await run(`pwd -P && mktemp -d && ${folderName}`, workingDir, QUICK_SECONDS);
-  const [base, partsFolder, chosen] = (where.stdout ?? '').split('\n');
-  if (where.exit_code !== 0 || !base?.startsWith('/') || !partsFolder?.startsWith('/')) {
-    throw new HandoffDeliveryError('reach', `The sandbox did not say where to put your work${said(where)}`);
-  }
-  if (chosen !== name && !(chosen?.startsWith(`${name}-`) && /^-\d+$/.test(chosen.slice(name.length)))) {
-    await run(`rm -rf -- ${shellQuote(partsFolder)}`, undefined, QUICK_SECONDS).catch(() => undefined);
+  // An archive goes to a folder of its own: the first of `name`, `name-2`… not there yet (a process
+  // sandbox keeps the agent server's own `workspace/` beside it, which a folder named so would join).
+  // A `commits` hand-off goes to the clone the server made, which is there.
+  const candidates = manifest.kind === 'archive' ? freeNames(name) : [name];
+  const chosen = (candidate: string) =>
+    `{ printf '%s\\n%s\\n' "$base" ${shellQuote(candidate)} && mktemp -d; exit $?; }`;
+  const where = await run(
+    [
+      'base="$(pwd -P)" || exit 1',
+      ...(manifest.kind === 'archive'
+        ? [
+            ...candidates.map((candidate) => `[ -e ${shellQuote(candidate)} ] || ${chosen(candidate)}`),
+            'exit 3',
+          ]
+        : [chosen(name)]),
+    ].join('\n'),
+    workingDir,
+    QUICK_SECONDS,
+  );
+  const [base, folder, partsFolder] = (where.stdout ?? '').split('\n');
+  if (where.exit_code === 3) {
     throw new HandoffDeliveryError(
       'reach',
-      `The sandbox has no free folder for your work beside ${base} (${name} to ${name}-${MAX_FOLDER_SUFFIX} are taken).`,
+      `The sandbox already has folders named ${name} up to ${candidates.at(-1)}: remove some, or rename your folder.`,
     );
   }
-  const workingCopy = `${base.replace(/\/+$/, '')}/${chosen}`;
+  if (
+    where.exit_code !== 0 ||
+    !base?.startsWith('/') ||
+    !partsFolder?.startsWith('/') ||
+    folder === undefined ||
+    !candidates.includes(folder)
+  ) {
+    throw new HandoffDeliveryError('reach', `The sandbox did not say where to put your work${said(where)}`);
+  }
+  const workingCopy = `${base.replace(/\/+$/, '')}/${folder}`;
   try {
     options.onStep?.('upload');
     for (const part of manifest.parts) {
@@ -124,23 +149,27 @@ export async function deliverHandoff(
         `The sandbox holds other files than you handed over (tree ${parsed.tree.slice(0, 12)}, not ${manifest.handedOver.tree.slice(0, 12)}).`,
       );
     }
-    return { workingCopy, files: parsed.files };
+    // The tree's objects are in the sandbox now (the verify step wrote them): a commit of it is cheap.
+    const recorded = await run(recordCommand(parsed.tree), workingCopy, QUICK_SECONDS);
+    const baseCommit = recorded.exit_code === 0 ? parseRecordOutput(recorded.stdout ?? '') : undefined;
+    if (!baseCommit) {
+      throw new HandoffDeliveryError(
+        'verify',
+        `The sandbox could not keep a commit of what you handed over${said(recorded)}`,
+      );
+    }
+    return { workingCopy, files: parsed.files, baseCommit };
   } finally {
     // The parts are copies of the user's work: they go whatever happened (a failure here changes nothing).
     await run(`rm -rf -- ${shellQuote(partsFolder)}`, undefined, QUICK_SECONDS).catch(() => undefined);
   }
 }
 
-/** How far `<name>-2`, `<name>-3`… goes before a hand-off gives up on a free folder. */
-const MAX_FOLDER_SUFFIX = 99;
+/** How many folder names an archive hand-off tries in the sandbox before it gives up. */
+const MAX_FOLDER_NAMES = 10;
 
-/** sh that prints `name`, or the first of `name-2`…`name-99` that does not exist (nothing when none). */
-function freeFolderCommand(name: string): string {
-  const quoted = shellQuote(name);
-  return (
-    `( n=${quoted}; i=2; while [ -e "$n" ] && [ "$i" -le ${MAX_FOLDER_SUFFIX} ]; do n=${quoted}-$i; i=$((i+1)); done; ` +
-    `[ -e "$n" ] || printf '%s\\n' "$n" )`
-  );
+function freeNames(name: string): string[] {
+  return [name, ...Array.from({ length: MAX_FOLDER_NAMES - 1 }, (_, index) => `${name}-${index + 2}`)];
 }
 
 /** `: <the end of its error output>` (control characters out), or `.` when it said nothing. */

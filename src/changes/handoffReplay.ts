@@ -130,6 +130,28 @@ export const VERIFY_COMMAND =
   '( scratch="$(mktemp -d)" && trap \'rm -rf -- "$scratch"\' EXIT && export GIT_INDEX_FILE="$scratch/index" && ' +
   'git read-tree HEAD && git add --all && printf \'tree %s\\n\' "$(git write-tree)" && git ls-files --stage -z )';
 
+/** Where the sandbox keeps its commit of the handed-over tree, so git never prunes it while the agent works. */
+export const HANDED_OVER_REF = 'refs/openhands/handed-over';
+
+/**
+ * Run in the working copy once the verify step wrote `tree` there: a commit of it on top of HEAD, kept
+ * under `HANDED_OVER_REF`; prints `commit <id>`. The agent server's git routes take only a commit as
+ * their base (`rev-parse <ref>^{commit}`), so this commit is what Apply and the Changes list diff
+ * against: the patch then holds the agent's work alone, not the user's handed edits.
+ */
+export function recordCommand(tree: string): string {
+  if (!/^[0-9a-f]{40,64}$/.test(tree)) throw new Error('A tree id is 40 or 64 hexadecimal digits.');
+  return (
+    `commit="$(printf 'OpenHands hand-off\\n' | git ${SANDBOX_IDENTITY} commit-tree ${tree} -p HEAD)" && ` +
+    `git update-ref ${HANDED_OVER_REF} "$commit" && printf 'commit %s\\n' "$commit"`
+  );
+}
+
+/** The commit `recordCommand` printed; undefined when it printed something else. */
+export function parseRecordOutput(stdout: string): string | undefined {
+  return /^commit ([0-9a-f]{40,64})\n?$/.exec(stdout)?.[1];
+}
+
 export interface VerifiedFile {
   mode: string;
   blob: string;

@@ -42,3 +42,4 @@ export {
 } from './handoffDelivery';
 export { handoffMessage } from './handoffMessage';
 export { pushToUpstream, PushFailedError } from './handoffPush';
+export { baseSinceHandoff, holdsCommit, type BaseSinceHandoff, type HandedOverBase } from './handoffBase';

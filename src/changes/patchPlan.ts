@@ -35,6 +35,11 @@ export interface ApplyPlan {
   headMatchesBase?: boolean;
   /** Whether the base commit exists in the local repository (3-way merges need its blobs). */
   baseKnownLocally: boolean;
+  /**
+   * The base is the user's own state, handed to the agent when the conversation started: then
+   * `headMatchesBase` says whether the user's files are still that state (not whether HEAD is).
+   */
+  handedOver?: boolean;
 }
 
 /** Where a long apply is: a sentence for a progress bar. */
@@ -43,6 +48,11 @@ export type ApplyProgress = (step: string) => void;
 export interface PlanOptions extends GitAccess, FileSelection {
   /** The commit the agent's change was made on. */
   baseCommit?: string;
+  /**
+   * Paths whose uncommitted edits are part of the change's base (what a hand-off gave the agent): not
+   * in its way, so neither refused as dirty nor stashed.
+   */
+  baseEdits?: readonly string[];
   onProgress?: ApplyProgress;
 }
 
@@ -89,7 +99,9 @@ export async function planSections(
   options.onProgress?.(`Checking ${fileCount(checkable.length)} against your repository…`);
   const [outcomes, dirty, head, base] = await Promise.all([
     checkOutcomes(git, read, checkable, options.onProgress),
-    dirtyPaths(git, touchedPaths(checkable.flatMap((index) => read.files[index] ?? []))),
+    dirtyPaths(git, touchedPaths(checkable.flatMap((index) => read.files[index] ?? []))).then((paths) =>
+      paths.filter((path) => !options.baseEdits?.includes(path)),
+    ),
     headCommit(git),
     options.baseCommit === undefined ? undefined : resolveCommit(git, options.baseCommit),
   ]);

@@ -24,6 +24,7 @@ import { askForProfile, type ProfileStep } from '../conversations/profileStep';
 import { askForHandoff, type HandoffPlan } from './handoffStep';
 import { handOver } from './handoffDelivery';
 import type { Connection } from '../state/connection';
+import type { HandoffRecords } from '../state/handoffRecords';
 import type { Log } from '../core/log';
 import { rememberAsked } from '../state/askedWords';
 import { conversationTitle, shortSpec } from '../state/names';
@@ -69,6 +70,8 @@ export interface ConversationCommandDeps {
   watch: ConversationWatch;
   /** Where New Conversation remembers the model profile chosen last (a name, no secret). */
   workspaceState: vscode.Memento;
+  /** Where a hand-off to a new conversation is kept, for Apply and the panel's header. */
+  handoffRecords: Pick<HandoffRecords, 'save'>;
   modelOffer: Pick<ModelSetupOffer, 'open'>;
   modelReady: Pick<ModelReadyContext, 'report'>;
   /**

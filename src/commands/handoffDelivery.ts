@@ -5,14 +5,19 @@
  */
 import * as vscode from 'vscode';
 import { messageOf } from '../api';
-import type { DeliveryStep } from '../changes';
+import type { Delivered, DeliveryStep, HandoffManifest } from '../changes';
 import type { ConversationSteering } from '../state/conversationSteering';
 import type { Log } from '../core/log';
+import type { HandoffRecordInput, HandoffRecords } from '../state/handoffRecords';
 import { localChanges } from './changes/localChanges';
 import type { HandoffPlan } from './handoffStep';
 
 export async function handOver(
-  deps: { steering: Pick<ConversationSteering, 'locateJustStarted' | 'send'>; log: Log },
+  deps: {
+    steering: Pick<ConversationSteering, 'locateJustStarted' | 'send'>;
+    log: Log;
+    handoffRecords: Pick<HandoffRecords, 'save'>;
+  },
   conversationId: string,
   plan: HandoffPlan,
   task: string,
@@ -42,6 +47,12 @@ export async function handOver(
               progress.report({ message: stepText(next) });
             },
           });
+          // kept before the task goes: Apply and the header know the base even if the send fails
+          await deps.handoffRecords
+            .save(conversationId, handoffRecordOf(plan.handoff.manifest, delivered))
+            .catch((error: unknown) =>
+              deps.log.warn(`The hand-off of ${conversationId} was not kept: ${messageOf(error)}`),
+            );
           step = 'message';
           progress.report({ message: vscode.l10n.t('Sending the first message…') });
           const given = changes.handoffMessage(plan.handoff.manifest, delivered.workingCopy);
@@ -74,6 +85,24 @@ export async function handOver(
       });
     return false;
   }
+}
+
+/** What the workspace keeps of a delivered hand-off: ids, names and counts (the store bounds the lists). */
+export function handoffRecordOf(manifest: HandoffManifest, delivered: Delivered): HandoffRecordInput {
+  return {
+    kind: manifest.kind,
+    head: manifest.head,
+    ...(manifest.branch === undefined ? {} : { branch: manifest.branch }),
+    handedOver: { ...manifest.handedOver },
+    sandboxBase: delivered.baseCommit,
+    workingCopy: delivered.workingCopy,
+    commitCount: manifest.commitCount,
+    commits: manifest.commits.map((commit) => commit.subject),
+    editedCount: manifest.editedFiles.length,
+    editedFiles: manifest.editedFiles,
+    untrackedCount: manifest.untracked.length,
+    untrackedFiles: manifest.untracked.map((file) => file.path),
+  };
 }
 
 function stepText(step: DeliveryStep | 'message'): string {

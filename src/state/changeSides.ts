@@ -53,6 +53,11 @@ export interface ChangeSidesDeps {
     conversationId: string,
     files: readonly GitChange[],
   ): Promise<string | undefined>;
+  /**
+   * A conversation started from local state: its working copy (absolute) and the sandbox's commit of
+   * what was handed over, which every side is read against.
+   */
+  handoffBase?(conversationId: string): { dir: string; ref: string } | undefined;
 }
 
 /** The whole change's patch is read for an image's base: past this it is not (nor held). */
@@ -83,10 +88,11 @@ export class ChangeSides {
     change: GitChange,
   ): Promise<FileSides> {
     if (change.status === 'DELETED') return this.deletedSides(client, conversationId, change.path);
-    const dir = this.deps.latest(conversationId)?.workspaceDir ?? '.';
+    const handoff = this.deps.handoffBase?.(conversationId);
+    const dir = handoff?.dir ?? this.deps.latest(conversationId)?.workspaceDir ?? '.';
     const bytes = () => this.fileBytes(client, conversationId, dir, change.path, MAX_IMAGE_BYTES);
     try {
-      const diff = await client.gitDiff(workspacePath(dir, change.path));
+      const diff = await client.gitDiff(workspacePath(dir, change.path), { ref: handoff?.ref });
       const modified = diff.modified ?? '';
       // a binary file reads as "": only its bytes tell it from an emptied one
       if (modified === '') {
@@ -169,11 +175,13 @@ export class ChangeSides {
     files: readonly GitChange[],
   ): Promise<Buffer | undefined> {
     try {
-      const dir = await this.deps.absoluteDir(client, conversationId, files);
+      const handoff = this.deps.handoffBase?.(conversationId);
+      const dir = handoff?.dir ?? (await this.deps.absoluteDir(client, conversationId, files));
       if (!dir) return undefined;
       const delta = await client.workspaceDelta(dir, {
         exclude: AGENT_SERVER_EXCLUDES,
         maxBytes: BASE_PATCH_MAX_BYTES,
+        baseRef: handoff?.ref,
       });
       return delta.patch;
     } catch (error) {

@@ -20,6 +20,7 @@ import {
 import type { Log } from '../core/log';
 import { agentWorkspaceDir } from './agentWorkspaceDir';
 import { ChangeSides, type FileSides } from './changeSides';
+import type { HandoffRecord, HandoffRecords } from './handoffRecords';
 import type { ConversationFeeds } from './conversationFeeds';
 import type { OpenHandsStore } from './store';
 
@@ -51,6 +52,11 @@ export function lastRead(state: ChangesState): ChangeSet | undefined {
 
 export interface ConversationDelta extends WorkspaceDelta {
   files: readonly GitChange[];
+  /**
+   * The conversation started from the user's local state: the patch is against what the sandbox was
+   * given (its commit of the handed-over tree), so it holds only the agent's work.
+   */
+  handoff?: HandoffRecord;
 }
 
 export interface ChangesDeps {
@@ -59,6 +65,8 @@ export interface ChangesDeps {
   log: Log;
   /** Whether a failure to locate the agent server means the sandbox is not running (rather than an error). */
   isOffline(error: unknown): boolean;
+  /** What conversations started from local state were given: their changes are read against it. */
+  handoffs?: Pick<HandoffRecords, 'get'>;
 }
 
 /** Edits come in bursts (a command, its observation, the next edit): one read after the burst. */
@@ -79,6 +87,35 @@ interface Entry {
   workspace?: { baseUrl: string; dir: string };
 }
 
+/**
+ * The agent's work in a hand-off's working copy, against the sandbox's commit of what it was given. A
+ * sandbox made anew (deleted, then started again) has neither: said so, not in the server's words.
+ */
+async function handedOverDelta(
+  client: AgentServerClient,
+  handoff: HandoffRecord,
+  signal?: AbortSignal,
+): Promise<WorkspaceDelta> {
+  try {
+    return await client.workspaceDelta(handoff.workingCopy, {
+      baseRef: handoff.sandboxBase,
+      exclude: AGENT_SERVER_EXCLUDES,
+      signal,
+    });
+  } catch (error) {
+    // a 404 may be a moved agent server, which the locator asks again about: only the base's 400 is said
+    if (!(error instanceof ApiError) || error.status !== 400) throw error;
+    throw new ApiError({
+      kind: 'validation',
+      status: error.status,
+      message: vscode.l10n.t(
+        'The sandbox no longer holds the work you handed to this conversation ({0}), so the agent’s changes cannot be told apart from yours.',
+        handoff.workingCopy,
+      ),
+    });
+  }
+}
+
 export class ConversationChanges implements vscode.Disposable {
   private readonly entries = new Map<string, Entry>();
   private readonly changed = new vscode.EventEmitter<string>();
@@ -94,6 +131,10 @@ export class ConversationChanges implements vscode.Disposable {
       log: deps.log,
       latest: (conversationId) => this.latest(conversationId),
       absoluteDir: (client, conversationId, files) => this.absoluteDir(client, conversationId, files),
+      handoffBase: (conversationId) => {
+        const handoff = deps.handoffs?.get(conversationId);
+        return handoff && { dir: handoff.workingCopy, ref: handoff.sandboxBase };
+      },
     });
     this.disposables.push(
       this.changed,
@@ -183,13 +224,20 @@ export class ConversationChanges implements vscode.Disposable {
     return this.fileSides.sides(conversationId, change);
   }
 
+  /** What the conversation was handed when it started from the user's local state, if it was. */
+  handoff(conversationId: string): HandoffRecord | undefined {
+    return this.deps.handoffs?.get(conversationId);
+  }
+
   /** The whole change as one patch, without the agent server's own files, and the files it covers. */
   async delta(conversationId: string, signal?: AbortSignal): Promise<ConversationDelta> {
     const state = await this.refresh(conversationId);
     const files = state.kind === 'ready' ? state.set.files : (this.latest(conversationId)?.files ?? []);
+    const handoff = this.deps.handoffs?.get(conversationId);
     return this.deps.feeds.locator.withAgent(
       conversationId,
       async (client) => {
+        if (handoff) return { ...(await handedOverDelta(client, handoff, signal)), files, handoff };
         const dir = await this.absoluteDir(client, conversationId, files, signal);
         if (!dir)
           throw new ApiError({
@@ -244,6 +292,11 @@ export class ConversationChanges implements vscode.Disposable {
     client: AgentServerClient,
     id: string,
   ): Promise<{ files: GitChange[]; workspaceDir: string }> {
+    const handoff = this.deps.handoffs?.get(id);
+    if (handoff) {
+      // the working copy the hand-off made, against what it was given: the agent's work alone
+      return { files: await this.handedOverChanges(client, handoff), workspaceDir: handoff.workingCopy };
+    }
     const entry = this.entries.get(id);
     const baseUrl = client.endpoint.baseUrl;
     let workspaceDir = entry?.workspace?.baseUrl === baseUrl ? entry.workspace.dir : undefined;
@@ -283,6 +336,15 @@ export class ConversationChanges implements vscode.Disposable {
     this.deps.log.info(`The agent server could not list the changes of ${id} (${why}); reading its patch.`);
     const delta = await client.workspaceDelta(dir, { exclude: AGENT_SERVER_EXCLUDES });
     return agentChanges(changesInPatch(delta.patch));
+  }
+
+  /**
+   * The changes of a conversation started from local state, from its patch against the sandbox's
+   * commit of the hand-off: `git/changes` diffs the working tree through the sandbox's index, where the
+   * handed untracked files are not, so it names each of them twice (deleted and added).
+   */
+  private async handedOverChanges(client: AgentServerClient, handoff: HandoffRecord): Promise<GitChange[]> {
+    return agentChanges(changesInPatch((await handedOverDelta(client, handoff)).patch));
   }
 
   private soon(conversationId: string): void {

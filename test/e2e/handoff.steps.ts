@@ -6,7 +6,8 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { E2EContext } from './context';
-import { agentDouble } from './conversationPanel';
+import { setColorTheme } from './colorTheme';
+import { agentDouble, waitForFeed, waitForTranscript } from './conversationPanel';
 import { pickNewSandbox } from './conversationFlow';
 import { answerInputBox, runCommand } from './palette';
 import type { StepRunner } from './runner';
@@ -20,7 +21,7 @@ import { makeLocalWork } from '../shared/localWork';
 import { treeOf } from '../shared/sandboxWorkspace';
 
 export const BRING_MY_REPOSITORY =
-  'New conversation from local work: the question (pictured), Bring my repository with one new file ticked; the sandbox holds exactly that work and the agent is told what it got';
+  'New conversation from local work: the question (pictured), Bring my repository with one new file ticked; the sandbox holds exactly that work, the agent is told what it got, and the panel header says "Started from your local state" with its list (light and dark)';
 const TASK = 'Add a changelog entry for the feature';
 const CANARY = 'OPENHANDS_E2E_HANDOFF_CANARY_71c4';
 
@@ -129,6 +130,34 @@ export function handoffSteps(runner: StepRunner, ctx: E2EContext): void {
             ]);
             if (seen.includes(CANARY)) throw new Error('the .env canary reached the server');
             await runCommand(page, 'Notifications: Clear All Notifications');
+
+            // the panel's header says what the conversation started from, and lists it on a click
+            await runCommand(page, 'OpenHands: Open Conversation');
+            await answerInputBox(page, id);
+            const frame = await waitForTranscript(page);
+            await waitForFeed(frame, 'live');
+            const summary = frame.locator('.handed-over > summary');
+            await eventually('the header says what was handed over', async () =>
+              ((await summary.textContent()) ?? '').trim() ===
+              'Started from your local state: your repository at main, 2 files'
+                ? true
+                : undefined,
+            );
+            await summary.click();
+            const items = (await frame.locator('.handed-list li').allTextContents()).map((item) =>
+              item.trim(),
+            );
+            if (items.join('|') !== `src/app.txt|${local.tickedFile}`)
+              throw new Error(`the header lists ${items.join(', ')}`);
+            // the pointer off the tab strip, whose tooltips would cover the title
+            await summary.hover();
+            await ctx.screenshot('handed-over-light');
+            await setColorTheme(page, 'Dark Modern');
+            await summary.waitFor({ timeout: 10_000 });
+            await summary.hover();
+            await ctx.screenshot('handed-over-dark');
+            await setColorTheme(page, 'Light Modern');
+            await runCommand(page, 'View: Close All Editors');
           },
         );
       } finally {

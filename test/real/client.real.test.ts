@@ -1815,6 +1815,58 @@ describe('OpenHandsClient against the real OpenHands app server', function () {
         }
         for (const kept of work.keptPaths)
           assert.ok(!fs.existsSync(path.join(delivered.workingCopy, kept)), `${kept} is not in the sandbox`);
+
+        // The way back: an edit made in the sandbox by a command, then the agent server's git-delta
+        // against its commit of the handed-over tree: only that edit, applied byte for byte here.
+        assert.equal(
+          git(delivered.workingCopy, 'rev-parse', 'refs/openhands/handed-over^{tree}'),
+          handoff.manifest.handedOver.tree,
+          'the sandbox keeps a commit of the handed-over tree',
+        );
+        const edit = await agent.executeBashCommand(
+          "printf 'four (agent)\\n' >> src/app.txt && printf 'by the agent\\n' > 'agent é.txt'",
+          { cwd: delivered.workingCopy },
+        );
+        assert.equal(edit.exit_code, 0, edit.stderr ?? '');
+        const delta = await agent.workspaceDelta(delivered.workingCopy, {
+          baseRef: delivered.baseCommit,
+          exclude: AGENT_SERVER_EXCLUDES,
+        });
+        assert.equal(delta.baseCommit, delivered.baseCommit, 'the server diffed against it');
+        const mine = path.join(scratch, 'mine');
+        fs.cpSync(local, mine, { recursive: true, verbatimSymlinks: true });
+        execFileSync('git', ['apply', '-'], { cwd: mine, input: delta.patch });
+        const changed = execFileSync('git', ['status', '--porcelain=v1', '-z', '--untracked-files=all'], {
+          cwd: mine,
+          encoding: 'utf8',
+        });
+        const before = execFileSync('git', ['status', '--porcelain=v1', '-z', '--untracked-files=all'], {
+          cwd: local,
+          encoding: 'utf8',
+        });
+        assert.deepEqual(
+          changed.split('\0').filter((entry) => !before.split('\0').includes(entry)),
+          ['?? agent é.txt'],
+          'one new file, and src/app.txt still shows as the user’s edit',
+        );
+        for (const file of ['src/app.txt', 'agent é.txt']) {
+          const sandboxBytes = await agent.downloadFile(`${delivered.workingCopy}/${file}`);
+          assert.ok(sandboxBytes.equals(fs.readFileSync(path.join(mine, file))), `${file}: byte for byte`);
+        }
+        assert.equal(
+          fs.readFileSync(path.join(mine, 'src/app.txt'), 'utf8'),
+          'one\ntwo (staged)\nthree (unstaged)\nfour (agent)\n',
+        );
+        // the diff editor's two sides, against the same commit: the user's text, then the agent's (the
+        // route drops the last newline)
+        const sides = await agent.gitDiff(`${delivered.workingCopy}/src/app.txt`, {
+          ref: delivered.baseCommit,
+        });
+        assert.deepEqual(sides, {
+          original: 'one\ntwo (staged)\nthree (unstaged)',
+          modified: 'one\ntwo (staged)\nthree (unstaged)\nfour (agent)',
+        });
+        console.log(`      the way back: ${delta.patch.length} bytes of patch, only the agent's edit`);
       } finally {
         fs.rmSync(handoff.folder, { recursive: true, force: true });
       }

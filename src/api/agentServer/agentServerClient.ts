@@ -55,6 +55,11 @@ export interface AgentCallOptions {
   signal?: AbortSignal;
 }
 
+export interface GitRefOptions extends AgentCallOptions {
+  /** The commit to compare against (a sha or a ref); the server's own guess (the upstream) when unset. */
+  ref?: string;
+}
+
 export interface DeltaOptions extends AgentCallOptions {
   /** Glob patterns left out of the patch, on top of the server's defaults (`node_modules/`, `.venv/`…). */
   exclude?: readonly string[];
@@ -227,22 +232,22 @@ export class AgentServerClient {
   }
 
   /** The files the agent changed under `path` (a directory; relative paths resolve on the server). */
-  gitChanges(path: string, options: AgentCallOptions = {}): Promise<GitChange[]> {
+  gitChanges(path: string, options: GitRefOptions = {}): Promise<GitChange[]> {
     return this.transport.request({
       method: 'GET',
       path: '/api/git/changes',
-      query: { path },
+      query: { path, ref: options.ref },
       schema: GitChangesSchema,
       signal: options.signal,
     });
   }
 
   /** One file's base and current text; a deleted file, one over 1 MiB or a bad ref answer 400. */
-  gitDiff(path: string, options: AgentCallOptions = {}): Promise<GitDiff> {
+  gitDiff(path: string, options: GitRefOptions = {}): Promise<GitDiff> {
     return this.transport.request({
       method: 'GET',
       path: '/api/git/diff',
-      query: { path },
+      query: { path, ref: options.ref },
       schema: GitDiffSchema,
       signal: options.signal,
     });

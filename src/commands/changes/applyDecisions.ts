@@ -32,7 +32,7 @@ export type ApplyRefusal = 'unsafe' | 'runs-code' | 'dirty' | 'conflict';
 export type ApplyStep =
   | { kind: 'ask-skip-refused'; refused: RefusedPath[]; selected: number }
   | { kind: 'ask-code-running'; marked: CodeRunningFile[]; applicable: number }
-  | { kind: 'ask-head'; head?: string; baseCommit?: string; baseKnownLocally: boolean }
+  | { kind: 'ask-head'; head?: string; baseCommit?: string; baseKnownLocally: boolean; handedOver: boolean }
   | { kind: 'ask-stash'; dirty: string[] }
   | { kind: 'ask-skip-conflicts'; conflicted: string[]; applicable: number }
   /** `every`: no file was left to ask about (every one refused or conflicting), so nothing was asked. */
@@ -107,6 +107,7 @@ export function nextApplyStep(
         head: plan.head,
         baseCommit: plan.baseCommit,
         baseKnownLocally: plan.baseKnownLocally,
+        handedOver: plan.handedOver === true,
       };
     return { kind: 'cancel' };
   }

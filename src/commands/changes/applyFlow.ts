@@ -8,7 +8,8 @@ import * as vscode from 'vscode';
 import { ApiError, messageOf, type AppConversation, type CodeRunningFile } from '../../api';
 import type { ApplyPlan, ApplyProgress, ApplyResult, PlannedFile, RefusedPath } from '../../changes';
 import type { Log } from '../../core/log';
-import type { ConversationChanges } from '../../state/conversationChanges';
+import type { ConversationChanges, ConversationDelta } from '../../state/conversationChanges';
+import type { HandoffRecord } from '../../state/handoffRecords';
 import { conversationTitle } from '../../state/names';
 import {
   nextApplyStep,
@@ -84,8 +85,15 @@ export async function applyChanges(
   conversation: AppConversation,
   args: ApplyArgs,
 ): Promise<ApplyOutcome> {
-  const { ApplyRefusedError, GitCommandError, applyPatch, openLocalRepository, planApply, refusalsOf } =
-    localChanges();
+  const {
+    ApplyRefusedError,
+    GitCommandError,
+    applyPatch,
+    holdsCommit,
+    openLocalRepository,
+    planApply,
+    refusalsOf,
+  } = localChanges();
   try {
     const picked: LocalFolder | undefined =
       args.folder === undefined ? await pickFolder() : { kind: 'local', path: args.folder };
@@ -105,10 +113,16 @@ export async function applyChanges(
       void vscode.window.showErrorMessage(message);
       return { kind: 'refused', reason: 'not-a-repository', paths: [] };
     }
-    const mismatch = repositoryMismatch(
-      conversation.selected_repository,
-      repository.remotes.map((remote) => remote.fetchUrl ?? remote.pushUrl ?? ''),
-    );
+    // a hand-off's commit was made in the user's repository alone: holding it, this is that repository
+    const handoff = deps.changes.handoff(conversation.id);
+    const handedFromHere =
+      handoff !== undefined && (await holdsCommit(repository.root, handoff.handedOver.commit));
+    const mismatch = handedFromHere
+      ? undefined
+      : repositoryMismatch(
+          conversation.selected_repository,
+          repository.remotes.map((remote) => remote.fetchUrl ?? remote.pushUrl ?? ''),
+        );
     if (
       mismatch &&
       !args.anyRepository &&
@@ -116,7 +130,11 @@ export async function applyChanges(
     )
       return { kind: 'cancelled' };
     // one notification, one Cancel, from reading the change to its plan
-    const { delta, plan } = await withApplyProgress(
+    const { delta, plan, baseEdits } = await withApplyProgress<{
+      delta: ConversationDelta;
+      plan: ApplyPlan | undefined;
+      baseEdits?: string[];
+    }>(
       vscode.l10n.t(
         'Checking the agent’s changes in “{0}” against {1}…',
         conversationTitle(conversation),
@@ -126,8 +144,13 @@ export async function applyChanges(
         onProgress(vscode.l10n.t('Reading the change…'));
         const read = await deps.changes.delta(conversation.id, signal);
         if (read.patch.length === 0) return { delta: read, plan: undefined };
-        const options = { baseCommit: read.baseCommit, only: args.only, onProgress, signal };
-        return { delta: read, plan: await planApply(repository.root, read.patch, options) };
+        // started from the user's local state: the patch is against the tree handed over, whose commit
+        // here (same files, same blob ids) is the base the three-way merges read
+        const delta = read.handoff ? { ...read, baseCommit: read.handoff.handedOver.commit } : read;
+        const options = { baseCommit: delta.baseCommit, only: args.only, onProgress, signal };
+        const planned = await planApply(repository.root, read.patch, options);
+        if (!read.handoff) return { delta, plan: planned };
+        return { delta, ...(await sinceHandoff(planned, read.handoff, signal)) };
       },
     );
     if (!plan) {
@@ -152,6 +175,7 @@ export async function applyChanges(
       (onProgress, signal) =>
         applyPatch(repository.root, delta.patch, {
           baseCommit: delta.baseCommit,
+          baseEdits,
           only: args.only,
           skip: decision.skip,
           stashFirst: decision.stash,
@@ -198,6 +222,35 @@ export async function applyChanges(
     });
     return { kind: 'failed', message };
   }
+}
+
+/**
+ * The plan of a conversation started from local state, judged against what was handed over: the base
+ * question only when the user's files moved since, and in the way only what changed since (a handed
+ * edit is the patch's base, not in its way).
+ */
+async function sinceHandoff(
+  plan: ApplyPlan,
+  handoff: HandoffRecord,
+  signal: AbortSignal,
+): Promise<{ plan: ApplyPlan; baseEdits: string[] }> {
+  const since = await localChanges().baseSinceHandoff(
+    plan.root,
+    handoff.handedOver,
+    handoff.untrackedFiles,
+    plan.dirty,
+    { signal },
+  );
+  return {
+    plan: {
+      ...plan,
+      dirty: since.inTheWay,
+      headMatchesBase: !since.moved,
+      baseKnownLocally: since.baseKnown,
+      handedOver: true,
+    },
+    baseEdits: plan.dirty.filter((path) => !since.inTheWay.includes(path)),
+  };
 }
 
 /** The caller's answers; a question it did not answer is asked. */

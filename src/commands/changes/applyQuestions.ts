@@ -73,7 +73,17 @@ export async function askHead(question: {
   head?: string;
   baseCommit?: string;
   baseKnownLocally: boolean;
+  handedOver: boolean;
 }): Promise<boolean> {
+  if (question.handedOver) {
+    return confirm(
+      vscode.l10n.t('Your files changed since you handed them to the agent.'),
+      vscode.l10n.t(
+        'The agent started from your local work as it was then. Its changes are merged into your files as they are now; files you changed since can conflict.',
+      ),
+      vscode.l10n.t('Apply Anyway'),
+    );
+  }
   const head = question.head ? question.head.slice(0, 8) : vscode.l10n.t('no commit');
   const base = question.baseCommit?.slice(0, 8) ?? '';
   const detail = question.baseKnownLocally

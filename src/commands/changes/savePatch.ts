@@ -55,9 +55,15 @@ export async function saveAsPatch(
     void vscode.window.showErrorMessage(vscode.l10n.t('The patch could not be saved: {0}', messageOf(error)));
     return undefined;
   }
-  const base = delta.baseCommit
-    ? vscode.l10n.t(' It applies to commit {0}.', delta.baseCommit.slice(0, 12))
-    : '';
+  // a hand-off's patch is against the user's own state, whose commit is in their repository (the sandbox's is not)
+  const base = delta.handoff
+    ? vscode.l10n.t(
+        ' It applies to your files as you handed them to the agent (commit {0}).',
+        delta.handoff.handedOver.commit.slice(0, 12),
+      )
+    : delta.baseCommit
+      ? vscode.l10n.t(' It applies to commit {0}.', delta.baseCommit.slice(0, 12))
+      : '';
   const saved = vscode.l10n.t('Saved {0} changed files to {1}.', delta.files.length, target.fsPath) + base;
   if (warning) {
     void vscode.window.showWarningMessage(

@@ -5,6 +5,7 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import {
+  cpSync,
   existsSync,
   mkdirSync,
   mkdtempSync,
@@ -15,7 +16,13 @@ import {
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { AgentServerClient, agentEndpointOf, OpenHandsClient, type RequestLogEntry } from '../../../src/api';
+import {
+  AGENT_SERVER_EXCLUDES,
+  AgentServerClient,
+  agentEndpointOf,
+  OpenHandsClient,
+  type RequestLogEntry,
+} from '../../../src/api';
 import { buildHandoff, type Handoff } from '../../../src/changes/handoffBundle';
 import {
   deliverHandoff,
@@ -23,10 +30,11 @@ import {
   type DeliveryStep,
 } from '../../../src/changes/handoffDelivery';
 import { handoffMessage } from '../../../src/changes/handoffMessage';
+import { HANDED_OVER_REF } from '../../../src/changes/handoffReplay';
 import type { TestServer } from '../../server';
 import { startFastServer } from '../testServer/helpers';
 import { CANARY, filesWithModes, makeFixture, TICKED, UNTICKED, type Fixture } from './handoffFixture';
-import { commitAll, git, write } from './scratchRepo';
+import { commitAll, differingPaths, git, gitWithInput, treeBytes, write } from './scratchRepo';
 
 /** What the sandbox must not hold: the unticked file, the ignored one, the submodule's files. */
 const leftBehind = (path: string) => path === UNTICKED || path === '.env' || path.startsWith('lib/');
@@ -131,37 +139,18 @@ describe('changes: a hand-off delivered to the agent-server double', function ()
     assert.ok(message.endsWith(`It is in your working copy, ${delivered.workingCopy}.`));
   });
 
-  it('archive: a folder of that name already in the sandbox (the agent server keeps its own `workspace` there) stays as it was; the work goes beside it', async () => {
-    const handoff = await buildHandoff(fixture.local, { kind: 'archive', untracked: TICKED });
-    built.push(handoff);
-    mkdirSync(join(sandboxDir, 'workspace', 'bash_events'), { recursive: true });
-    writeFileSync(join(sandboxDir, 'workspace', 'bash_events', 'one.json'), '{}');
-    mkdirSync(join(sandboxDir, 'workspace-2'));
-    const delivered = await deliverHandoff(client, handoff, { workingCopyName: 'workspace' });
-    assert.equal(delivered.workingCopy, join(sandboxDir, 'workspace-3'));
-    assertHoldsHandedOver(delivered.workingCopy);
-    // the agent server's own folders only (it adds `conversations` as it serves): none of the user's files
-    assert.deepEqual(
-      readdirSync(join(sandboxDir, 'workspace')).filter((entry) => entry !== 'conversations'),
-      ['bash_events'],
-    );
-    assert.deepEqual(readdirSync(join(sandboxDir, 'workspace', 'bash_events')), ['one.json']);
-    assert.deepEqual(readdirSync(join(sandboxDir, 'workspace-2')), []);
-    assert.ok(handoffMessage(handoff.manifest, delivered.workingCopy).endsWith(`${delivered.workingCopy}.`));
-  });
-
-  it('archive: with the name and 98 more taken, it stops at reach in words and writes nothing', async () => {
+  it('archive: with the name and 9 more taken, it stops at reach in words and writes nothing', async () => {
     const handoff = await buildHandoff(fixture.local, { kind: 'archive', untracked: TICKED });
     built.push(handoff);
     mkdirSync(join(sandboxDir, 'taken'), { recursive: true });
-    for (let suffix = 2; suffix <= 99; suffix++) mkdirSync(join(sandboxDir, `taken-${suffix}`));
+    for (let suffix = 2; suffix <= 10; suffix++) mkdirSync(join(sandboxDir, `taken-${suffix}`));
     const uploadsBefore = logs.filter((entry) => entry.path.startsWith('/api/file/upload')).length;
     await assert.rejects(
       () => deliverHandoff(client, handoff, { workingCopyName: 'taken' }),
       (error: unknown) =>
         error instanceof HandoffDeliveryError &&
         error.step === 'reach' &&
-        /no free folder .*taken to taken-99 are taken/.test(error.message),
+        /already has folders named taken up to taken-10/.test(error.message),
     );
     assert.equal(logs.filter((entry) => entry.path.startsWith('/api/file/upload')).length, uploadsBefore);
     assert.deepEqual(scratchFolders(), [], 'the parts folder is gone');
@@ -184,6 +173,62 @@ describe('changes: a hand-off delivered to the agent-server double', function ()
       handoffMessage(handoff.manifest, delivered.workingCopy),
       /^I handed you my local state: 2 commits, /,
     );
+    assert.deepEqual(scratchFolders(), []);
+  });
+
+  it('the way back: the delta against the sandbox’s commit of the handed-over tree holds only the agent’s edit', async () => {
+    await client.executeBashCommand('true');
+    git(sandboxDir, ['clone', '-q', '--depth', '1', '--branch', 'main', `file://${fixture.remote}`, 'app']);
+    const handoff = await buildHandoff(fixture.local, { kind: 'commits', untracked: TICKED });
+    built.push(handoff);
+    const delivered = await deliverHandoff(client, handoff, { workingCopyName: 'app' });
+    const sandbox = (args: string[]) => git(delivered.workingCopy, args).toString('utf8').trim();
+    assert.equal(sandbox(['rev-parse', HANDED_OVER_REF]), delivered.baseCommit, 'kept under a ref');
+    assert.equal(sandbox(['rev-parse', `${delivered.baseCommit}^{tree}`]), handoff.manifest.handedOver.tree);
+    assert.equal(sandbox(['rev-parse', `${delivered.baseCommit}^`]), handoff.manifest.head);
+    assert.equal(
+      sandbox(['status', '--porcelain=v1', '--untracked-files=no', '--', 'staged.txt']),
+      'M  staged.txt',
+      'the index untouched',
+    );
+    // the agent edits one file and adds one, as it would
+    const app = readFileSync(join(delivered.workingCopy, 'app.txt'), 'utf8');
+    writeFileSync(join(delivered.workingCopy, 'app.txt'), app.replace('line 20\n', 'line 20 (agent)\n'));
+    writeFileSync(join(delivered.workingCopy, 'agent.txt'), 'written by the agent\n');
+
+    const delta = await client.workspaceDelta(delivered.workingCopy, {
+      baseRef: delivered.baseCommit,
+      exclude: AGENT_SERVER_EXCLUDES,
+    });
+    assert.equal(delta.baseCommit, delivered.baseCommit, 'the server diffed against it');
+    const mine = join(tmp, `mine-${randomUUID()}`);
+    cpSync(fixture.local, mine, { recursive: true, verbatimSymlinks: true });
+    const applied = gitWithInput(mine, ['apply', '-'], delta.patch);
+    assert.equal(applied.exitCode, 0, applied.stderr);
+    assert.deepEqual(differingPaths(treeBytes(fixture.local), treeBytes(mine)).sort(), [
+      'agent.txt',
+      'app.txt',
+    ]);
+    // Without it the server diffs against the upstream: the user's own commits and edits come back too.
+    const auto = await client.workspaceDelta(delivered.workingCopy, { exclude: AGENT_SERVER_EXCLUDES });
+    assert.ok(auto.patch.includes('staged.txt'), 'the auto base holds the handed edits');
+    assert.ok(!delta.patch.includes('staged.txt'), 'the handed-over base does not');
+  });
+
+  it('archive: a folder name the sandbox has already (the agent server’s own workspace/) is not joined: name-2', async () => {
+    await client.executeBashCommand('true');
+    mkdirSync(join(sandboxDir, 'workspace', 'conversations'), { recursive: true });
+    writeFileSync(join(sandboxDir, 'workspace', 'conversations', 'meta.json'), '{}\n');
+    const handoff = await buildHandoff(fixture.local, { kind: 'archive', untracked: TICKED });
+    built.push(handoff);
+    const delivered = await deliverHandoff(client, handoff, { workingCopyName: 'workspace' });
+    assert.equal(delivered.workingCopy, join(sandboxDir, 'workspace-2'));
+    assertHoldsHandedOver(delivered.workingCopy);
+    assert.ok(
+      existsSync(join(sandboxDir, 'workspace', 'conversations', 'meta.json')),
+      'the server’s own folder untouched',
+    );
+    assert.ok(handoffMessage(handoff.manifest, delivered.workingCopy).endsWith(`${delivered.workingCopy}.`));
     assert.deepEqual(scratchFolders(), []);
   });
 

@@ -154,6 +154,8 @@ export function runScript(cwd: string, script: string): string {
  * (file_router.py `_create_git_delta`: a scratch index read from the base, `add -A`, `diff --binary --cached`).
  */
 export function serverGitDelta(sandbox: string, baseRef: string): Buffer {
+  // get_valid_ref: an explicit base must name a commit (`rev-parse --verify <ref>^{commit}`)
+  git(sandbox, ['rev-parse', '--verify', `${baseRef}^{commit}`]);
   const scratch = mkdtempSync(join(tmpdir(), 'openhands-delta-'));
   const env = { GIT_INDEX_FILE: join(scratch, 'index') };
   try {

@@ -5,7 +5,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { buildHandoff, type Handoff } from '../../../src/changes/handoffBundle';
 import type { HandoffKind } from '../../../src/changes/handoffManifest';
-import { parseVerifyOutput, replayScript, VERIFY_COMMAND } from '../../../src/changes/handoffReplay';
+import {
+  parseRecordOutput,
+  parseVerifyOutput,
+  recordCommand,
+  replayScript,
+  VERIFY_COMMAND,
+} from '../../../src/changes/handoffReplay';
 import {
   CANARY,
   filesWithModes,
@@ -113,15 +119,19 @@ describe('changes: a hand-off of local work, replayed in a sandbox', function ()
   it('the way back: the agent server’s delta against the handed-over tree holds only the agent’s work', async function () {
     const handoff = await build(fixture.local, 'commits', TICKED);
     const sandbox = replay(handoff, shallowClone());
-    // The verify step writes the handed-over tree into the sandbox: the agent server can diff against it.
+    // The verify step writes the handed-over tree into the sandbox, and the record step a commit of it:
+    // the agent server's git routes take only a commit as their base.
     runScript(sandbox, VERIFY_COMMAND);
+    const base = parseRecordOutput(runScript(sandbox, recordCommand(handoff.manifest.handedOver.tree)));
+    assert.ok(base, 'the sandbox made its commit of the handed-over tree');
+    assert.throws(() => serverGitDelta(sandbox, handoff.manifest.handedOver.tree), 'a tree is no base_ref');
     write(
       sandbox,
       'app.txt',
       readFileSync(join(sandbox, 'app.txt'), 'utf8').replace('line 20\n', 'line 20 (agent)\n'),
     );
     write(sandbox, 'agent.txt', 'written by the agent\n');
-    const delta = serverGitDelta(sandbox, handoff.manifest.handedOver.tree);
+    const delta = serverGitDelta(sandbox, base);
     // Applied on the user's tree as it was handed over, it gives the sandbox's files.
     const mine = join(tmp, `mine-${++sandboxes}`);
     cpSync(fixture.local, mine, { recursive: true, verbatimSymlinks: true });

@@ -11,6 +11,7 @@ import { forgetAskedWords } from '../../../src/state/askedWords';
 import { ConversationFeeds } from '../../../src/state/conversationFeeds';
 import { ConversationSteering } from '../../../src/state/conversationSteering';
 import { ConversationWatch } from '../../../src/state/conversationWatch';
+import { HandoffRecords } from '../../../src/state/handoffRecords';
 import { MemoryMemento } from '../../shared/vscodeStandIn/standIn';
 import type { ExtensionState } from '../state/extensionState';
 
@@ -22,8 +23,10 @@ export type CommandSurroundings = Partial<
 export interface ConversationCommands {
   feeds: ConversationFeeds;
   watch: ConversationWatch;
-  /** Where New Conversation remembers the profile chosen last. */
+  /** Where New Conversation remembers the profile chosen last, and the hand-offs' records. */
   workspaceState: MemoryMemento;
+  /** What each hand-off gave its conversation, as `services.ts` keeps it (in `workspaceState`). */
+  handoffRecords: HandoffRecords;
 }
 
 /** `surroundings` is read before each test, so it may hand over that test's own records. */
@@ -36,6 +39,10 @@ export function useConversationCommands(
   beforeEach(() => {
     const around = surroundings();
     commands.workspaceState = new MemoryMemento();
+    commands.handoffRecords = new HandoffRecords(
+      commands.workspaceState,
+      () => t.connection.config.serverUrl,
+    );
     commands.feeds = new ConversationFeeds(t.connection, t.store, t.log);
     commands.watch = new ConversationWatch({
       store: t.store,
@@ -59,6 +66,7 @@ export function useConversationCommands(
       steering: new ConversationSteering(t.connection, t.store, t.actions, commands.feeds, t.log),
       watch: commands.watch,
       workspaceState: commands.workspaceState,
+      handoffRecords: commands.handoffRecords,
       modelOffer: around.modelOffer ?? { open: () => Promise.resolve() },
       modelReady: around.modelReady ?? { report: () => undefined },
     });

@@ -17,7 +17,7 @@ const TASK = 'Finish the feature';
 describe('New Conversation hands over local work', function () {
   this.timeout(60_000);
   const t = useExtensionState({ seed: { sandboxes: 2, conversations: 2, seed: 9 } });
-  useConversationCommands(t);
+  const harness = useConversationCommands(t);
   let tmp: string;
   let repo: string;
   let savedTmpdir: string | undefined;
@@ -108,6 +108,20 @@ describe('New Conversation hands over local work', function () {
       'the .env never left',
     );
     assert.deepEqual(partsFolders(), [], 'the parts folder is gone');
+
+    const kept = harness.handoffRecords.get(id);
+    assert.equal(kept?.kind, 'archive');
+    assert.equal(kept?.workingCopy, workingCopy);
+    assert.equal(kept?.head, git(repo, ['rev-parse', 'HEAD']).toString().trim());
+    assert.deepEqual([kept?.editedFiles, kept?.untrackedFiles], [['app.txt'], ['new.txt']]);
+    assert.equal(
+      git(workingCopy, ['rev-parse', `${kept?.sandboxBase}^{tree}`])
+        .toString()
+        .trim(),
+      kept?.handedOver.tree,
+      'the sandbox’s commit holds the tree handed over',
+    );
+    assert.ok(!harness.workspaceState.dump().includes(CANARY), 'nothing of the .env kept');
   });
 
   it('no remote: "Start without my local work" starts as before, the task in the start request, nothing uploaded', async () => {

@@ -90,6 +90,7 @@ describe('New Conversation: messages typed while it starts', function () {
       steering,
       watch,
       workspaceState: new MemoryMemento(),
+      handoffRecords: { save: () => Promise.resolve(undefined) },
       modelOffer: { open: () => Promise.resolve() },
       modelReady: { report: () => undefined },
       queueOffered: () => Promise.resolve(queueOffered),

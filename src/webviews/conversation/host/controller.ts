@@ -20,6 +20,7 @@ import {
   type BRANCH_ACTIONS,
   type CHANGE_ACTIONS,
   type ChangedFile,
+  type HandedOver,
   type PanelChanges,
   type Header,
   type HostToWebview,
@@ -77,6 +78,8 @@ export interface ControllerDeps {
   branchAction?(action: (typeof BRANCH_ACTIONS)[number]): void;
   /** The conversation's start, when the panel opened while it runs: messages are queued until it ends. */
   start?: StartSource;
+  /** What the conversation was handed from the user's local state, in words; null when nothing. */
+  handedOver?(): HandedOver | null;
 }
 
 /** What the model picker needs beyond the conversation. */
@@ -237,6 +240,7 @@ export class ConversationController {
       silentMs: this.silence.silentMs(),
       // the settings are read only for a conversation with a PR to link
       ...(conversation?.pr_number.length ? { providerHosts: this.deps.providerHosts?.() } : {}),
+      handedOver: this.deps.handedOver?.() ?? null,
     });
     return scrubHeader(this.withStart(header), this.secrets());
   }

@@ -17,6 +17,7 @@ import type {
   AgentGit,
   BrowserStrip,
   Controls,
+  HandedOver,
   Header,
   ModelProblem,
   OutboxEntry,
@@ -56,6 +57,8 @@ export interface HeaderFacts {
    * without a link, so that no link points at the wrong host.
    */
   providerHosts?: ProviderHosts;
+  /** What the conversation was handed from the user's local state, in the host's words. */
+  handedOver?: HandedOver | null;
 }
 
 /** How long a running agent may say nothing after the user's message before the header says so. */
@@ -100,6 +103,7 @@ export function panelHeader(facts: HeaderFacts): Header {
     usage: usageOf(feed, conversation),
     modelProblem: modelProblemOf(facts, status, feed.model ?? conversation?.llm_model ?? undefined),
     git: conversation ? agentGitOf(conversation, facts.providerHosts) : null,
+    handedOver: facts.handedOver ?? null,
   };
 }
 

@@ -13,6 +13,7 @@ import {
   VIEW_TYPE,
   type Attachment,
   type BRANCH_ACTIONS,
+  type HandedOver,
   type HostToWebview,
 } from '../shared/protocol';
 import type { ProviderHosts } from '../../../state/pullRequestLinks';
@@ -51,6 +52,8 @@ export interface PanelEnvironment {
   onDidChangeProviderHosts?: vscode.Event<void>;
   /** The header's Check Out Branch and Open Pull Request. */
   branchAction?(conversationId: string, action: (typeof BRANCH_ACTIONS)[number]): void;
+  /** What a conversation was handed from the user's local state, for its header; null when nothing. */
+  handedOver?(conversationId: string): HandedOver | null;
 }
 
 /**
@@ -172,6 +175,7 @@ export class ConversationPanel implements vscode.Disposable {
       providerHosts: env.providerHosts && (() => env.providerHosts?.()),
       branchAction: (action) => env.branchAction?.(conversationId, action),
       start,
+      handedOver: () => env.handedOver?.(conversationId) ?? null,
     });
     env.opened(conversationId);
     this.retitle();

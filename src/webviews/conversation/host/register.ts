@@ -15,6 +15,7 @@ import type { ConversationSteering } from '../../../state/conversationSteering';
 import type { ConversationWatch } from '../../../state/conversationWatch';
 import type { StartSource } from '../../../state/conversationStart';
 import type { ProviderHostsCache } from '../../../state/providerHosts';
+import { handedOverHeader } from './handedOverHeader';
 import { confirmationPolicyFor } from '../../../state/confirmationPolicy';
 import { VIEW_TYPE, type Attachment, type CHANGE_ACTIONS, type Header } from '../shared/protocol';
 import type { Row } from '../shared/rows';
@@ -109,6 +110,7 @@ export function registerConversationPanels(
       return known;
     },
     onDidChangeProviderHosts: deps.providerHosts?.onDidChange,
+    handedOver: (id) => handedOverHeader(deps.changes?.handoff(id)),
     branchAction: (id, action) =>
       void vscode.commands.executeCommand(
         action === 'checkOut' ? 'openhands.checkOutAgentBranch' : 'openhands.openPullRequest',

@@ -162,6 +162,22 @@ export const AgentGitSchema = z.strictObject({
 });
 export type AgentGit = z.infer<typeof AgentGitSchema>;
 
+/** One list under the hand-off line: a heading, its first entries, and how many more there are. */
+export const HandedOverListSchema = z.strictObject({
+  heading: z.string().check(z.maxLength(200)),
+  items: z.array(z.string().check(z.maxLength(300))).check(z.maxLength(30)),
+  /** `and 12 more`; null when every entry is listed. */
+  more: z.nullable(z.string().check(z.maxLength(200))),
+});
+
+/** The conversation started from the user's local state: what it was given, in words (the host's). */
+export const HandedOverSchema = z.strictObject({
+  /** `Started from your local state: 3 commits, 5 files`. */
+  summary: z.string().check(z.maxLength(300)),
+  lists: z.array(HandedOverListSchema).check(z.maxLength(3)),
+});
+export type HandedOver = z.infer<typeof HandedOverSchema>;
+
 export const BRANCH_ACTIONS = ['checkOut', 'openPullRequest'] as const;
 
 export const HeaderSchema = z.strictObject({
@@ -196,6 +212,8 @@ export const HeaderSchema = z.strictObject({
   git: z.optional(z.nullable(AgentGitSchema)),
   /** The conversation is still starting: the start's status in words (messages sent now are queued). */
   starting: z.optional(z.nullable(z.strictObject({ status: z.string().check(z.maxLength(400)) }))),
+  /** What the conversation was handed from the user's local state; absent or null when it started without. */
+  handedOver: z.optional(z.nullable(HandedOverSchema)),
 });
 export type Header = z.infer<typeof HeaderSchema>;
 

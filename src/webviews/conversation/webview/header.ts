@@ -9,6 +9,7 @@
 import { html, nothing, type TemplateResult } from 'lit';
 import type { BrowserStrip, Header } from '../shared/protocol';
 import { agentGitView, type AgentGitActions } from './agentGitView';
+import { handedOverView } from './handedOverView';
 import './imageView';
 import { modelButtonView, type ModelActions } from './modelButton';
 import { usageBreakdownView, usageButtonView, type UsageActions } from './usageView';
@@ -101,7 +102,8 @@ export function headerView(header: Header | null, actions: HeaderActions, usageO
           : nothing
       }
     </div>
-    ${agentGitView(header?.git, actions)} ${usageBreakdownView(header?.usage, usageOpen)}`;
+    ${agentGitView(header?.git, actions)} ${handedOverView(header?.handedOver)}
+    ${usageBreakdownView(header?.usage, usageOpen)}`;
 }
 
 /**

@@ -179,8 +179,18 @@ describe('Apply’s decisions', () => {
       head: HEAD,
       baseCommit: BASE,
       baseKnownLocally: false,
+      handedOver: false,
     });
     assert.deepEqual(walk(moved, { anyHead: false }).end, { kind: 'cancel' });
+    // a conversation started from local state: the question says it is about the files handed over
+    const handed = plan([APP], {
+      head: HEAD,
+      headMatchesBase: false,
+      baseKnownLocally: true,
+      handedOver: true,
+    });
+    assert.equal(nextApplyStep(handed, handed.files, {}).kind, 'ask-head');
+    assert.equal((nextApplyStep(handed, handed.files, {}) as { handedOver?: boolean }).handedOver, true);
     assert.equal(walk(moved, { anyHead: true }).end.kind, 'apply');
     const noBase = plan([APP], { head: HEAD, baseCommit: undefined, headMatchesBase: undefined });
     assert.deepEqual(walk(noBase, {}).asked, []);
