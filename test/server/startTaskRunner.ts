@@ -45,11 +45,18 @@ export interface StartTaskRunnerDeps {
    * the agent-server double's scripted run, so the app view and the agent view agree.
    */
   startAgent: (conversationId: string, message: SendMessageRequest) => void;
+  /**
+   * PREPARING_REPOSITORY's work in the sandbox (`repositoryClone.ts`): the ERROR detail when the start
+   * must stop there, else undefined.
+   */
+  prepareRepository: (sandboxId: string, request: AppConversationStartRequest) => Promise<string | undefined>;
 }
 
 export class StartTaskRunner {
   private readonly queuedFailures: string[] = [];
   private readonly listeners = new Map<string, Set<TaskListener>>();
+  /** Bumped by reset(): a clone that ends after it moves no task on. */
+  private generation = 0;
 
   constructor(private readonly deps: StartTaskRunnerDeps) {}
 
@@ -91,6 +98,7 @@ export class StartTaskRunner {
   }
 
   reset(): void {
+    this.generation++;
     this.queuedFailures.length = 0;
     this.listeners.clear();
   }
@@ -163,8 +171,22 @@ export class StartTaskRunner {
       changes.agent_server_url = agentServerUrl(this.deps.baseUrl(), task.sandbox_id ?? '');
     }
     this.update(task, changes);
-    this.deps.timers.after(this.deps.timings.startTaskStepMs, () =>
-      this.runSetupStep(task, stepIndex + 1, failure),
+    const next = () =>
+      this.deps.timers.after(this.deps.timings.startTaskStepMs, () =>
+        this.runSetupStep(task, stepIndex + 1, failure),
+      );
+    if (status !== 'PREPARING_REPOSITORY') return void next();
+    const generation = this.generation;
+    void this.deps.prepareRepository(task.sandbox_id ?? '', task.request).then(
+      (detail) => {
+        if (generation !== this.generation) return;
+        if (detail === undefined) next();
+        else this.fail(task, detail);
+      },
+      (error: unknown) => {
+        if (generation === this.generation)
+          this.fail(task, error instanceof Error ? error.message : String(error));
+      },
     );
   }
 
