@@ -226,6 +226,12 @@ function addProviderRepository(request: RouteRequest, context: ServerContext): R
   return json(state.providerRepositories);
 }
 
+/** No repository known: starts on a repository go on without a clone again (`repositoryClone.ts`). */
+function clearProviderRepositories(_request: RouteRequest, context: ServerContext): Reply {
+  context.state.providerRepositories = [];
+  return json({ ok: true });
+}
+
 export const controlRoutes: Route[] = [
   { method: 'POST', pattern: /^\/__control\/faults$/, handle: addFault },
   { method: 'GET', pattern: /^\/__control\/faults$/, handle: listFaults },
@@ -251,4 +257,9 @@ export const controlRoutes: Route[] = [
   },
   { method: 'POST', pattern: /^\/__control\/state\/settings$/, handle: patchSettings },
   { method: 'POST', pattern: /^\/__control\/git-provider\/repositories$/, handle: addProviderRepository },
+  {
+    method: 'DELETE',
+    pattern: /^\/__control\/git-provider\/repositories$/,
+    handle: clearProviderRepositories,
+  },
 ];

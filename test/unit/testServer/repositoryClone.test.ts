@@ -172,4 +172,13 @@ describe('test server: the clone of a start on a provider repository', function 
     );
     assert.deepEqual(server.state.providerRepositories, []);
   });
+
+  it('forgetting the repositories: a start on one goes on without a clone, as before any was known', async () => {
+    await holdRepository();
+    const cleared = await fetch(`${server.url}/__control/git-provider/repositories`, { method: 'DELETE' });
+    assert.equal(cleared.status, 200);
+    const { task, sandboxDir } = await start({ selected_repository: 'acme/webapp' });
+    assert.equal(task.status, 'READY', task.detail ?? '');
+    assert.equal(existsSync(path.join(sandboxDir, 'webapp')), false);
+  });
 });
