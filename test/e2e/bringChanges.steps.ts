@@ -112,7 +112,11 @@ export function bringChangesSteps(runner: StepRunner, ctx: E2EContext): void {
             const offered = ['Push feature, then start', 'Bring my changes', 'Start from origin/main only'];
             if (labels.length !== 3 || offered.some((label, at) => !labels[at]?.startsWith(label)))
               throw new Error(`the question offers ${JSON.stringify(labels)}`);
-            if (!labels[1]?.includes('2 commits ahead, 1 edited file, 2 new files'))
+            if (
+              !labels[1]?.endsWith(
+                'Clones origin/main, then adds 2 commits ahead, 1 edited file, 2 new files',
+              )
+            )
               throw new Error(`Bring my changes does not count the local work: "${labels[1]}"`);
             await ctx.screenshot('handoff-bring-changes');
             await rows.filter({ hasText: 'Bring my changes' }).first().click();
