@@ -163,6 +163,8 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
   const close = (): Promise<void> => {
     closing ??= new Promise<void>((resolve) => {
       timers.clearAll();
+      // a clone still running moves no task on once the server is gone
+      startTasks.reset();
       sandboxes.reset();
       agent.close();
       server.close(() => resolve());
