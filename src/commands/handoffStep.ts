@@ -148,7 +148,13 @@ export async function askForHandoff(
 
 function itemOf(
   choice: HandoffChoice,
-  state: { ahead?: number; staged: { path: string }[]; unstaged: { path: string }[]; untracked: unknown[] },
+  state: {
+    ahead?: number;
+    upstream?: { name: string };
+    staged: { path: string }[];
+    unstaged: { path: string }[];
+    untracked: unknown[];
+  },
 ): ChoiceItem {
   const edits = new Set([...state.staged, ...state.unstaged].map((change) => change.path)).size;
   const ahead = state.ahead ?? 0;
@@ -170,7 +176,12 @@ function itemOf(
       return {
         choice,
         label: vscode.l10n.t('Bring my changes'),
-        detail: vscode.l10n.t('The sandbox starts from the upstream and receives {0}', local),
+        // said whole at the quick pick's width (the longer wording lost the new files)
+        detail: vscode.l10n.t(
+          'Clones {0}, then adds {1}',
+          state.upstream?.name ?? vscode.l10n.t('the upstream'),
+          local,
+        ),
       };
     case 'archive':
       return {

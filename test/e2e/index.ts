@@ -6,6 +6,7 @@ import { connectSteps } from './connect.steps';
 import { conversationPanelSteps } from './conversationPanel.steps';
 import { editorConversationSteps } from './editorConversation.steps';
 import { handoffSteps } from './handoff.steps';
+import { bringChangesSteps } from './bringChanges.steps';
 import { mcpFormSteps } from './mcpForm.steps';
 import { modelOfferSteps } from './modelOffer.steps';
 import { modelFormSteps } from './modelForm.steps';
@@ -37,6 +38,7 @@ export function defineSteps(runner: StepRunner, ctx: E2EContext): void {
   steeringSteps(runner, ctx);
   changesSteps(runner, ctx);
   handoffSteps(runner, ctx);
+  bringChangesSteps(runner, ctx);
   trustSteps(runner, ctx);
   plainHttpSteps(runner, ctx);
   // it connects to a server of its own, then back to the seeded one

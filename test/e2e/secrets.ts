@@ -26,6 +26,9 @@ export const E2E_TEAM_API_KEY = 'oh-e2e-team-key-5150';
 /** Typed into the Model page as the custom model's LLM key, and saved. */
 export const E2E_LLM_KEY = 'sk-e2e-llm-key-2468';
 
+/** A GitHub token the server holds for Bring my changes; the server clones with it, the extension never sees it. */
+export const E2E_CLONE_TOKEN = 'ghp_e2e_clone_token_8642';
+
 export const E2E_SECRETS: readonly string[] = [
   ...Object.values(FORM_SECRETS),
   SEEDED_GITLAB_TOKEN,
@@ -34,4 +37,5 @@ export const E2E_SECRETS: readonly string[] = [
   E2E_PLAIN_HTTP_API_KEY,
   E2E_TEAM_API_KEY,
   E2E_LLM_KEY,
+  E2E_CLONE_TOKEN,
 ];

@@ -46,3 +46,16 @@ export async function patchConversation(
 export async function holdStarts(serverUrl: string, on: boolean): Promise<void> {
   await control(serverUrl, 'POST', 'hold-starts', { on });
 }
+
+/** The double's git provider holds `repository` (`owner/name`), served from the bare repository at `path`. */
+export async function addProviderRepository(
+  serverUrl: string,
+  repository: { provider: string; repository: string; path: string },
+): Promise<void> {
+  await control(serverUrl, 'POST', 'git-provider/repositories', repository);
+}
+
+/** The double forgets every provider repository: starts on a repository clone nothing again. */
+export async function clearProviderRepositories(serverUrl: string): Promise<void> {
+  await control(serverUrl, 'DELETE', 'git-provider/repositories');
+}

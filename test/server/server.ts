@@ -1,4 +1,5 @@
 // startTestServer(): wires state, timers, lifecycle and the request pipeline onto a node:http server.
+import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { createServer as createTlsServer } from 'node:https';
 import type { AddressInfo, Socket } from 'node:net';
@@ -10,6 +11,7 @@ import { resolveOptions, type TestServerOptions } from './options';
 import { handleRequest } from './pipeline';
 import { Prng } from './prng';
 import { RateLimiter } from './rateLimiter';
+import { cloneSelectedRepository } from './repositoryClone';
 import type { RecordedRequest } from './requestLog';
 import { SandboxLifecycle } from './sandboxLifecycle';
 import { seedState } from './seed';
@@ -91,6 +93,18 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     sandboxes,
     baseUrl: () => baseUrl,
     startAgent: (conversationId, message) => agent.startConversation(conversationId, message.content),
+    prepareRepository: (sandboxId, request) =>
+      cloneSelectedRepository(
+        {
+          state,
+          git: agent.workspaces.git,
+          sandboxDir: (id) => agent.prepareSandbox(id),
+          // not the seeded stream: the ids a test expects stay the same with or without a clone
+          randomName: () => randomBytes(16).toString('base64url').replace(/[-_]/g, '').slice(0, 22),
+        },
+        sandboxId,
+        request,
+      ),
   });
 
   const reset = (): void => {
@@ -151,6 +165,8 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
   const close = (): Promise<void> => {
     closing ??= new Promise<void>((resolve) => {
       timers.clearAll();
+      // a clone still running moves no task on once the server is gone
+      startTasks.reset();
       sandboxes.reset();
       agent.close();
       server.close(() => resolve());

@@ -45,6 +45,11 @@ export interface StartTaskRunnerDeps {
    * the agent-server double's scripted run, so the app view and the agent view agree.
    */
   startAgent: (conversationId: string, message: SendMessageRequest) => void;
+  /**
+   * PREPARING_REPOSITORY's work in the sandbox (`repositoryClone.ts`): the ERROR detail when the start
+   * must stop there, else undefined.
+   */
+  prepareRepository: (sandboxId: string, request: AppConversationStartRequest) => Promise<string | undefined>;
 }
 
 export class StartTaskRunner {
@@ -54,6 +59,8 @@ export class StartTaskRunner {
   private holding = false;
   /** The starts held there, each going on when released. */
   private readonly held: (() => void)[] = [];
+  /** Bumped by reset(): a clone that ends after it moves no task on. */
+  private generation = 0;
 
   constructor(private readonly deps: StartTaskRunnerDeps) {}
 
@@ -103,6 +110,7 @@ export class StartTaskRunner {
   reset(): void {
     this.holding = false;
     this.held.length = 0;
+    this.generation++;
     this.queuedFailures.length = 0;
     this.listeners.clear();
   }
@@ -179,8 +187,20 @@ export class StartTaskRunner {
       this.deps.timers.after(this.deps.timings.startTaskStepMs, () =>
         this.runSetupStep(task, stepIndex + 1, failure),
       );
-    if (status === 'STARTING_CONVERSATION' && this.holding) this.held.push(next);
-    else next();
+    if (status === 'STARTING_CONVERSATION' && this.holding) return void this.held.push(next);
+    if (status !== 'PREPARING_REPOSITORY') return void next();
+    const generation = this.generation;
+    void this.deps.prepareRepository(task.sandbox_id ?? '', task.request).then(
+      (detail) => {
+        if (generation !== this.generation) return;
+        if (detail === undefined) next();
+        else this.fail(task, detail);
+      },
+      (error: unknown) => {
+        if (generation === this.generation)
+          this.fail(task, error instanceof Error ? error.message : String(error));
+      },
+    );
   }
 
   private finish(task: AppConversationStartTask, failure: string | undefined): void {

@@ -12,6 +12,7 @@ import type {
   SettingsRecord,
 } from './models';
 import type { AgentConversationRecord } from './agentServer/records';
+import type { ProviderRepositoryRecord } from './providerRepositories';
 import { CATALOGUE_MODELS } from './modelCatalogue';
 
 export interface ServerState {
@@ -22,6 +23,8 @@ export interface ServerState {
   specs: SandboxSpecInfo[];
   /** What `POST /api/add-git-providers` persisted (entries with an empty token are never kept). */
   providerTokens: Partial<Record<ProviderType, ProviderTokenRecord>>;
+  /** The repositories the providers hold (`POST /__control/git-provider/repositories`): what a start may clone. */
+  providerRepositories: ProviderRepositoryRecord[];
   /** `null` = no settings saved yet: the settings GETs are 404; starts run on the default model (1.11.0). */
   settings: SettingsRecord | null;
   /** What the model catalogue lists, as `provider/name` (the config searches read it). */
@@ -50,6 +53,7 @@ export function emptyState(): ServerState {
     startTasks: [],
     specs: [],
     providerTokens: {},
+    providerRepositories: [],
     settings: null,
     modelCatalogue: [...CATALOGUE_MODELS],
     agentConversations: new Map(),
@@ -64,6 +68,7 @@ export function replaceState(target: ServerState, source: ServerState): void {
   target.startTasks = source.startTasks;
   target.specs = source.specs;
   target.providerTokens = source.providerTokens;
+  target.providerRepositories = source.providerRepositories;
   target.settings = source.settings;
   target.modelCatalogue = source.modelCatalogue;
   target.agentConversations = source.agentConversations;

@@ -62,6 +62,14 @@ const conversationPatchBody = z.object({
   pr_number: z.array(z.number().int()).optional(),
 });
 
+const providerRepositoryBody = z.object({
+  provider: z.enum(PROVIDER_TYPES),
+  /** `owner/name`, as the provider's API spells it. */
+  repository: z.string().regex(/^[^/\s]+(\/[^/\s]+)+$/),
+  /** An absolute path to a bare repository on this machine. */
+  path: z.string().startsWith('/'),
+});
+
 export type Parsed<T> = { ok: true; data: T } | { ok: false; reply: Reply };
 
 /** A control route's JSON body checked against its schema, or the 400 that says what is wrong. */
@@ -213,6 +221,27 @@ function patchSettings(request: RouteRequest, context: ServerContext): Reply {
   return json(context.state.settings);
 }
 
+/** The provider holds `repository`, served from a local bare repository (replaces the same name's entry). */
+function addProviderRepository(request: RouteRequest, context: ServerContext): Reply {
+  const parsed = parseBody(request, providerRepositoryBody);
+  if (!parsed.ok) return parsed.reply;
+  const { provider, repository, path } = parsed.data;
+  const state = context.state;
+  const sameName = (entry: { provider: string; full_name: string }) =>
+    entry.provider === provider && entry.full_name.toLowerCase() === repository.toLowerCase();
+  state.providerRepositories = [
+    ...state.providerRepositories.filter((entry) => !sameName(entry)),
+    { provider, full_name: repository, path },
+  ];
+  return json(state.providerRepositories);
+}
+
+/** No repository known: starts on a repository go on without a clone again (`repositoryClone.ts`). */
+function clearProviderRepositories(_request: RouteRequest, context: ServerContext): Reply {
+  context.state.providerRepositories = [];
+  return json({ ok: true });
+}
+
 export const controlRoutes: Route[] = [
   { method: 'POST', pattern: /^\/__control\/faults$/, handle: addFault },
   { method: 'GET', pattern: /^\/__control\/faults$/, handle: listFaults },
@@ -238,4 +267,10 @@ export const controlRoutes: Route[] = [
     handle: deleteConversation,
   },
   { method: 'POST', pattern: /^\/__control\/state\/settings$/, handle: patchSettings },
+  { method: 'POST', pattern: /^\/__control\/git-provider\/repositories$/, handle: addProviderRepository },
+  {
+    method: 'DELETE',
+    pattern: /^\/__control\/git-provider\/repositories$/,
+    handle: clearProviderRepositories,
+  },
 ];
