@@ -21,7 +21,7 @@ import { startStatusMessage } from '../conversations/startStatus';
 import { ConversationStart } from '../state/conversationStart';
 import { workspaceRepository } from '../conversations/workspaceGit';
 import { askForProfile, type ProfileStep } from '../conversations/profileStep';
-import { askForHandoff, type HandoffPlan } from './handoffStep';
+import { askForHandoff, type HandoffPlan, type HandoffStep } from './handoffStep';
 import { handOver } from './handoffDelivery';
 import type { Connection } from '../state/connection';
 import type { HandoffRecords } from '../state/handoffRecords';
@@ -267,17 +267,22 @@ async function newConversation(
   // The local work the remote lacks: asked last before the start, so no built hand-off waits on a question.
   // A caller that named the repository (another extension, a link, a test) chose what the sandbox
   // starts from, and asks for no prompt.
-  const handoffStep =
+  const handoffStep: HandoffStep =
     args.repository === undefined
       ? await askForHandoff(
           { client, log },
           await workspaceRepository(),
           request.selected_repository ?? undefined,
         )
-      : ({ kind: 'start' } as const);
+      : { kind: 'start' };
   if (handoffStep.kind === 'cancelled') {
     keepTyped();
     return undefined;
+  }
+  if (handoffStep.kind === 'start' && handoffStep.withoutRepository) {
+    delete request.selected_repository;
+    delete request.selected_branch;
+    delete request.git_provider;
   }
   const handoff = handoffStep.kind === 'handoff' ? handoffStep.plan : undefined;
   try {

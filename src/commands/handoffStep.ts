@@ -23,7 +23,14 @@ export interface HandoffPlan {
 }
 
 /** `start`: nothing to hand over (start as before); `cancelled`: the user stopped, or a refusal was said. */
-export type HandoffStep = { kind: 'start' } | { kind: 'cancelled' } | { kind: 'handoff'; plan: HandoffPlan };
+export type HandoffStep =
+  /**
+   * Start as before. `withoutRepository`: the start must not name the repository either (OpenHands 1.11
+   * clones only through a provider it holds a token for, and fails the start when none answers).
+   */
+  | { kind: 'start'; withoutRepository?: boolean }
+  | { kind: 'cancelled' }
+  | { kind: 'handoff'; plan: HandoffPlan };
 
 interface ChoiceItem extends vscode.QuickPickItem {
   choice: HandoffChoice;
@@ -81,7 +88,8 @@ export async function askForHandoff(
   });
   if (!picked) return { kind: 'cancelled' };
   const choice = picked.choice;
-  if (choice.kind === 'remote-only' || choice.kind === 'without-local-work') return { kind: 'start' };
+  if (choice.kind === 'without-local-work') return { kind: 'start', withoutRepository: true };
+  if (choice.kind === 'remote-only') return { kind: 'start' };
   if (choice.kind === 'push') {
     const upstream = state.upstream;
     if (!upstream?.remote || !upstream.branch) return { kind: 'start' };
@@ -194,9 +202,8 @@ function itemOf(
       return {
         choice,
         label: vscode.l10n.t('Start without my local work'),
-        detail: vscode.l10n.t(
-          'Nothing from this folder goes; the server clones the repository only if it can',
-        ),
+        // with no token for the host, a start that names the repository fails on the server
+        detail: vscode.l10n.t('Nothing from this folder goes: the agent starts without the repository'),
       };
     case 'remote-only':
       return choice.upstream

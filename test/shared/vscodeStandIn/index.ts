@@ -24,9 +24,16 @@ export const workspace = {
   isTrusted: true,
 };
 
-/** No other extension is installed: the built-in git extension's absence prefills nothing. */
+/**
+ * No other extension is installed unless a test installs one (`extensions.installed`, by id): the
+ * built-in git extension's absence prefills nothing; a test that needs its repository puts an object
+ * with `isActive` and `exports` there, and takes it away after.
+ */
 export const extensions = {
-  getExtension: (): undefined => undefined,
+  installed: new Map<string, { isActive: boolean; exports: unknown; activate(): Promise<unknown> }>(),
+  getExtension(id: string) {
+    return this.installed.get(id);
+  },
 };
 
 const { registerCommand, executeCommand, getCommands } = commands;

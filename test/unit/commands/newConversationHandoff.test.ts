@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { commands, prompts } from '../../shared/vscodeStandIn/standIn';
-import { Uri, workspace } from '../../shared/vscodeStandIn/index';
+import { extensions, Uri, workspace } from '../../shared/vscodeStandIn/index';
 import { useExtensionState } from '../state/extensionState';
 import { commitAll, git, write } from '../changes/scratchRepo';
 import { useConversationCommands } from './conversationCommandsHarness';
@@ -42,6 +42,7 @@ describe('New Conversation hands over local work', function () {
     folders.workspaceFolders = [{ uri: Uri.file(repo), name: 'my app', index: 0 }];
   });
   afterEach(() => {
+    extensions.installed.delete('vscode.git');
     folders.workspaceFolders = undefined;
     if (savedTmpdir === undefined) delete process.env['TMPDIR'];
     else process.env['TMPDIR'] = savedTmpdir;
@@ -147,6 +148,48 @@ describe('New Conversation hands over local work', function () {
       'nothing handed over',
     );
     assert.deepEqual(partsFolders(), [], 'no parts folder');
+  });
+
+  it('a GitHub repository and no token on the server: "Start without my local work" names no repository (1.11 would fail the start)', async () => {
+    git(repo, ['remote', 'add', 'origin', 'https://github.com/acme/app.git']);
+    // the built-in git extension, as VS Code's answers for this folder
+    const gitApi = {
+      repositories: [
+        {
+          rootUri: Uri.file(repo),
+          state: {
+            remotes: [{ name: 'origin', fetchUrl: 'https://github.com/acme/app.git' }],
+            HEAD: { name: 'main' },
+          },
+        },
+      ],
+    };
+    const exports = { getAPI: () => gitApi };
+    extensions.installed.set('vscode.git', {
+      isActive: true,
+      exports,
+      activate: () => Promise.resolve(exports),
+    });
+
+    prompts.answer('inputBox', TASK);
+    prompts.answer('inputBox', 'acme/app'); // as prefilled from the remote
+    prompts.answer('inputBox', 'main');
+    prompts.answer('quickPick', '$(add) New sandbox');
+    prompts.answer('quickPick', 'Start without my local work');
+    prompts.answer('information', undefined);
+    const id = await commands.executeCommand<string | undefined>('openhands.newConversation');
+    assert.ok(id, 'a conversation started');
+    assert.deepEqual(prompts.unused(), []);
+    assert.equal(prompts.of('inputBox')[1]?.choices[0], 'acme/app', 'the remote prefilled the repository');
+    const body = starts()[0]?.body as Record<string, unknown> | undefined;
+    assert.ok(body);
+    assert.equal(
+      body['selected_repository'] ?? null,
+      null,
+      'no repository for a server that cannot clone it',
+    );
+    assert.equal(body['selected_branch'] ?? null, null);
+    assert.match(JSON.stringify(body), new RegExp(TASK), 'the task goes with the start');
   });
 
   it('asks nothing for a folder the repository ignores, nor when the caller named the repository', async () => {
