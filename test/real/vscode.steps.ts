@@ -1056,7 +1056,12 @@ export function defineRealSteps(runner: StepRunner, ctx: RealStepsContext): void
               },
               { timeoutMs: 30_000 },
             );
-            if (JSON.stringify(listed) !== JSON.stringify([`M ${SCRIPTED_HANDOFF_EDITED}`]))
+            // a row reads the letter, the file's name, then its folder
+            const [folder, file] = [
+              path.posix.dirname(SCRIPTED_HANDOFF_EDITED),
+              path.posix.basename(SCRIPTED_HANDOFF_EDITED),
+            ];
+            if (JSON.stringify(listed) !== JSON.stringify([`M ${file} ${folder}`]))
               throw new Error(`the panel lists ${listed.join(', ')}`);
             await ctx.screenshot('handoff-real');
 
