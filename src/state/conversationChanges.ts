@@ -321,7 +321,9 @@ export class ConversationChanges implements vscode.Disposable {
     let why: string;
     try {
       const listed = agentChanges(await client.gitChanges(workspaceDir));
-      if (!listed.some((change) => change.path.startsWith('"'))) return listed;
+      const quoted = quotedRepositories(listed);
+      if (quoted === 'none') return listed;
+      if (quoted !== 'top') return await this.withNestedPatches(client, id, listed, quoted);
       why = 'it quotes a name';
     } catch (error) {
       if (!(error instanceof ApiError) || error.status !== 400) throw error;
@@ -336,6 +338,39 @@ export class ConversationChanges implements vscode.Disposable {
     this.deps.log.info(`The agent server could not list the changes of ${id} (${why}); reading its patch.`);
     const delta = await client.workspaceDelta(dir, { exclude: AGENT_SERVER_EXCLUDES });
     return agentChanges(changesInPatch(delta.patch));
+  }
+
+  /**
+   * The list with each repository one level down that holds a quoted name read from its own patch (the
+   * top level's patch holds a nested repository as one entry, not its files).
+   */
+  private async withNestedPatches(
+    client: AgentServerClient,
+    id: string,
+    listed: GitChange[],
+    prefixes: readonly string[],
+  ): Promise<GitChange[]> {
+    const dir = await this.absoluteDir(client, id, []);
+    if (!dir)
+      throw new ApiError({
+        kind: 'validation',
+        message: vscode.l10n.t('The sandbox could not list the changed files.'),
+      });
+    this.deps.log.info(
+      `The agent server quotes a name in ${prefixes.join(', ')} of ${id}; reading their patches.`,
+    );
+    let files = listed;
+    for (const prefix of prefixes) {
+      const delta = await client.workspaceDelta(`${dir.replace(/\/+$/, '')}/${prefix.slice(0, -1)}`, {
+        exclude: AGENT_SERVER_EXCLUDES,
+      });
+      const nested = changesInPatch(delta.patch).map((change) => ({
+        ...change,
+        path: `${prefix}${change.path}`,
+      }));
+      files = [...files.filter((change) => !change.path.startsWith(prefix)), ...agentChanges(nested)];
+    }
+    return files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   }
 
   /**
@@ -389,4 +424,21 @@ export class ConversationChanges implements vscode.Disposable {
     for (const entry of this.entries.values()) if (entry.timer) clearTimeout(entry.timer);
     for (const disposable of this.disposables) disposable.dispose();
   }
+}
+
+/**
+ * Where the agent server quoted a name (1.34 sends git's C-quoting with its backslashes turned to
+ * slashes, `"caf/303/251.txt"`): `none`; `top` when a name of the working folder's own repository is
+ * quoted; else the folders (`name/`) of the repositories one level down that hold one.
+ */
+function quotedRepositories(listed: readonly GitChange[]): 'none' | 'top' | string[] {
+  const prefixes = new Set<string>();
+  for (const change of listed) {
+    const at = change.path.indexOf('"');
+    if (at === -1) continue;
+    const prefix = change.path.slice(0, at);
+    if (!/^[^/"]+\/$/.test(prefix)) return 'top';
+    prefixes.add(prefix);
+  }
+  return prefixes.size === 0 ? 'none' : [...prefixes];
 }

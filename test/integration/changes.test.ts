@@ -335,6 +335,47 @@ describe("the agent's changes in a real VS Code", function () {
     );
   });
 
+  it('lists a non-ASCII name in a repository the server cloned one level down by its name', async () => {
+    // what 1.11 does for a conversation on a repository: a clone in the working folder, `<name>/`
+    const { dir } = await agentServer.workspace(conversation.id, {});
+    const clone = path.join(dir, 'webapp');
+    fs.mkdirSync(clone, { recursive: true });
+    git(clone, 'init', '-q', '-b', 'main');
+    fs.writeFileSync(path.join(clone, 'README.md'), '# webapp\n');
+    git(clone, 'add', '-A');
+    git(clone, 'commit', '-q', '-m', 'base');
+    // its origin, as a clone has: the server diffs against origin/main
+    const origin = fs.mkdtempSync(path.join(os.tmpdir(), 'oh-nested-origin-'));
+    git(origin, 'init', '-q', '--bare', '-b', 'main');
+    git(clone, 'remote', 'add', 'origin', origin);
+    git(clone, 'push', '-q', '-u', 'origin', 'main');
+    fs.writeFileSync(path.join(clone, 'café.md'), '# new\n');
+    fs.writeFileSync(path.join(clone, 'README.md'), '# webapp, edited\n');
+    try {
+      const base = (conversation.conversation_url ?? '').replace(/\/api\/conversations\/[^/]+$/, '');
+      const direct = await fetch(`${base}/api/git/changes?path=.`, {
+        headers: { 'X-Session-API-Key': conversation.session_api_key ?? '' },
+      });
+      const own = (await direct.json()) as { path: string }[];
+      assert.ok(
+        own.some((change) => change.path.startsWith('webapp/"caf')),
+        `as agent server 1.34 does, the double names it quoted after the folder: ${JSON.stringify(own)}`,
+      );
+      const state = await t.api.changes.refresh(conversation.id);
+      assert.ok(state.kind === 'ready', JSON.stringify(state));
+      const files = state.set.files.filter((file) => file.path.startsWith('webapp/'));
+      assert.deepEqual(
+        files.map((file) => `${file.status} ${file.path}`).sort(),
+        ['ADDED webapp/café.md', 'UPDATED webapp/README.md'],
+        `listed: ${JSON.stringify(state.set.files)}`,
+      );
+      assert.ok(!state.set.files.some((file) => file.path.includes('"')), 'no quoted name');
+    } finally {
+      fs.rmSync(clone, { recursive: true, force: true });
+      fs.rmSync(origin, { recursive: true, force: true });
+    }
+  });
+
   it('the panel shows the files the agent edited relative to its workspace, as the changes list does', async () => {
     await vscode.commands.executeCommand('openhands.openConversation', conversation.id);
     const panelApi = t.api.conversationPanels;
