@@ -196,6 +196,7 @@ const HANDOFF =
   'Hand-off: New Conversation from a repository with local work, Bring my repository by clicks (one new file ticked); the agent lists exactly the handed-over files and hashes, edits one line; the panel lists only that edit and Apply brings it back byte for byte';
 /** Put in the ignored `.env` of the handed-over repository: it must reach no event, request or file there. */
 const HANDOFF_CANARY = 'OPENHANDS_REAL_HANDOFF_CANARY_93d1';
+const HANDOFF_TASK = `${SCRIPTED_HANDOFF} List what you were given, then edit one line.`;
 
 export function defineRealSteps(runner: StepRunner, ctx: RealStepsContext): void {
   let started: Sandbox | undefined;
@@ -408,14 +409,21 @@ export function defineRealSteps(runner: StepRunner, ctx: RealStepsContext): void
         .first()
         .waitFor({ state: 'visible', timeout: 10_000 });
       await ctx.screenshot('new-conversation-progress');
-      await ctx.page
-        .locator('.notification-toast', { hasText: 'The conversation has started' })
-        .first()
-        .waitFor({ state: 'visible', timeout: 150_000 });
+      // OpenHands 1.11 holds messages while a conversation starts: the panel opens at once and says the
+      // start's status (no "has started" toast then); the conversation is listed once READY
       const created = await eventually(
         'the new conversation on the server',
         async () => (await conversations(ctx)).find((c) => !before.has(c.id)),
-        { timeoutMs: 10_000 },
+        { timeoutMs: 150_000, intervalMs: 1000 },
+      );
+      const toast = ctx.page
+        .locator('.notification-toast', { hasText: 'The conversation has started' })
+        .first();
+      const panelTab = ctx.page.locator('.tabs-container .tab', { hasText: MESSAGE.slice(0, 30) }).first();
+      await eventually(
+        'the "has started" toast, or the conversation’s panel',
+        async () => ((await toast.isVisible()) || (await panelTab.isVisible()) ? true : undefined),
+        { timeoutMs: 30_000 },
       );
       if (created.sandbox_id !== id) throw new Error(`it runs in ${created.sandbox_id}, not ${id}`);
       startedConversation = created;
@@ -471,13 +479,21 @@ export function defineRealSteps(runner: StepRunner, ctx: RealStepsContext): void
       .replace(/\s+/g, ' ')
       .trim();
   /** Where the conversation's agent server is and its key, as the app server says now. */
-  const agentServerOf = async (conversationId: string): Promise<{ url: string; key: string }> => {
-    const [conversation] = await get<
-      ({ conversation_url: string | null; session_api_key: string | null } | null)[]
-    >(ctx, `/api/v1/app-conversations?ids=${conversationId}`);
-    if (!conversation?.conversation_url) throw new Error('the conversation has no agent server now');
-    return { url: conversation.conversation_url, key: conversation.session_api_key ?? '' };
-  };
+  const agentServerOf = (conversationId: string): Promise<{ url: string; key: string }> =>
+    // 1.11 works out a sandbox's status per reply from a health check (`/alive`, 5 s): a miss on a busy
+    // machine answers that reply without the address, so it is asked again for a while
+    eventually(
+      'the conversation’s agent server, as the app server names it',
+      async () => {
+        const [conversation] = await get<
+          ({ conversation_url: string | null; session_api_key: string | null } | null)[]
+        >(ctx, `/api/v1/app-conversations?ids=${conversationId}`);
+        return conversation?.conversation_url
+          ? { url: conversation.conversation_url, key: conversation.session_api_key ?? '' }
+          : undefined;
+      },
+      { timeoutMs: 30_000, intervalMs: 1000 },
+    );
   /** What the agent server's `stats` for the conversation come to, in the header's words. */
   const agentUsageSummary = async (conversationId: string): Promise<string> => {
     const agent = await agentServerOf(conversationId);
@@ -992,10 +1008,7 @@ export function defineRealSteps(runner: StepRunner, ctx: RealStepsContext): void
             const before = new Set((await conversations(ctx)).map((c) => c.id));
             await runCommand(ctx.page, 'View: Close All Editors');
             await runCommand(ctx.page, 'OpenHands: New Conversation…');
-            await answerInputBox(
-              ctx.page,
-              `${SCRIPTED_HANDOFF} List what you were given, then edit one line.`,
-            );
+            await answerInputBox(ctx.page, HANDOFF_TASK);
             await answerInputBox(ctx.page, ''); // its origin is a folder here: nothing the server can clone
             const name = sandboxRowName(id, (await conversations(ctx)) as unknown as ConversationSummary[]);
             await ctx.page
@@ -1014,6 +1027,9 @@ export function defineRealSteps(runner: StepRunner, ctx: RealStepsContext): void
               async () => (await conversations(ctx)).find((c) => !before.has(c.id)),
               { timeoutMs: 10_000 },
             );
+            // the extension names it by what was asked until the server titles it (and its sandbox by
+            // it): the driver learns the same words, so the rows it looks for later are the ones shown
+            rememberAsked(created.id, HANDOFF_TASK);
             await runCommand(ctx.page, 'Notifications: Clear All Notifications');
             const frame = await openLivePanel(created.id);
             await shownInTranscript(SCRIPTED_HANDOFF_FINISH, 150_000);
