@@ -3,23 +3,16 @@
 // name drawn as text, and the two buttons asking the host. Without Chromium it fails on CI and skips elsewhere.
 import assert from 'node:assert/strict';
 import type { Header, WebviewToHost } from '../../../../../src/webviews/conversation/shared/protocol';
-import { header, resendMessages } from './fixtureRows';
-import type { Harness } from './harness';
+import { header } from './fixtureRows';
 import { usePages } from './pageSuite';
 
-const EPOCH = 1_700_000_000_000;
 const PR_URL = 'https://github.com/acme/app/pull/12';
 
 describe('conversation page: the agent’s branch and pull requests in Chromium', function () {
   this.timeout(60_000);
   const pages = usePages();
 
-  async function load(head: Header): Promise<Harness> {
-    const h = await pages.page();
-    for (const m of resendMessages([], EPOCH, head)) await h.post(m);
-    await h.page.waitForSelector('.header-meta .meta-item');
-    return h;
-  }
+  const load = (head: Header) => pages.withHeader(head);
 
   it('names the branch and links #12; the link and the buttons ask the host', async () => {
     const h = await load(

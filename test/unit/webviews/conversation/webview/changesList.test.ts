@@ -29,12 +29,7 @@ describe('conversation page: the agent’s changed files in Chromium', function 
   this.timeout(60_000);
   const pages = usePages();
 
-  async function load(head: Header): Promise<Harness> {
-    const h = await pages.page();
-    for (const m of resendMessages([], EPOCH, head)) await h.post(m);
-    await h.page.waitForSelector('.changes');
-    return h;
-  }
+  const load = (head: Header) => pages.withHeader(head, '.changes');
 
   async function sent(h: Harness): Promise<WebviewToHost[]> {
     return (await h.posted()).filter((m) => m.type !== 'ready');

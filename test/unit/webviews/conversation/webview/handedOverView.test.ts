@@ -3,23 +3,16 @@
 // hand-off. Without Chromium it fails on CI and skips elsewhere.
 import assert from 'node:assert/strict';
 import type { Header } from '../../../../../src/webviews/conversation/shared/protocol';
-import { header, resendMessages } from './fixtureRows';
-import type { Harness } from './harness';
+import { header } from './fixtureRows';
 import { usePages } from './pageSuite';
 
-const EPOCH = 1_700_000_000_000;
 const HOSTILE = '<img src=x onerror="document.title=\'ran\'">';
 
 describe('conversation page: started from your local state, in Chromium', function () {
   this.timeout(60_000);
   const pages = usePages();
 
-  async function load(head: Header): Promise<Harness> {
-    const h = await pages.page();
-    for (const m of resendMessages([], EPOCH, head)) await h.post(m);
-    await h.page.waitForSelector('.header-meta .meta-item');
-    return h;
-  }
+  const load = (head: Header) => pages.withHeader(head);
 
   it('says what was handed over, and lists the commits and files on a click, hostile ones as text', async () => {
     const h = await load(

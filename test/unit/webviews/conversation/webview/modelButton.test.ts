@@ -3,22 +3,15 @@
 // model name is text. Without Chromium it fails on CI and skips elsewhere.
 import assert from 'node:assert/strict';
 import type { Header, WebviewToHost } from '../../../../../src/webviews/conversation/shared/protocol';
-import { header, resendMessages } from './fixtureRows';
+import { header } from './fixtureRows';
 import type { Harness } from './harness';
 import { usePages } from './pageSuite';
-
-const EPOCH = 1_700_000_000_000;
 
 describe('conversation page: the model picker in Chromium', function () {
   this.timeout(60_000);
   const pages = usePages();
 
-  async function load(head: Header): Promise<Harness> {
-    const h = await pages.page();
-    for (const m of resendMessages([], EPOCH, head)) await h.post(m);
-    await h.page.waitForSelector('.header-meta .meta-item');
-    return h;
-  }
+  const load = (head: Header) => pages.withHeader(head);
 
   const asked = async (h: Harness) =>
     (await h.posted()).filter(

@@ -11,10 +11,24 @@ import {
   type HarnessOptions,
   type HarnessWindow,
 } from './harness';
+import type { Header } from '../../../../../src/webviews/conversation/shared/protocol';
+import { resendMessages } from './fixtureRows';
 import { requireChromium } from '../../../../shared/chromium';
 
+/** The time the header suites start their (empty) transcript at. */
+const EPOCH = 1_700_000_000_000;
+
+export interface Pages {
+  page(options?: Omit<HarnessOptions, 'browser' | 'dir'>): Promise<Harness>;
+  /**
+   * A page started as the host starts it after `ready` (an empty transcript) with this header, once
+   * `drawn` (a selector) is on it.
+   */
+  withHeader(head: Header, drawn?: string): Promise<Harness>;
+}
+
 /** Registers the suite's hooks (call it inside `describe`); `page` opens a harness closed after the test. */
-export function usePages(): { page(options?: Omit<HarnessOptions, 'browser' | 'dir'>): Promise<Harness> } {
+export function usePages(): Pages {
   let browser: Browser | undefined;
   let dir = '';
   const open: Harness[] = [];
@@ -41,12 +55,19 @@ export function usePages(): { page(options?: Omit<HarnessOptions, 'browser' | 'd
     }
   });
 
-  return {
+  const pages: Pages = {
     async page(options = {}) {
       if (!browser) throw new Error('no browser');
       const harness = await openHarness({ browser, dir, ...options });
       open.push(harness);
       return harness;
     },
+    async withHeader(head, drawn = '.header-meta .meta-item') {
+      const harness = await pages.page();
+      for (const message of resendMessages([], EPOCH, head)) await harness.post(message);
+      await harness.page.waitForSelector(drawn);
+      return harness;
+    },
   };
+  return pages;
 }

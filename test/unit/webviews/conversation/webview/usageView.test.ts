@@ -3,11 +3,9 @@
 // warning, and hostile words shown as text. Without Chromium it fails on CI and skips elsewhere.
 import assert from 'node:assert/strict';
 import type { Header, Usage, WebviewToHost } from '../../../../../src/webviews/conversation/shared/protocol';
-import { header, resendMessages } from './fixtureRows';
+import { header } from './fixtureRows';
 import type { Harness } from './harness';
 import { usePages } from './pageSuite';
-
-const EPOCH = 1_700_000_000_000;
 
 function usage(overrides: Partial<Usage> = {}): Usage {
   return {
@@ -33,12 +31,7 @@ describe('conversation page: cost, tokens and context in Chromium', function () 
   this.timeout(60_000);
   const pages = usePages();
 
-  async function load(head: Header): Promise<Harness> {
-    const h = await pages.page();
-    for (const m of resendMessages([], EPOCH, head)) await h.post(m);
-    await h.page.waitForSelector('.header-meta .meta-item');
-    return h;
-  }
+  const load = (head: Header) => pages.withHeader(head);
 
   const text = async (h: Harness, selector: string) =>
     ((await h.page.textContent(selector)) ?? '').replace(/\s+/g, ' ').trim();
