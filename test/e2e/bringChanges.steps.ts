@@ -11,7 +11,7 @@ import type { E2EContext } from './context';
 import { agentDouble } from './conversationPanel';
 import { pickNewSandbox } from './conversationFlow';
 import { seedProviderTokens } from './mcpFormServer';
-import { runCommand } from './palette';
+import { runCommand, tickQuickPickRow } from './palette';
 import type { StepRunner } from './runner';
 import { listConversations } from './server-api';
 import {
@@ -122,16 +122,7 @@ export function bringChangesSteps(runner: StepRunner, ctx: E2EContext): void {
             await ctx.screenshot('handoff-bring-changes');
             await rows.filter({ hasText: 'Bring my changes' }).first().click();
 
-            await page
-              .locator('.quick-input-widget', { hasText: 'New Conversation: new files to bring' })
-              .waitFor({ state: 'visible', timeout: 10_000 });
-            const ticked = page
-              .locator('.quick-input-list .monaco-list-row', { hasText: local.tickedFile })
-              .first();
-            await ticked.click();
-            await eventually('the file is ticked', async () =>
-              (await ticked.getAttribute('aria-checked')) === 'true' ? true : undefined,
-            );
+            await tickQuickPickRow(page, 'New Conversation: new files to bring', local.tickedFile);
             await page.locator('.quick-input-widget input.input').press('Enter');
 
             await page

@@ -9,7 +9,7 @@ import type { E2EContext } from './context';
 import { setColorTheme } from './colorTheme';
 import { agentDouble, waitForFeed, waitForTranscript } from './conversationPanel';
 import { pickNewSandbox } from './conversationFlow';
-import { answerInputBox, runCommand } from './palette';
+import { answerInputBox, runCommand, tickQuickPickRow } from './palette';
 import type { StepRunner } from './runner';
 import { listConversations } from './server-api';
 import { serverRequests } from './serverControl';
@@ -74,16 +74,7 @@ export function handoffSteps(runner: StepRunner, ctx: E2EContext): void {
             await ctx.screenshot('handoff-choice');
             await rows.filter({ hasText: 'Bring my repository' }).first().click();
 
-            await page
-              .locator('.quick-input-widget', { hasText: 'New Conversation: new files to bring' })
-              .waitFor({ state: 'visible', timeout: 10_000 });
-            const ticked = page
-              .locator('.quick-input-list .monaco-list-row', { hasText: local.tickedFile })
-              .first();
-            await ticked.click();
-            await eventually('the file is ticked', async () =>
-              (await ticked.getAttribute('aria-checked')) === 'true' ? true : undefined,
-            );
+            await tickQuickPickRow(page, 'New Conversation: new files to bring', local.tickedFile);
             const unticked = page
               .locator('.quick-input-list .monaco-list-row', { hasText: local.untickedFile })
               .first();

@@ -150,3 +150,18 @@ export async function toastSaying(page: Page, text: RegExp): Promise<Locator> {
   });
   return toast;
 }
+
+/**
+ * Ticks `label` in the open multi-select quick pick titled `title` (New Conversation's new files to
+ * bring), and waits until VS Code shows it ticked; the pick stays open.
+ */
+export async function tickQuickPickRow(page: Page, title: string, label: string): Promise<void> {
+  await page
+    .locator('.quick-input-widget', { hasText: title })
+    .waitFor({ state: 'visible', timeout: 10_000 });
+  const row = page.locator('.quick-input-list .monaco-list-row', { hasText: label }).first();
+  await row.click();
+  await eventually(`${label} ticked`, async () =>
+    (await row.getAttribute('aria-checked')) === 'true' ? true : undefined,
+  );
+}
