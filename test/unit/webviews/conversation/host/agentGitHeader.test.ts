@@ -6,6 +6,7 @@ import { AppConversationSchema, type AppConversation } from '../../../../../src/
 import { agentGitOf, panelHeader } from '../../../../../src/webviews/conversation/host/headerModel';
 import { Transcript } from '../../../../../src/webviews/conversation/host/rows/transcript';
 import { HeaderSchema } from '../../../../../src/webviews/conversation/shared/protocol';
+import { feedState } from './feedFixture';
 
 const CONVERSATION_ID = 'abcdef0123456789abcdef0123456789';
 
@@ -58,20 +59,7 @@ describe('conversation panel header: the agent’s branch and pull requests', ()
   it('is in the header the page receives, which passes the protocol’s check', () => {
     const header = panelHeader({
       conversationId: CONVERSATION_ID,
-      feed: {
-        status: 'live',
-        detail: undefined,
-        retryAt: undefined,
-        executionStatus: undefined,
-        confirmationPolicy: undefined,
-        model: undefined,
-        usage: undefined,
-        streaming: undefined,
-        historyComplete: true,
-        notice: undefined,
-        modelFailure: undefined,
-        awaitingAgent: false,
-      },
+      feed: feedState(),
       conversation: conversation({ ...github, selected_branch: 'b'.repeat(1000) }),
       eventCount: 0,
       rows: new Transcript(),

@@ -7,6 +7,7 @@ import { panelHeader } from '../../../../../src/webviews/conversation/host/heade
 import { Transcript } from '../../../../../src/webviews/conversation/host/rows/transcript';
 import { HeaderSchema } from '../../../../../src/webviews/conversation/shared/protocol';
 import type { HandoffRecord } from '../../../../../src/state/handoffRecords';
+import { feedState } from './feedFixture';
 
 const CONVERSATION_ID = 'abcdef0123456789abcdef0123456789';
 
@@ -101,20 +102,7 @@ describe('conversation panel header: started from your local state', () => {
     assert.ok(handedOver?.lists[0]?.items.every((item) => item.length <= 300));
     const header = panelHeader({
       conversationId: CONVERSATION_ID,
-      feed: {
-        status: 'live',
-        detail: undefined,
-        retryAt: undefined,
-        executionStatus: undefined,
-        confirmationPolicy: undefined,
-        model: undefined,
-        usage: undefined,
-        streaming: undefined,
-        historyComplete: true,
-        notice: undefined,
-        modelFailure: undefined,
-        awaitingAgent: false,
-      },
+      feed: feedState(),
       conversation: undefined,
       eventCount: 0,
       rows: new Transcript(),

@@ -4,6 +4,7 @@
 import assert from 'node:assert/strict';
 import { AppConversationSchema, type AppConversation } from '../../../../../src/api';
 import type { FeedState } from '../../../../../src/api/agentServer/feedState';
+import { feedState } from './feedFixture';
 import {
   feedDetail,
   panelHeader,
@@ -24,24 +25,6 @@ import {
 const CONVERSATION_ID = 'abcdef0123456789abcdef0123456789';
 const NOW = 1_800_000_000_000;
 
-function feed(state: Partial<FeedState> = {}): FeedState {
-  return {
-    status: 'live',
-    detail: undefined,
-    retryAt: undefined,
-    executionStatus: undefined,
-    confirmationPolicy: undefined,
-    model: undefined,
-    usage: undefined,
-    streaming: undefined,
-    historyComplete: true,
-    notice: undefined,
-    modelFailure: undefined,
-    awaitingAgent: false,
-    ...state,
-  };
-}
-
 function conversation(fields: Record<string, unknown>): AppConversation {
   return AppConversationSchema.parse({ id: CONVERSATION_ID, sandbox_id: 'sandbox-1', ...fields });
 }
@@ -49,7 +32,7 @@ function conversation(fields: Record<string, unknown>): AppConversation {
 function facts(overrides: Partial<HeaderFacts> = {}): HeaderFacts {
   return {
     conversationId: CONVERSATION_ID,
-    feed: feed(),
+    feed: feedState(),
     conversation: undefined,
     eventCount: 0,
     rows: new Transcript(),
@@ -89,7 +72,7 @@ describe('conversation panel header model', () => {
     assert.equal(fromApp.executionStatus, 'idle');
     assert.equal(fromApp.model, 'app-model');
     const fromFeed = panelHeader(
-      facts({ conversation: app, feed: feed({ executionStatus: 'running', model: 'feed-model' }) }),
+      facts({ conversation: app, feed: feedState({ executionStatus: 'running', model: 'feed-model' }) }),
     );
     assert.equal(fromFeed.executionStatus, 'running');
     assert.equal(fromFeed.model, 'feed-model');
@@ -110,7 +93,7 @@ describe('conversation panel header model', () => {
 
   it('counts down to the next reconnect from now, never below zero', () => {
     assert.equal(panelHeader(facts()).retryInMs, null);
-    const reconnecting = feed({ status: 'reconnecting', retryAt: NOW + 4000, detail: 'socket closed' });
+    const reconnecting = feedState({ status: 'reconnecting', retryAt: NOW + 4000, detail: 'socket closed' });
     assert.equal(panelHeader(facts({ feed: reconnecting })).retryInMs, 4000);
     assert.equal(panelHeader(facts({ feed: reconnecting, now: NOW + 9000 })).retryInMs, 0);
   });
@@ -122,10 +105,12 @@ describe('conversation panel header model', () => {
       event(userMessage('Clean the build folder')),
       event(terminalAction('rm -rf build', 'call-1', { security_risk: 'HIGH', summary: 'Run rm -rf build' })),
     ]);
-    const running = panelHeader(facts({ rows, feed: feed({ executionStatus: 'running' }) }));
+    const running = panelHeader(facts({ rows, feed: feedState({ executionStatus: 'running' }) }));
     assert.deepEqual(running.controls.pendingActions, []);
     rows.append([event(executionStatus('waiting_for_confirmation'))]);
-    const waiting = panelHeader(facts({ rows, feed: feed({ executionStatus: 'waiting_for_confirmation' }) }));
+    const waiting = panelHeader(
+      facts({ rows, feed: feedState({ executionStatus: 'waiting_for_confirmation' }) }),
+    );
     assert.equal(waiting.controls.pendingActions.length, 1);
     const [pending] = waiting.controls.pendingActions;
     assert.equal(pending?.tool, 'terminal');
@@ -137,11 +122,11 @@ describe('conversation panel header model', () => {
 
   it('offers Continue after a reject until the agent runs, and shows the control under way', () => {
     const idle = panelHeader(
-      facts({ rejected: true, busy: 'continue', feed: feed({ executionStatus: 'idle' }) }),
+      facts({ rejected: true, busy: 'continue', feed: feedState({ executionStatus: 'idle' }) }),
     );
     assert.equal(idle.controls.rejected, true);
     assert.equal(idle.controls.busy, 'continue');
-    const running = panelHeader(facts({ rejected: true, feed: feed({ executionStatus: 'running' }) }));
+    const running = panelHeader(facts({ rejected: true, feed: feedState({ executionStatus: 'running' }) }));
     assert.equal(running.controls.rejected, false);
   });
 
@@ -153,7 +138,7 @@ describe('conversation panel header model', () => {
       message: null,
     };
     const header = panelHeader(
-      facts({ outbox, changes, feed: feed({ confirmationPolicy: 'AlwaysConfirm' }), eventCount: 42 }),
+      facts({ outbox, changes, feed: feedState({ confirmationPolicy: 'AlwaysConfirm' }), eventCount: 42 }),
     );
     assert.equal(header.controls.confirmationPolicy, 'AlwaysConfirm');
     assert.deepEqual(header.controls.outbox, outbox);
@@ -164,17 +149,17 @@ describe('conversation panel header model', () => {
   });
 
   it('says why the feed is not live in words a user knows, by the kind of failure', () => {
-    assert.equal(feedDetail(feed()), null);
+    assert.equal(feedDetail(feedState()), null);
     assert.equal(
-      feedDetail(feed({ status: 'offline', detail: 'The sandbox is paused' })),
+      feedDetail(feedState({ status: 'offline', detail: 'The sandbox is paused' })),
       'The sandbox is paused',
     );
     assert.equal(
-      feedDetail(feed({ status: 'reconnecting', detail: 'ws closed 1006', silentMs: 15_200 })),
+      feedDetail(feedState({ status: 'reconnecting', detail: 'ws closed 1006', silentMs: 15_200 })),
       'No word from the sandbox for 15 s; reconnecting',
     );
     const failed = (failure: FeedState['failure']) =>
-      feedDetail(feed({ status: 'failed', detail: 'GET /api/conversations/x: 401', failure }));
+      feedDetail(feedState({ status: 'failed', detail: 'GET /api/conversations/x: 401', failure }));
     assert.equal(failed('unauthorized'), 'The sandbox did not accept its key');
     assert.equal(failed('network'), 'The sandbox cannot be reached');
     assert.equal(failed(undefined), 'GET /api/conversations/x: 401');
@@ -208,7 +193,7 @@ describe('conversation panel header model', () => {
         },
       }),
     );
-    const live = panelHeader(facts({ conversation: listed, feed: feed({ usage }) })).usage;
+    const live = panelHeader(facts({ conversation: listed, feed: feedState({ usage }) })).usage;
     assert.equal(live?.summary, '$4.10 of $5.00 · 215k tokens · context 58 %');
     assert.equal(live?.source, 'live');
     assert.equal(live?.contextPercent, 58);
